@@ -1,0 +1,92 @@
+/* apply.c — equalization tables and thresholds applied to strips. */
+#include "accum.h"
+#include "pixel.h"
+
+static gh_status
+check_strip (gh_layout layout, const void *pixels, size_t width,
+             size_t height, size_t stride, gh_error *error)
+{
+  gh_image image = { layout, GH_SAMPLE_U8, 256, 0 };
+  gh_piece piece = { pixels, width, height, stride, NULL, 0 };
+  gh_status st = gh_image_check (&image, error);
+  return st != GH_OK ? st : gh_piece_check (&image, &piece, error);
+}
+
+int
+gh_pixel_level (gh_layout layout, const uint8_t *p, gh_channel channel)
+{
+  int rgb = gh_layout_is_rgb (layout);
+  switch (channel)
+    {
+    case GH_CHANNEL_VALUE:
+      return rgb ? (int) gh_max3 (p[0], p[1], p[2]) : p[0];
+    case GH_CHANNEL_RED:
+    case GH_CHANNEL_GREEN:
+    case GH_CHANNEL_BLUE:
+      return rgb ? p[channel - GH_CHANNEL_RED] : -1;
+    case GH_CHANNEL_ALPHA:
+      return gh_layout_has_alpha (layout) ? p[gh_layout_bpp (layout) - 1]
+                                          : -1;
+    case GH_CHANNEL_LUMINANCE:
+      return rgb ? gh_luminance_bin (p[0], p[1], p[2]) : -1;
+    default:
+      return -1;
+    }
+}
+
+gh_status
+gh_apply_tables (gh_layout layout, void *pixels, size_t width, size_t height,
+                 size_t stride, const uint16_t *const tables[3],
+                 gh_error *error)
+{
+  gh_status st = check_strip (layout, pixels, width, height, stride, error);
+  int bpp, colours;
+
+  if (st != GH_OK)
+    return st;
+  bpp = gh_layout_bpp (layout);
+  colours = gh_layout_is_rgb (layout) ? 3 : 1;
+  for (int k = 0; k < colours; k++)
+    if (!tables || !tables[k])
+      return gh_fail (error, GH_ERR_INVALID, "table %d is missing", k);
+  for (size_t y = 0; y < height; y++)
+    {
+      uint8_t *p = (uint8_t *) pixels + y * stride;
+      for (size_t x = 0; x < width; x++, p += bpp)
+        for (int k = 0; k < colours; k++)
+          {
+            uint16_t v = tables[k][p[k]];
+            p[k] = (uint8_t) (v > 255 ? 255 : v);
+          }
+    }
+  return GH_OK;
+}
+
+gh_status
+gh_apply_threshold (gh_layout layout, void *pixels, size_t width,
+                    size_t height, size_t stride, gh_channel channel,
+                    int threshold, gh_error *error)
+{
+  gh_status st = check_strip (layout, pixels, width, height, stride, error);
+  int bpp, colours;
+
+  if (st != GH_OK)
+    return st;
+  if (!(gh_layout_channels (layout) & (1u << channel)))
+    return gh_fail (error, GH_ERR_INVALID,
+                    "channel %d is not in this image", (int) channel);
+  bpp = gh_layout_bpp (layout);
+  colours = gh_layout_is_rgb (layout) ? 3 : 1;
+  for (size_t y = 0; y < height; y++)
+    {
+      uint8_t *p = (uint8_t *) pixels + y * stride;
+      for (size_t x = 0; x < width; x++, p += bpp)
+        {
+          uint8_t v = gh_pixel_level (layout, p, channel) > threshold ? 255
+                                                                      : 0;
+          for (int k = 0; k < colours; k++)
+            p[k] = v;
+        }
+    }
+  return GH_OK;
+}

@@ -1,0 +1,372 @@
+/* cpu_backend.c — multi-threaded CPU histograms (cpu_backend.h). */
+#define _GNU_SOURCE
+#include "cpu_backend.h"
+
+#include "pixel.h"
+
+#include <pthread.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+/* Four copies of each 32-bit table: consecutive pixels go to different
+ * copies, so equal values don't wait on each other's store.  6 x 4 x 256
+ * x 4 bytes = 24 KB, inside L1. */
+#define COPIES 4
+#define BINS 256
+
+typedef struct {
+  uint32_t t[COPIES][GH_NUM_CHANNELS][BINS];
+} tables;
+
+/* Pieces smaller than this are counted on the calling thread: waking the
+ * pool costs more than it saves. */
+#define PARALLEL_MIN_PIXELS 65536
+
+/* Flush the 32-bit tables before any counter could pass 2^32. */
+#define FLUSH_PIXELS ((size_t) 1 << 31)
+
+static void
+flush_tables (tables *t, gh_accum *acc, unsigned channels)
+{
+  for (int c = 0; c < GH_NUM_CHANNELS; c++)
+    {
+      if (!(channels & (1u << c)))
+        continue;
+      uint64_t *dst = acc->count + (size_t) c * BINS;
+      for (int b = 0; b < BINS; b++)
+        dst[b] += (uint64_t) t->t[0][c][b] + t->t[1][c][b] + t->t[2][c][b]
+                  + t->t[3][c][b];
+    }
+  memset (t, 0, sizeof *t);
+}
+
+/* One pixel into copy k.  Written once, specialised by the compiler for
+ * each layout and mask through the constant arguments. */
+static inline __attribute__ ((always_inline)) void
+count_pixel (const uint8_t *p, unsigned m, const int bpp, const int has_mask,
+             uint32_t (*t)[BINS], uint64_t *deficit)
+{
+  const int has_alpha = bpp == 2 || bpp == 4;
+  const unsigned full = (has_alpha ? 255u : 1u) * (has_mask ? 255u : 1u);
+  unsigned a = has_alpha ? p[bpp - 1] : 255u;
+  unsigned w = (has_alpha ? a : 1u) * (has_mask ? m : 1u);
+
+  if (bpp >= 3)
+    {
+      unsigned r = p[0], g = p[1], b = p[2];
+      unsigned v = gh_max3 (r, g, b);
+      unsigned l = (unsigned) gh_luminance_bin (r, g, b);
+      t[GH_CHANNEL_VALUE][v]++;
+      t[GH_CHANNEL_RED][r]++;
+      t[GH_CHANNEL_GREEN][g]++;
+      t[GH_CHANNEL_BLUE][b]++;
+      t[GH_CHANNEL_LUMINANCE][l]++;
+      if (w != full)
+        {
+          unsigned d = full - w;
+          deficit[GH_CHANNEL_VALUE * BINS + v] += d;
+          deficit[GH_CHANNEL_RED * BINS + r] += d;
+          deficit[GH_CHANNEL_GREEN * BINS + g] += d;
+          deficit[GH_CHANNEL_BLUE * BINS + b] += d;
+          deficit[GH_CHANNEL_LUMINANCE * BINS + l] += d;
+        }
+    }
+  else
+    {
+      t[GH_CHANNEL_VALUE][p[0]]++;
+      if (w != full)
+        deficit[GH_CHANNEL_VALUE * BINS + p[0]] += full - w;
+    }
+  if (has_alpha)
+    {
+      t[GH_CHANNEL_ALPHA][a]++;
+      if (has_mask && m != 255u)
+        deficit[GH_CHANNEL_ALPHA * BINS + a] += 255u - m;
+    }
+}
+
+static inline __attribute__ ((always_inline)) void
+count_rows (const gh_piece *piece, const int bpp, const int has_mask,
+            tables *t, gh_accum *acc, unsigned channels)
+{
+  size_t since_flush = 0;
+  for (size_t y = 0; y < piece->height; y++)
+    {
+      const uint8_t *p = (const uint8_t *) piece->pixels + y * piece->stride;
+      const uint8_t *m = has_mask ? piece->mask + y * piece->mask_stride
+                                  : NULL;
+      size_t n = piece->width, x = 0;
+
+      if (since_flush + n > FLUSH_PIXELS)
+        {
+          flush_tables (t, acc, channels);
+          since_flush = 0;
+        }
+      for (; x + COPIES <= n; x += COPIES)
+        for (int k = 0; k < COPIES; k++)
+          count_pixel (p + (x + k) * bpp, has_mask ? m[x + k] : 255u, bpp,
+                       has_mask, t->t[k], acc->deficit);
+      for (; x < n; x++)
+        count_pixel (p + x * bpp, has_mask ? m[x] : 255u, bpp, has_mask,
+                     t->t[0], acc->deficit);
+      since_flush += n;
+    }
+  flush_tables (t, acc, channels);
+}
+
+static void
+count_with (const gh_image *image, const gh_piece *piece, tables *t,
+            gh_accum *acc)
+{
+  unsigned ch = gh_layout_channels (image->layout);
+  int mask = image->has_mask != 0;
+
+  /* A wide row that runs past FLUSH_PIXELS is split so the check between
+   * rows suffices. */
+  if (piece->width > FLUSH_PIXELS)
+    {
+      size_t bpp = (size_t) gh_layout_bpp (image->layout);
+      for (size_t x = 0; x < piece->width; x += FLUSH_PIXELS)
+        {
+          gh_piece part = *piece;
+          part.width = piece->width - x < FLUSH_PIXELS ? piece->width - x
+                                                       : FLUSH_PIXELS;
+          part.pixels = (const uint8_t *) piece->pixels + x * bpp;
+          if (mask)
+            part.mask = piece->mask + x;
+          count_with (image, &part, t, acc);
+        }
+      return;
+    }
+  switch (image->layout * 2 + mask)
+    {
+    case GH_LAYOUT_GRAY * 2: count_rows (piece, 1, 0, t, acc, ch); break;
+    case GH_LAYOUT_GRAY * 2 + 1: count_rows (piece, 1, 1, t, acc, ch); break;
+    case GH_LAYOUT_GRAYA * 2: count_rows (piece, 2, 0, t, acc, ch); break;
+    case GH_LAYOUT_GRAYA * 2 + 1: count_rows (piece, 2, 1, t, acc, ch); break;
+    case GH_LAYOUT_RGB * 2: count_rows (piece, 3, 0, t, acc, ch); break;
+    case GH_LAYOUT_RGB * 2 + 1: count_rows (piece, 3, 1, t, acc, ch); break;
+    case GH_LAYOUT_RGBA * 2: count_rows (piece, 4, 0, t, acc, ch); break;
+    case GH_LAYOUT_RGBA * 2 + 1: count_rows (piece, 4, 1, t, acc, ch); break;
+    }
+}
+
+void
+gh_cpu_count (const gh_image *image, const gh_piece *piece, gh_accum *acc)
+{
+  tables t;
+  memset (&t, 0, sizeof t);
+  count_with (image, piece, &t, acc);
+}
+
+/* The pool: worker i counts part i of the current piece into its own
+ * accumulator; the caller counts part 0. */
+typedef struct {
+  gh_cpu *cpu;
+  int index;
+  pthread_t thread;
+  tables t;
+  gh_accum acc;
+  gh_piece part;
+  int has_part;
+} worker;
+
+struct gh_cpu {
+  int threads;
+  worker *workers; /* threads of them; workers[0] is the caller */
+  gh_image image;
+  pthread_mutex_t lock;
+  pthread_cond_t wake, done;
+  unsigned long generation;
+  int pending;
+  int quit;
+};
+
+static void *
+worker_main (void *arg)
+{
+  worker *w = arg;
+  gh_cpu *cpu = w->cpu;
+  unsigned long seen = 0;
+
+  for (;;)
+    {
+      pthread_mutex_lock (&cpu->lock);
+      while (cpu->generation == seen && !cpu->quit)
+        pthread_cond_wait (&cpu->wake, &cpu->lock);
+      if (cpu->quit)
+        {
+          pthread_mutex_unlock (&cpu->lock);
+          return NULL;
+        }
+      seen = cpu->generation;
+      pthread_mutex_unlock (&cpu->lock);
+
+      if (w->has_part)
+        count_with (&cpu->image, &w->part, &w->t, &w->acc);
+
+      pthread_mutex_lock (&cpu->lock);
+      if (--cpu->pending == 0)
+        pthread_cond_signal (&cpu->done);
+      pthread_mutex_unlock (&cpu->lock);
+    }
+}
+
+static void
+stop_workers (gh_cpu *cpu, int started)
+{
+  pthread_mutex_lock (&cpu->lock);
+  cpu->quit = 1;
+  pthread_cond_broadcast (&cpu->wake);
+  pthread_mutex_unlock (&cpu->lock);
+  for (int i = 1; i < started; i++)
+    pthread_join (cpu->workers[i].thread, NULL);
+}
+
+gh_status
+gh_cpu_create (int threads, gh_cpu **out, gh_error *error)
+{
+  gh_cpu *cpu;
+  int started = 1;
+
+  if (threads <= 0)
+    {
+      long n = sysconf (_SC_NPROCESSORS_ONLN);
+      threads = n > 0 ? (int) n : 1;
+    }
+  if (threads > 256)
+    threads = 256;
+  cpu = calloc (1, sizeof *cpu);
+  if (!cpu)
+    return gh_fail (error, GH_ERR_NOMEM, "out of memory for the CPU backend");
+  cpu->threads = threads;
+  cpu->workers = calloc ((size_t) threads, sizeof *cpu->workers);
+  if (!cpu->workers)
+    {
+      free (cpu);
+      return gh_fail (error, GH_ERR_NOMEM,
+                      "out of memory for %d CPU threads", threads);
+    }
+  pthread_mutex_init (&cpu->lock, NULL);
+  pthread_cond_init (&cpu->wake, NULL);
+  pthread_cond_init (&cpu->done, NULL);
+  for (int i = 0; i < threads; i++)
+    {
+      worker *w = &cpu->workers[i];
+      w->cpu = cpu;
+      w->index = i;
+      if (gh_accum_init (&w->acc, BINS) != GH_OK)
+        goto fail;
+    }
+  for (; started < threads; started++)
+    if (pthread_create (&cpu->workers[started].thread, NULL, worker_main,
+                        &cpu->workers[started]) != 0)
+      break;
+  /* Fewer threads than asked for still give the right answer. */
+  cpu->threads = started;
+  *out = cpu;
+  return GH_OK;
+
+fail:
+  for (int i = 0; i < threads; i++)
+    gh_accum_free (&cpu->workers[i].acc);
+  free (cpu->workers);
+  free (cpu);
+  return gh_fail (error, GH_ERR_NOMEM, "out of memory for CPU histograms");
+}
+
+void
+gh_cpu_destroy (gh_cpu *cpu)
+{
+  if (!cpu)
+    return;
+  stop_workers (cpu, cpu->threads);
+  for (int i = 0; i < cpu->threads; i++)
+    gh_accum_free (&cpu->workers[i].acc);
+  pthread_mutex_destroy (&cpu->lock);
+  pthread_cond_destroy (&cpu->wake);
+  pthread_cond_destroy (&cpu->done);
+  free (cpu->workers);
+  free (cpu);
+}
+
+int
+gh_cpu_threads (const gh_cpu *cpu)
+{
+  return cpu->threads;
+}
+
+void
+gh_cpu_begin (gh_cpu *cpu, const gh_image *image)
+{
+  cpu->image = *image;
+  for (int i = 0; i < cpu->threads; i++)
+    gh_accum_zero (&cpu->workers[i].acc);
+}
+
+/* Part i of n: whole rows when there are enough, else columns. */
+static void
+split_piece (const gh_image *image, const gh_piece *piece, int i, int n,
+             gh_piece *part)
+{
+  *part = *piece;
+  if (piece->height >= (size_t) n)
+    {
+      size_t y0 = piece->height * (size_t) i / (size_t) n;
+      size_t y1 = piece->height * (size_t) (i + 1) / (size_t) n;
+      part->height = y1 - y0;
+      part->pixels = (const uint8_t *) piece->pixels + y0 * piece->stride;
+      if (image->has_mask)
+        part->mask = piece->mask + y0 * piece->mask_stride;
+    }
+  else
+    {
+      size_t x0 = piece->width * (size_t) i / (size_t) n;
+      size_t x1 = piece->width * (size_t) (i + 1) / (size_t) n;
+      part->width = x1 - x0;
+      part->pixels = (const uint8_t *) piece->pixels
+                     + x0 * (size_t) gh_layout_bpp (image->layout);
+      if (image->has_mask)
+        part->mask = piece->mask + x0;
+    }
+}
+
+void
+gh_cpu_feed (gh_cpu *cpu, const gh_piece *piece)
+{
+  int n = cpu->threads;
+  worker *w0 = &cpu->workers[0];
+
+  if (n == 1 || piece->width * piece->height < PARALLEL_MIN_PIXELS)
+    {
+      count_with (&cpu->image, piece, &w0->t, &w0->acc);
+      return;
+    }
+  for (int i = 0; i < n; i++)
+    {
+      worker *w = &cpu->workers[i];
+      split_piece (&cpu->image, piece, i, n, &w->part);
+      w->has_part = w->part.width > 0 && w->part.height > 0;
+    }
+  pthread_mutex_lock (&cpu->lock);
+  cpu->pending = n - 1;
+  cpu->generation++;
+  pthread_cond_broadcast (&cpu->wake);
+  pthread_mutex_unlock (&cpu->lock);
+
+  if (w0->has_part)
+    count_with (&cpu->image, &w0->part, &w0->t, &w0->acc);
+
+  pthread_mutex_lock (&cpu->lock);
+  while (cpu->pending > 0)
+    pthread_cond_wait (&cpu->done, &cpu->lock);
+  pthread_mutex_unlock (&cpu->lock);
+}
+
+void
+gh_cpu_collect (gh_cpu *cpu, gh_accum *acc)
+{
+  for (int i = 0; i < cpu->threads; i++)
+    gh_accum_add (acc, &cpu->workers[i].acc);
+}

@@ -1,0 +1,39 @@
+/* cpu_backend.h — the multi-threaded CPU backend.
+ *
+ * Each thread counts its share of a piece into private tables (several
+ * sub-histograms per channel, so runs of equal values don't serialize on
+ * one counter) and flushes them into its own gh_accum; gh_cpu_collect sums
+ * the threads' accumulators.  Also the GPU backend's fallback.
+ *
+ *   gh_cpu_create (0, &cpu, &err);      -- 0: one thread per core
+ *   gh_cpu_begin (cpu, &image);
+ *   gh_cpu_feed (cpu, &piece);          -- pieces already checked
+ *   gh_cpu_collect (cpu, &acc);         -- adds into acc
+ */
+#ifndef GH_CPU_BACKEND_H
+#define GH_CPU_BACKEND_H
+
+#include "accum.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+typedef struct gh_cpu gh_cpu;
+
+gh_status gh_cpu_create (int threads, gh_cpu **out, gh_error *error);
+void gh_cpu_destroy (gh_cpu *cpu);
+int gh_cpu_threads (const gh_cpu *cpu);
+void gh_cpu_begin (gh_cpu *cpu, const gh_image *image);
+void gh_cpu_feed (gh_cpu *cpu, const gh_piece *piece);
+void gh_cpu_collect (gh_cpu *cpu, gh_accum *acc);
+
+/* Counts a piece on the calling thread, straight into acc. */
+void gh_cpu_count (const gh_image *image, const gh_piece *piece,
+                   gh_accum *acc);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif

@@ -1,0 +1,317 @@
+/* cuda_backend.cu — the GPU backend's transfer pipeline (cuda_backend.h).
+ *
+ * SLOTS staging slots, each with its own stream: pinned host buffers for a
+ * chunk of packed pixels (and mask), device buffers, and the chunk's sums.
+ * Filling one slot on the host overlaps the copy and kernel of the others.
+ * A chunk: copy in, zero its sums, count, copy its sums back, record an
+ * event.  A slot is refilled only after its event, when its sums have been
+ * added to the host total, so its pixels are still at hand if anything
+ * failed.
+ */
+#include "cuda_backend.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cuda_launch.h"
+
+#define SLOTS 2
+#define CHUNK_PIXELS ((size_t) 4 << 20) /* 16 MB of RGBA per chunk */
+#define SUMS (2 * GH_NUM_CHANNELS * 256) /* counts, then deficits */
+
+typedef struct {
+  uint8_t *h_pix, *h_mask, *d_pix, *d_mask;
+  unsigned long long *h_sums, *d_sums;
+  cudaStream_t stream;
+  cudaEvent_t done;
+  size_t n;       /* pixels staged */
+  bool in_flight; /* submitted, sums not yet added */
+} slot;
+
+struct gh_cuda {
+  slot slots[SLOTS];
+  int cur;
+  gh_image image;
+  size_t bpp;
+  gh_kernel kernel;
+  gh_accum total;
+  int inject_after, submitted;
+  bool failed; /* the GPU failed during this image; the CPU has the rest */
+  char name[320];
+};
+
+static gh_status
+cuda_fail (gh_error *error, const char *what, cudaError_t e)
+{
+  return gh_fail (error, GH_ERR_STATE, "%s: %s", what,
+                  cudaGetErrorString (e));
+}
+
+void
+gh_cuda_destroy (gh_cuda *gpu)
+{
+  if (!gpu)
+    return;
+  for (int i = 0; i < SLOTS; i++)
+    {
+      slot *s = &gpu->slots[i];
+      if (s->stream)
+        cudaStreamSynchronize (s->stream);
+      cudaFreeHost (s->h_pix);
+      cudaFreeHost (s->h_mask);
+      cudaFreeHost (s->h_sums);
+      cudaFree (s->d_pix);
+      cudaFree (s->d_mask);
+      cudaFree (s->d_sums);
+      if (s->done)
+        cudaEventDestroy (s->done);
+      if (s->stream)
+        cudaStreamDestroy (s->stream);
+    }
+  gh_accum_free (&gpu->total);
+  free (gpu);
+}
+
+gh_status
+gh_cuda_create (const gh_options *options, gh_cuda **out, gh_error *error)
+{
+  int count = 0;
+  cudaDeviceProp prop;
+  cudaError_t e;
+  gh_cuda *gpu;
+
+  e = cudaGetDeviceCount (&count);
+  if (e != cudaSuccess)
+    return cuda_fail (error, "no usable CUDA device", e);
+  if (count == 0)
+    return gh_fail (error, GH_ERR_STATE, "no CUDA device found");
+  if ((e = cudaSetDevice (0)) != cudaSuccess
+      || (e = cudaGetDeviceProperties (&prop, 0)) != cudaSuccess)
+    return cuda_fail (error, "cannot open CUDA device 0", e);
+
+  gpu = (gh_cuda *) calloc (1, sizeof *gpu);
+  if (!gpu || gh_accum_init (&gpu->total, 256) != GH_OK)
+    {
+      free (gpu);
+      return gh_fail (error, GH_ERR_NOMEM, "out of memory for the GPU backend");
+    }
+  snprintf (gpu->name, sizeof gpu->name, "cuda: %s", prop.name);
+  gpu->kernel = options->kernel;
+  gpu->inject_after = options->inject_gpu_failure_after;
+
+  for (int i = 0; i < SLOTS; i++)
+    {
+      slot *s = &gpu->slots[i];
+      size_t pix = CHUNK_PIXELS * 4, sums = SUMS * sizeof (unsigned long long);
+      if ((e = cudaStreamCreateWithFlags (&s->stream, cudaStreamNonBlocking))
+            != cudaSuccess
+          || (e = cudaEventCreateWithFlags (&s->done,
+                                            cudaEventDisableTiming))
+               != cudaSuccess
+          || (e = cudaHostAlloc ((void **) &s->h_pix, pix,
+                                 cudaHostAllocDefault))
+               != cudaSuccess
+          || (e = cudaHostAlloc ((void **) &s->h_mask, CHUNK_PIXELS,
+                                 cudaHostAllocDefault))
+               != cudaSuccess
+          || (e = cudaHostAlloc ((void **) &s->h_sums, sums,
+                                 cudaHostAllocDefault))
+               != cudaSuccess
+          || (e = cudaMalloc ((void **) &s->d_pix, pix)) != cudaSuccess
+          || (e = cudaMalloc ((void **) &s->d_mask, CHUNK_PIXELS))
+               != cudaSuccess
+          || (e = cudaMalloc ((void **) &s->d_sums, sums)) != cudaSuccess)
+        {
+          gh_cuda_destroy (gpu);
+          return cuda_fail (error, "cannot set up the GPU buffers", e);
+        }
+    }
+  *out = gpu;
+  return GH_OK;
+}
+
+const char *
+gh_cuda_device_name (const gh_cuda *gpu)
+{
+  return gpu->name;
+}
+
+gh_status
+gh_cuda_begin (gh_cuda *gpu, const gh_image *image, gh_error *error)
+{
+  (void) error;
+  gpu->image = *image;
+  gpu->bpp = (size_t) gh_layout_bpp (image->layout);
+  gh_accum_zero (&gpu->total);
+  gpu->failed = false;
+  for (int i = 0; i < SLOTS; i++)
+    gpu->slots[i].n = 0;
+  gpu->cur = 0;
+  return GH_OK;
+}
+
+static cudaError_t
+submit (gh_cuda *gpu, slot *s)
+{
+  bool mask = gpu->image.has_mask != 0;
+  size_t sums = SUMS * sizeof (unsigned long long);
+  cudaError_t e;
+
+  if (gpu->inject_after > 0 && ++gpu->submitted > gpu->inject_after)
+    return cudaErrorLaunchFailure;
+  if ((e = cudaMemcpyAsync (s->d_pix, s->h_pix, s->n * gpu->bpp,
+                            cudaMemcpyHostToDevice, s->stream))
+        != cudaSuccess
+      || (mask
+          && (e = cudaMemcpyAsync (s->d_mask, s->h_mask, s->n,
+                                   cudaMemcpyHostToDevice, s->stream))
+               != cudaSuccess)
+      || (e = cudaMemsetAsync (s->d_sums, 0, sums, s->stream)) != cudaSuccess
+      || (e = gh_cuda_histogram (gpu->kernel, gpu->image.layout, mask, false,
+                                 s->d_pix, mask ? s->d_mask : NULL, s->n,
+                                 s->d_sums, s->d_sums + SUMS / 2, s->stream))
+           != cudaSuccess
+      || (e = cudaMemcpyAsync (s->h_sums, s->d_sums, sums,
+                               cudaMemcpyDeviceToHost, s->stream))
+           != cudaSuccess
+      || (e = cudaEventRecord (s->done, s->stream)) != cudaSuccess)
+    return e;
+  s->in_flight = true;
+  return cudaSuccess;
+}
+
+/* Waits for a submitted chunk and adds its sums to the total. */
+static cudaError_t
+retire (gh_cuda *gpu, slot *s)
+{
+  cudaError_t e = cudaEventSynchronize (s->done);
+  if (e != cudaSuccess)
+    return e;
+  for (int i = 0; i < SUMS / 2; i++)
+    {
+      gpu->total.count[i] += s->h_sums[i];
+      gpu->total.deficit[i] += s->h_sums[SUMS / 2 + i];
+    }
+  s->in_flight = false;
+  s->n = 0;
+  return cudaSuccess;
+}
+
+/* After a failure: every staged chunk without results, then the part of
+ * `piece` from row y, column x on (if any), is counted on the CPU. */
+static void
+fall_back (gh_cuda *gpu, gh_cpu *cpu, const gh_piece *piece, size_t y,
+           size_t x)
+{
+  gpu->failed = true;
+  for (int i = 0; i < SLOTS; i++)
+    {
+      slot *s = &gpu->slots[i];
+      if (s->n > 0)
+        {
+          gh_piece chunk = { s->h_pix, s->n, 1, s->n * gpu->bpp, s->h_mask,
+                             s->n };
+          gh_cpu_feed (cpu, &chunk);
+        }
+      s->n = 0;
+      s->in_flight = false;
+    }
+  if (!piece || y >= piece->height)
+    return;
+  if (x > 0)
+    {
+      gh_piece row = *piece;
+      row.pixels = (const uint8_t *) piece->pixels + y * piece->stride
+                   + x * gpu->bpp;
+      row.width = piece->width - x;
+      row.height = 1;
+      if (gpu->image.has_mask)
+        row.mask = piece->mask + y * piece->mask_stride + x;
+      gh_cpu_feed (cpu, &row);
+      y++;
+    }
+  if (y < piece->height)
+    {
+      gh_piece rest = *piece;
+      rest.pixels = (const uint8_t *) piece->pixels + y * piece->stride;
+      rest.height = piece->height - y;
+      if (gpu->image.has_mask)
+        rest.mask = piece->mask + y * piece->mask_stride;
+      gh_cpu_feed (cpu, &rest);
+    }
+}
+
+gh_status
+gh_cuda_feed (gh_cuda *gpu, const gh_piece *piece, gh_cpu *cpu,
+              gh_error *error)
+{
+  size_t y = 0, x = 0;
+  bool mask = gpu->image.has_mask != 0;
+
+  while (y < piece->height)
+    {
+      slot *s = &gpu->slots[gpu->cur];
+      const uint8_t *row;
+      size_t take;
+      cudaError_t e;
+
+      if (s->in_flight && (e = retire (gpu, s)) != cudaSuccess)
+        {
+          fall_back (gpu, cpu, piece, y, x);
+          return cuda_fail (error, "CUDA failed while counting", e);
+        }
+      take = piece->width - x;
+      if (take > CHUNK_PIXELS - s->n)
+        take = CHUNK_PIXELS - s->n;
+      row = (const uint8_t *) piece->pixels + y * piece->stride;
+      memcpy (s->h_pix + s->n * gpu->bpp, row + x * gpu->bpp,
+              take * gpu->bpp);
+      if (mask)
+        memcpy (s->h_mask + s->n, piece->mask + y * piece->mask_stride + x,
+                take);
+      s->n += take;
+      x += take;
+      if (x == piece->width)
+        {
+          x = 0;
+          y++;
+        }
+      if (s->n == CHUNK_PIXELS)
+        {
+          if ((e = submit (gpu, s)) != cudaSuccess)
+            {
+              fall_back (gpu, cpu, piece, y, x);
+              return cuda_fail (error, "CUDA failed while counting", e);
+            }
+          gpu->cur = (gpu->cur + 1) % SLOTS;
+        }
+    }
+  return GH_OK;
+}
+
+gh_status
+gh_cuda_finish (gh_cuda *gpu, gh_accum *acc, gh_cpu *cpu, gh_error *error)
+{
+  slot *last = &gpu->slots[gpu->cur];
+  cudaError_t e = cudaSuccess;
+
+  if (gpu->failed)
+    {
+      gh_accum_add (acc, &gpu->total);
+      return GH_OK;
+    }
+  if (last->n > 0 && !last->in_flight)
+    e = submit (gpu, last);
+  for (int i = 0; i < SLOTS && e == cudaSuccess; i++)
+    if (gpu->slots[i].in_flight)
+      e = retire (gpu, &gpu->slots[i]);
+  if (e != cudaSuccess)
+    {
+      fall_back (gpu, cpu, NULL, 0, 0);
+      gh_accum_add (acc, &gpu->total);
+      return cuda_fail (error, "CUDA failed while counting", e);
+    }
+  gh_accum_add (acc, &gpu->total);
+  return GH_OK;
+}

@@ -1,0 +1,234 @@
+/* gpu_histogram.h — the public API of the gpu-histogram engine.
+ *
+ * The only header the GIMP adapter, the dialog, the CLI and the benchmark
+ * include.  Plain C11, no GLib: the engine builds with gcc + nvcc alone.
+ *
+ * What it does: per-channel histograms of interleaved pixels with GIMP
+ * 2.10's exact semantics (value = max(R,G,B), GIMP's luminance, colour
+ * channels weighted by alpha x selection mask, alpha weighted by the mask),
+ * on the GPU when one is usable and on all CPU cores otherwise; statistics,
+ * the Otsu threshold and equalization tables over the result.
+ *
+ * How to call it:
+ *
+ *   gh_engine *e;  gh_error err;
+ *   if (gh_engine_create (NULL, &e, &err) != GH_OK) ... err.message ...
+ *   gh_image img = { .layout = GH_LAYOUT_RGBA, .sample = GH_SAMPLE_U8,
+ *                    .bins = 256, .has_mask = 0 };
+ *   gh_engine_begin (e, &img, &err);
+ *   for each strip:                     -- pieces in any order and split
+ *     gh_piece p = { pixels, width, rows, stride, NULL, 0 };
+ *     gh_engine_feed (e, &p, &err);
+ *   gh_histogram h;  gh_histogram_init (&h);
+ *   gh_engine_finish (e, &h, &err);     -- h holds six channels
+ *   gh_stats s;  gh_stats_compute (&h, GH_CHANNEL_VALUE, 0, 255, &s);
+ *   gh_histogram_clear (&h);  gh_engine_destroy (e);
+ *
+ * Every call returns GH_OK or an error code and fills err->message with one
+ * line saying what was wrong; nothing is written outside the caller's
+ * outputs.  If the GPU fails at any point the engine finishes the image on
+ * the CPU with the same result; gh_engine_fallback_reason() says why.
+ * An engine is used by one thread at a time.
+ */
+#ifndef GPU_HISTOGRAM_H
+#define GPU_HISTOGRAM_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+typedef enum {
+  GH_OK = 0,
+  GH_ERR_INVALID,   /* a bad argument: NULL, zero or overflowing size, ... */
+  GH_ERR_STATE,     /* a call out of order (feed before begin, ...)        */
+  GH_ERR_NOMEM,     /* host memory could not be allocated                  */
+  GH_ERR_UNSUPPORTED /* a format this build does not handle yet            */
+} gh_status;
+
+typedef struct {
+  char message[256];
+} gh_error;
+
+/* GIMP's GimpHistogramChannel order. */
+typedef enum {
+  GH_CHANNEL_VALUE = 0,
+  GH_CHANNEL_RED,
+  GH_CHANNEL_GREEN,
+  GH_CHANNEL_BLUE,
+  GH_CHANNEL_ALPHA,
+  GH_CHANNEL_LUMINANCE,
+  GH_NUM_CHANNELS
+} gh_channel;
+
+/* Interleaved pixel layouts: the number of samples per pixel and whether
+ * the last one is alpha. */
+typedef enum {
+  GH_LAYOUT_GRAY = 1,
+  GH_LAYOUT_GRAYA = 2,
+  GH_LAYOUT_RGB = 3,
+  GH_LAYOUT_RGBA = 4
+} gh_layout;
+
+/* Sample types.  Only 8-bit samples are implemented; the API is shaped so
+ * 16-bit and float samples (and 1024 bins) are an addition. */
+typedef enum {
+  GH_SAMPLE_U8 = 1
+} gh_sample;
+
+typedef enum {
+  GH_BACKEND_AUTO = 0, /* CUDA when a usable device exists, else CPU */
+  GH_BACKEND_CPU,
+  GH_BACKEND_CUDA
+} gh_backend;
+
+/* Which GPU kernel does the counting; AUTO lets the dispatcher choose. */
+typedef enum {
+  GH_KERNEL_AUTO = 0,
+  GH_KERNEL_PACKED,       /* per-thread packed 8-bit counters */
+  GH_KERNEL_SHARED_ATOMIC /* per-block shared-memory atomics  */
+} gh_kernel;
+
+typedef struct {
+  gh_backend backend; /* overridden by GPU_HISTOGRAM_BACKEND=auto|cpu|cuda */
+  gh_kernel kernel;
+  int cpu_threads;    /* 0: one per core */
+  int quiet;          /* 1: don't print the fallback line on stderr */
+  /* Testing only: make the GPU path fail after this many chunks
+   * (0 = never) so the CPU fallback can be exercised on a real GPU. */
+  int inject_gpu_failure_after;
+} gh_options;
+
+/* What an image looks like; given once per image to gh_engine_begin. */
+typedef struct {
+  gh_layout layout;
+  gh_sample sample;
+  int bins;     /* 256 for 8-bit samples */
+  int has_mask; /* every piece then carries an 8-bit selection mask */
+} gh_image;
+
+/* A rectangle of pixels: rows of `width` pixels, `stride` bytes apart
+ * (stride >= width * bytes per pixel).  `mask`, when the image has one,
+ * holds one byte per pixel (0 = unselected, 255 = fully selected) with its
+ * own stride. */
+typedef struct {
+  const void *pixels;
+  size_t width;
+  size_t height;
+  size_t stride;
+  const uint8_t *mask;
+  size_t mask_stride;
+} gh_piece;
+
+/* The result: exact weighted sums.  Bin b of channel c holds
+ * raw[c * bins + b] / unit[c] pixels.  unit[c] is 1 for unweighted
+ * counts, 255 when one 8-bit weight applies (alpha or mask), 65025 when
+ * both do.  Channels the image lacks are all zero and absent from
+ * `channels` (a bit mask of 1 << gh_channel). */
+typedef struct {
+  int bins;
+  unsigned channels;
+  uint64_t unit[GH_NUM_CHANNELS];
+  uint64_t *raw;
+} gh_histogram;
+
+typedef struct gh_engine gh_engine;
+
+/* Options with their defaults. */
+void gh_options_init (gh_options *options);
+
+/* Creates an engine (NULL options: defaults).  Creating it pays the GPU
+ * start-up once; reuse it for many images. */
+gh_status gh_engine_create (const gh_options *options, gh_engine **engine,
+                            gh_error *error);
+void gh_engine_destroy (gh_engine *engine);
+
+/* "cuda: <device name>" or "cpu: <n> threads". */
+const char *gh_engine_backend_name (const gh_engine *engine);
+
+/* Why the engine left the GPU (one line), or NULL if it never did. */
+const char *gh_engine_fallback_reason (const gh_engine *engine);
+
+/* Starts a new image, discarding anything accumulated before. */
+gh_status gh_engine_begin (gh_engine *engine, const gh_image *image,
+                           gh_error *error);
+
+/* Adds a piece of the image.  The piece's memory may be reused as soon as
+ * the call returns. */
+gh_status gh_engine_feed (gh_engine *engine, const gh_piece *piece,
+                          gh_error *error);
+
+/* Completes the image and stores its histograms in `out` (initialized with
+ * gh_histogram_init; its storage is reused or grown). */
+gh_status gh_engine_finish (gh_engine *engine, gh_histogram *out,
+                            gh_error *error);
+
+/* Histogram storage. */
+void gh_histogram_init (gh_histogram *h);
+gh_status gh_histogram_reset (gh_histogram *h, int bins, gh_error *error);
+void gh_histogram_clear (gh_histogram *h);
+/* Weighted pixel count of one bin. */
+double gh_histogram_count (const gh_histogram *h, gh_channel channel,
+                           int bin);
+/* All bins of one channel as weighted counts; `out` holds h->bins values. */
+void gh_histogram_counts (const gh_histogram *h, gh_channel channel,
+                          double *out);
+
+/* Statistics of one channel over the bins [lo, hi], as GIMP 2.10's
+ * gimp-drawable-histogram computes them.  Levels are on the 0..255 scale
+ * whatever the number of bins. */
+typedef struct {
+  double count;      /* weighted pixels in [lo, hi]                       */
+  double pixels;     /* weighted pixels in all bins                       */
+  double percentile; /* count / pixels                                    */
+  double min, max;   /* first and last non-empty bin in [lo, hi], as levels;
+                        -1 when count is 0 (so is median)                 */
+  double mean;
+  double median;     /* GIMP's rule: first bin where 2*cumulative > count */
+  double std_dev;    /* population                                        */
+  int otsu_bin;      /* Otsu threshold: bins <= otsu_bin are dark         */
+  double otsu;       /* otsu_bin as a level                               */
+} gh_stats;
+
+gh_status gh_stats_compute (const gh_histogram *h, gh_channel channel,
+                            int lo, int hi, gh_stats *out);
+
+/* The Otsu threshold of counts[lo..hi]: the bin t maximizing the
+ * between-class variance with bins <= t dark and > t bright, the first of
+ * equal maxima; lo when no split exists.  Equals OpenCV's THRESH_OTSU on
+ * 8-bit images (see stats.c for the one deliberate difference). */
+int gh_otsu_threshold (const double *counts, int lo, int hi);
+
+/* The full-range equalization table (cdf - cdf_min) / (N - cdf_min) scaled
+ * to 0..bins-1 and rounded, for one channel's counts; identical to OpenCV's
+ * equalizeHist on 8-bit data.  `table` receives `bins` entries. */
+void gh_equalize_table (const double *counts, int bins, uint16_t *table);
+
+/* Applying a result to pixels, a strip at a time (the same checks as a
+ * piece: width, height, stride).  Only 8-bit samples so far.
+ *
+ * gh_apply_tables maps each colour sample (gray, or R, G and B) through
+ * tables[k] (256 entries each, k = sample index; gray uses tables[0]);
+ * alpha is kept.  gh_apply_threshold makes every colour sample 255 where
+ * the pixel's level in `channel` is above `threshold`, else 0; alpha is
+ * kept.  `channel` must be one the layout has. */
+gh_status gh_apply_tables (gh_layout layout, void *pixels, size_t width,
+                           size_t height, size_t stride,
+                           const uint16_t *const tables[3], gh_error *error);
+gh_status gh_apply_threshold (gh_layout layout, void *pixels, size_t width,
+                              size_t height, size_t stride,
+                              gh_channel channel, int threshold,
+                              gh_error *error);
+
+/* One pixel's level in a channel (value, luminance, ... as the histogram
+ * bins it); -1 for a channel the layout lacks. */
+int gh_pixel_level (gh_layout layout, const uint8_t *pixel,
+                    gh_channel channel);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif

@@ -1,0 +1,180 @@
+/* kernel_common.cuh — what every histogram kernel shares: which channels a
+ * layout yields, loading a group of pixels with 16-byte loads, and the bins
+ * and weight of one pixel.
+ *
+ * A thread handles groups of 16 pixels (BPP 16-byte loads, plus one for
+ * the mask), so every load is a full, aligned uint4 whatever the layout.
+ * RAW kernels histogram the stored samples only (the benchmark's
+ * comparison with CUB); the others compute GIMP's six channels.
+ */
+#ifndef GH_KERNEL_COMMON_CUH
+#define GH_KERNEL_COMMON_CUH
+
+#include <stdint.h>
+
+#include "gpu_histogram.h"
+#include "pixel.h"
+
+#define GH_GROUP 16 /* pixels per thread per step */
+
+typedef unsigned long long gh_u64;
+
+/* The channels a kernel keeps, in a compact order; slot() maps them back to
+ * GIMP's channel numbers for the output. */
+template <int BPP, bool RAW> struct gh_channels
+{
+  static constexpr bool rgb = BPP >= 3;
+  static constexpr bool alpha = BPP == 2 || BPP == 4;
+  /* RAW: the stored samples.  GIMP: value, [r, g, b, luminance], [alpha] */
+  static constexpr int count
+    = RAW ? BPP : (rgb ? 5 : 1) + (alpha ? 1 : 0);
+
+  static __host__ __device__ constexpr int slot (int k)
+  {
+    return RAW ? (rgb ? (k < 3 ? GH_CHANNEL_RED + k : GH_CHANNEL_ALPHA)
+                      : (k == 0 ? GH_CHANNEL_VALUE : GH_CHANNEL_ALPHA))
+               : (rgb ? (k < 4 ? k : k == 4 ? GH_CHANNEL_LUMINANCE
+                                            : GH_CHANNEL_ALPHA)
+                      : (k == 0 ? GH_CHANNEL_VALUE : GH_CHANNEL_ALPHA));
+  }
+};
+
+/* One group: 16 pixels of BPP bytes as 4*BPP words, and 16 mask bytes. */
+template <int BPP, bool MASK> struct gh_group
+{
+  uint32_t w[4 * BPP];
+  uint32_t m[4];
+
+  __device__ __forceinline__ void load (const uint8_t *__restrict__ pix,
+                                        const uint8_t *__restrict__ mask,
+                                        size_t g)
+  {
+    const uint4 *p = reinterpret_cast<const uint4 *> (pix) + g * BPP;
+#pragma unroll
+    for (int i = 0; i < BPP; i++)
+      {
+        uint4 v = __ldg (p + i);
+        w[4 * i] = v.x;
+        w[4 * i + 1] = v.y;
+        w[4 * i + 2] = v.z;
+        w[4 * i + 3] = v.w;
+      }
+    if (MASK)
+      {
+        uint4 v = __ldg (reinterpret_cast<const uint4 *> (mask) + g);
+        m[0] = v.x;
+        m[1] = v.y;
+        m[2] = v.z;
+        m[3] = v.w;
+      }
+  }
+
+  /* Byte j of the group; j is a compile-time constant in unrolled loops,
+   * so this stays in registers. */
+  __device__ __forceinline__ unsigned byte (int j) const
+  {
+    return (w[j >> 2] >> (8 * (j & 3))) & 0xffu;
+  }
+  __device__ __forceinline__ unsigned mask_byte (int i) const
+  {
+    return MASK ? (m[i >> 2] >> (8 * (i & 3))) & 0xffu : 255u;
+  }
+};
+
+/* The bins one pixel falls in, and how much weight it lacks: a colour
+ * deficit for every channel but alpha, an alpha deficit from the mask. */
+template <int BPP, bool MASK, bool RAW> struct gh_pixel_bins
+{
+  typedef gh_channels<BPP, RAW> ch;
+  unsigned bin[ch::count];
+  unsigned colour_deficit, alpha_deficit;
+
+  __device__ __forceinline__ void compute (const uint8_t *s, unsigned m)
+  {
+    set (s[0], BPP > 1 ? s[1] : 0u, BPP > 2 ? s[2] : 0u,
+         BPP > 3 ? s[3] : 0u, m);
+  }
+
+  __device__ __forceinline__ void set (unsigned s0, unsigned s1, unsigned s2,
+                                       unsigned s3, unsigned m)
+  {
+    const unsigned a = BPP == 4 ? s3 : BPP == 2 ? s1 : 255u;
+    if (RAW)
+      {
+        bin[0] = s0;
+        if (BPP > 1)
+          bin[1 % ch::count] = s1;
+        if (BPP > 2)
+          bin[2 % ch::count] = s2;
+        if (BPP > 3)
+          bin[3 % ch::count] = s3;
+        colour_deficit = alpha_deficit = 0;
+        return;
+      }
+    if (ch::rgb)
+      {
+        bin[0] = gh_max3 (s0, s1, s2);
+        bin[1 % ch::count] = s0;
+        bin[2 % ch::count] = s1;
+        bin[3 % ch::count] = s2;
+        bin[4 % ch::count] = (unsigned) gh_luminance_bin (s0, s1, s2);
+      }
+    else
+      bin[0] = s0;
+    if (ch::alpha)
+      bin[(ch::count - 1)] = a;
+    const unsigned full = (ch::alpha ? 255u : 1u) * (MASK ? 255u : 1u);
+    colour_deficit = full - (ch::alpha ? a : 1u) * (MASK ? m : 1u);
+    alpha_deficit = MASK && ch::alpha ? 255u - m : 0u;
+  }
+
+  /* True when the pixel needs deficit updates (never for opaque input). */
+  __device__ __forceinline__ bool weighted () const
+  {
+    return (colour_deficit | alpha_deficit) != 0;
+  }
+
+  /* Adds this pixel's deficits to 64-bit per-block sums. */
+  __device__ __forceinline__ void add_deficits (gh_u64 *sdef) const
+  {
+#pragma unroll
+    for (int k = 0; k < ch::count; k++)
+      {
+        unsigned d = (ch::alpha && k == ch::count - 1) ? alpha_deficit
+                                                       : colour_deficit;
+        if (d)
+          atomicAdd (&sdef[k * 256 + bin[k]], (gh_u64) d);
+      }
+  }
+};
+
+/* Pixel i of a group, unpacked from its bytes. */
+template <int BPP, bool MASK, bool RAW>
+__device__ __forceinline__ void
+gh_group_pixel (const gh_group<BPP, MASK> &grp, int i,
+                gh_pixel_bins<BPP, MASK, RAW> &px)
+{
+  px.set (grp.byte (i * BPP), BPP > 1 ? grp.byte (i * BPP + 1) : 0u,
+          BPP > 2 ? grp.byte (i * BPP + 2) : 0u,
+          BPP > 3 ? grp.byte (i * BPP + 3) : 0u, grp.mask_byte (i));
+}
+
+/* Adds a block's per-channel sums (32-bit counts, 64-bit deficits) to the
+ * global 64-bit result, skipping zeros. */
+template <class CH>
+__device__ __forceinline__ void
+gh_block_flush (const uint32_t *counts, const gh_u64 *sdef, bool weighted,
+                gh_u64 *count, gh_u64 *deficit)
+{
+  for (int i = threadIdx.x; i < CH::count * 256; i += blockDim.x)
+    {
+      int k = i >> 8, b = i & 255;
+      size_t out = (size_t) CH::slot (k) * 256 + b;
+      if (counts[i])
+        atomicAdd (&count[out], (gh_u64) counts[i]);
+      if (weighted && sdef[i])
+        atomicAdd (&deficit[out], sdef[i]);
+    }
+}
+
+#endif

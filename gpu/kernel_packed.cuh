@@ -1,0 +1,141 @@
+/* kernel_packed.cuh — per-thread privatized histograms with packed 8-bit
+ * counters (four per 32-bit word), as in "Histograms: privatized for fast,
+ * level performance".
+ *
+ * Every thread owns its own counters, so the inner loop has no atomics and
+ * no contention whatever the image.  Layout: word (k*64 + bin/4) of thread
+ * t sits at [(k*64 + bin/4) * THREADS + t], so a warp's 32 lanes always
+ * touch 32 different banks.  A thread adds at most 16 * ROUND = 240 < 256
+ * pixels between merges, so no counter overflows; a merge sums the 64
+ * threads' words column by column (lane-rotated, again conflict-free) into
+ * 32-bit block totals and clears them.  Deficits of weighted pixels go to
+ * 64-bit shared atomics, which opaque input never touches.
+ *
+ * Shared memory: NCH * 64 * THREADS * 4 bytes of counters (96 KB for
+ * RGBA), NCH * 256 * 4 bytes of totals, NCH * 256 * 8 of deficits.
+ * A launch handles < 2^32 pixels.
+ */
+#ifndef GH_KERNEL_PACKED_CUH
+#define GH_KERNEL_PACKED_CUH
+
+#include "kernel_common.cuh"
+
+#define GH_PK_THREADS 64
+#define GH_PK_ROUND 15 /* groups per thread between merges: 15*16 < 256 */
+
+template <int BPP, bool MASK, bool RAW>
+__host__ __device__ constexpr size_t
+gh_packed_smem ()
+{
+  return (size_t) gh_channels<BPP, RAW>::count
+         * (64 * GH_PK_THREADS * 4 + 256 * 4 + (RAW ? 0 : 256 * 8));
+}
+
+/* Sums every thread's counters into the block totals and clears them.
+ * Thread t owns word rows t, t + 64, ...: each row holds four bins of one
+ * channel for all threads. */
+template <int NCH>
+__device__ __forceinline__ void
+gh_packed_merge (uint32_t *priv, uint32_t *totals)
+{
+  for (int row = threadIdx.x; row < NCH * 64; row += GH_PK_THREADS)
+    {
+      uint32_t sum02 = 0, sum13 = 0;
+      uint32_t *words = priv + row * GH_PK_THREADS;
+#pragma unroll 8
+      for (int j = 0; j < GH_PK_THREADS; j++)
+        {
+          int col = (j + threadIdx.x) & (GH_PK_THREADS - 1);
+          uint32_t v = words[col];
+          words[col] = 0;
+          sum02 += v & 0x00ff00ffu;
+          sum13 += (v >> 8) & 0x00ff00ffu;
+        }
+      /* 64 * 255 < 2^16: the halves never carry into each other. */
+      totals[row * 4 + 0] += sum02 & 0xffffu;
+      totals[row * 4 + 1] += sum13 & 0xffffu;
+      totals[row * 4 + 2] += sum02 >> 16;
+      totals[row * 4 + 3] += sum13 >> 16;
+    }
+}
+
+template <int BPP, bool MASK, bool RAW>
+__global__ void __launch_bounds__ (GH_PK_THREADS)
+gh_kernel_packed (const uint8_t *__restrict__ pix,
+                  const uint8_t *__restrict__ mask, size_t n, gh_u64 *count,
+                  gh_u64 *deficit)
+{
+  typedef gh_channels<BPP, RAW> ch;
+  constexpr int NCH = ch::count;
+  extern __shared__ __align__ (16) unsigned char smem[];
+  gh_u64 *sdef = reinterpret_cast<gh_u64 *> (smem);
+  uint32_t *totals = reinterpret_cast<uint32_t *> (
+    smem + (RAW ? 0 : NCH * 256 * sizeof (gh_u64)));
+  uint32_t *priv = totals + NCH * 256;
+  const size_t groups = n / GH_GROUP;
+  const size_t step = (size_t) gridDim.x * GH_PK_THREADS;
+  int since_merge = 0;
+
+  for (int i = threadIdx.x; i < NCH * 64 * GH_PK_THREADS; i += GH_PK_THREADS)
+    priv[i] = 0;
+  for (int i = threadIdx.x; i < NCH * 256; i += GH_PK_THREADS)
+    {
+      totals[i] = 0;
+      if (!RAW)
+        sdef[i] = 0;
+    }
+  __syncthreads ();
+
+  /* `base` is the same for the whole block, so the merges' barriers are
+   * reached by every thread. */
+  for (size_t base = (size_t) blockIdx.x * GH_PK_THREADS; base < groups;
+       base += step)
+    {
+      size_t g = base + threadIdx.x;
+      if (g < groups)
+        {
+          gh_group<BPP, MASK> grp;
+          grp.load (pix, mask, g);
+#pragma unroll
+          for (int i = 0; i < GH_GROUP; i++)
+            {
+              gh_pixel_bins<BPP, MASK, RAW> px;
+              gh_group_pixel (grp, i, px);
+#pragma unroll
+              for (int k = 0; k < NCH; k++)
+                priv[(k * 64 + (px.bin[k] >> 2)) * GH_PK_THREADS
+                     + threadIdx.x]
+                  += 1u << (8 * (px.bin[k] & 3));
+              if (!RAW && px.weighted ())
+                px.add_deficits (sdef);
+            }
+        }
+      if (++since_merge == GH_PK_ROUND)
+        {
+          __syncthreads ();
+          gh_packed_merge<NCH> (priv, totals);
+          __syncthreads ();
+          since_merge = 0;
+        }
+    }
+  __syncthreads ();
+  gh_packed_merge<NCH> (priv, totals);
+  __syncthreads ();
+
+  /* The last n % 16 pixels, straight into the totals. */
+  if (blockIdx.x == gridDim.x - 1 && threadIdx.x < n % GH_GROUP)
+    {
+      size_t i = groups * GH_GROUP + threadIdx.x;
+      gh_pixel_bins<BPP, MASK, RAW> px;
+      px.compute (pix + i * BPP, MASK ? mask[i] : 255u);
+#pragma unroll
+      for (int k = 0; k < NCH; k++)
+        atomicAdd (&totals[k * 256 + px.bin[k]], 1u);
+      if (!RAW && px.weighted ())
+        px.add_deficits (sdef);
+    }
+  __syncthreads ();
+  gh_block_flush<ch> (totals, sdef, !RAW, count, deficit);
+}
+
+#endif

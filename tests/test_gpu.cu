@@ -1,0 +1,164 @@
+/* test_gpu.cu — the CUDA backend and both kernels against the plain
+ * reference, the raw kernels against plain counts, and the fallback to the
+ * CPU when the GPU fails mid-image.  Exits 77 (skipped) with no GPU. */
+#include "test_util.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "cuda_launch.h"
+
+static gh_engine *
+gpu_engine (gh_kernel kernel, int fail_after)
+{
+  gh_options o;
+  gh_engine *e = NULL;
+  gh_error err;
+  gh_options_init (&o);
+  o.backend = GH_BACKEND_CUDA;
+  o.kernel = kernel;
+  o.quiet = 1;
+  o.inject_gpu_failure_after = fail_after;
+  if (gh_engine_create (&o, &e, &err) != GH_OK)
+    {
+      printf ("cannot create an engine: %s\n", err.message);
+      exit (1);
+    }
+  return e;
+}
+
+static void
+check_picture (gh_engine *e, const test_picture *p, const char *what)
+{
+  gh_histogram got, want;
+  gh_error err;
+  gh_histogram_init (&got);
+  gh_histogram_init (&want);
+  test_reference (p, &want);
+  CHECK (test_engine_run (e, p, &got, &err) == GH_OK, "%s: %s", what,
+         err.message);
+  CHECK (test_same_histogram (&got, &want),
+         "%s: layout %d mask %d %zux%zu differs from the reference", what,
+         (int) p->image.layout, p->image.has_mask, p->width, p->height);
+  gh_histogram_clear (&got);
+  gh_histogram_clear (&want);
+}
+
+static void
+check_kernel (gh_kernel kernel, const char *name)
+{
+  gh_engine *e = gpu_engine (kernel, 0);
+  printf ("kernel %s on %s\n", name, gh_engine_backend_name (e));
+  test_seed (42 + (uint64_t) kernel);
+  for (int i = 0; i < 150; i++)
+    {
+      test_picture p;
+      test_picture_random (&p, 700);
+      check_picture (e, &p, name);
+      test_picture_free (&p);
+    }
+  for (int layout = 1; layout <= 4; layout++)
+    for (int mask = 0; mask <= 1; mask++)
+      for (int d = 0; d < DIST_COUNT; d++)
+        {
+          test_picture p;
+          /* 517x263: odd, not a multiple of 16 pixels; all-equal input
+           * puts far more than 255 equal samples through each thread. */
+          test_picture_make (&p, (gh_layout) layout, mask, 517, 263,
+                             (test_dist) d, d == 0);
+          check_picture (e, &p, name);
+          test_picture_free (&p);
+        }
+  /* Several chunks through the pipeline, both slots reused. */
+  for (int layout = 1; layout <= 4; layout += 3)
+    {
+      test_picture p;
+      test_picture_make (&p, (gh_layout) layout, layout == 4, 4099, 3001,
+                         DIST_SKEWED, 0);
+      check_picture (e, &p, name);
+      test_picture_free (&p);
+    }
+  CHECK (gh_engine_fallback_reason (e) == NULL, "%s fell back: %s", name,
+         gh_engine_fallback_reason (e));
+  gh_engine_destroy (e);
+}
+
+/* The raw kernels (the benchmark's) count the stored samples. */
+static void
+check_raw (gh_kernel kernel)
+{
+  const size_t n = 3000017;
+  uint8_t *h = (uint8_t *) malloc (n * 4), *d = NULL;
+  unsigned long long *sums = NULL, got[2 * GH_NUM_CHANNELS * 256];
+  uint64_t want[4][256];
+  memset (want, 0, sizeof want);
+  test_seed (99);
+  for (size_t i = 0; i < n * 4; i++)
+    {
+      h[i] = test_below (3) ? (uint8_t) test_rand () : 7;
+      want[i & 3][h[i]]++;
+    }
+  cudaMalloc (&d, n * 4);
+  cudaMalloc (&sums, sizeof got);
+  cudaMemcpy (d, h, n * 4, cudaMemcpyHostToDevice);
+  cudaMemset (sums, 0, sizeof got);
+  cudaError_t e = gh_cuda_histogram (kernel, GH_LAYOUT_RGBA, false, true, d,
+                                     NULL, n, sums,
+                                     sums + GH_NUM_CHANNELS * 256, 0);
+  CHECK (e == cudaSuccess, "raw launch: %s", cudaGetErrorString (e));
+  e = cudaMemcpy (got, sums, sizeof got, cudaMemcpyDeviceToHost);
+  CHECK (e == cudaSuccess, "raw copy: %s", cudaGetErrorString (e));
+  int ok = 1;
+  for (int k = 0; k < 4; k++)
+    for (int b = 0; b < 256; b++)
+      ok &= got[(GH_CHANNEL_RED + k) * 256 + b] == want[k][b];
+  CHECK (ok, "raw kernel %d counts", (int) kernel);
+  cudaFree (d);
+  cudaFree (sums);
+  free (h);
+}
+
+/* A failure after `after` chunks: same result, one reason, CPU after. */
+static void
+check_fallback (int after)
+{
+  gh_engine *e = gpu_engine (GH_KERNEL_AUTO, after);
+  test_picture p;
+  test_seed (5);
+  test_picture_make (&p, GH_LAYOUT_RGBA, 1, 5003, 4001, DIST_UNIFORM, 0);
+  check_picture (e, &p, "fallback");
+  CHECK (gh_engine_fallback_reason (e) != NULL, "a reason after %d chunks",
+         after);
+  CHECK (!strncmp (gh_engine_backend_name (e), "cpu: ", 5),
+         "on the CPU afterwards: %s", gh_engine_backend_name (e));
+  printf ("fallback after %d chunks: %s\n", after,
+          gh_engine_fallback_reason (e));
+  check_picture (e, &p, "after fallback");
+  test_picture_free (&p);
+  gh_engine_destroy (e);
+}
+
+int
+main (void)
+{
+  gh_engine *probe = gpu_engine (GH_KERNEL_AUTO, 0);
+  if (strncmp (gh_engine_backend_name (probe), "cuda: ", 6))
+    {
+      printf ("SKIP: no usable GPU (%s)\n",
+              gh_engine_fallback_reason (probe));
+      gh_engine_destroy (probe);
+      return 77;
+    }
+  gh_engine_destroy (probe);
+  check_kernel (GH_KERNEL_PACKED, "packed");
+  check_kernel (GH_KERNEL_SHARED_ATOMIC, "shared-atomic");
+  check_kernel (GH_KERNEL_AUTO, "auto");
+  check_raw (GH_KERNEL_PACKED);
+  check_raw (GH_KERNEL_SHARED_ATOMIC);
+  /* 20 M pixels are 5 chunks: fail at the first, in the middle, and at
+   * the last one, submitted by finish. */
+  check_fallback (1);
+  check_fallback (3);
+  check_fallback (4);
+  return test_summary ();
+}

@@ -1,0 +1,82 @@
+/* test_util.h — what the engine's C tests share: a tiny check harness that
+ * ends with the "N passed, N failed" line, a seeded random generator, and
+ * random images (odd sizes, padded strides, masks, partial alpha, several
+ * value distributions) fed to an engine in random pieces. */
+#ifndef TEST_UTIL_H
+#define TEST_UTIL_H
+
+#include "gpu_histogram.h"
+
+#include <stdint.h>
+#include <stdio.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+extern int test_passed, test_failed;
+
+#define CHECK(cond, ...)                                                     \
+  do                                                                         \
+    {                                                                        \
+      if (cond)                                                              \
+        test_passed++;                                                       \
+      else                                                                   \
+        {                                                                    \
+          test_failed++;                                                     \
+          printf ("FAIL %s:%d: ", __FILE__, __LINE__);                       \
+          printf (__VA_ARGS__);                                              \
+          printf ("\n");                                                     \
+        }                                                                    \
+    }                                                                        \
+  while (0)
+
+/* Prints the closing line; returns the exit status. */
+int test_summary (void);
+
+uint64_t test_rand (void);
+void test_seed (uint64_t seed);
+size_t test_below (size_t n); /* 0 .. n-1 */
+
+typedef enum {
+  DIST_UNIFORM,
+  DIST_ALL_EQUAL,
+  DIST_TWO_VALUES,
+  DIST_SKEWED,   /* 90% one value */
+  DIST_GRADIENT,
+  DIST_COUNT
+} test_dist;
+
+typedef struct {
+  gh_image image;
+  size_t width, height, stride, mask_stride;
+  uint8_t *pixels; /* height * stride bytes, padding filled with junk */
+  uint8_t *mask;   /* height * mask_stride bytes, or NULL */
+} test_picture;
+
+/* A picture of the given shape; alpha (if any) and the mask are random
+ * with many 0 and 255 values; alpha_opaque forces alpha to 255. */
+void test_picture_make (test_picture *p, gh_layout layout, int has_mask,
+                        size_t width, size_t height, test_dist dist,
+                        int alpha_opaque);
+void test_picture_random (test_picture *p, size_t max_side);
+void test_picture_free (test_picture *p);
+
+/* The reference histogram of the whole picture. */
+void test_reference (const test_picture *p, gh_histogram *h);
+
+/* Feeds the picture to the engine in random tiles (rows and columns
+ * split at random) and finishes.  Returns the status of the first failing
+ * call. */
+gh_status test_engine_run (gh_engine *e, const test_picture *p,
+                           gh_histogram *out, gh_error *err);
+
+/* 1 when two histograms are identical (bins, channels, units, sums);
+ * prints the first difference otherwise. */
+int test_same_histogram (const gh_histogram *a, const gh_histogram *b);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif
