@@ -1,0 +1,162 @@
+/* gpu-histogram-bench — the benchmark (not a test): the CPU backend on
+ * every input kind, then, when built with CUDA and a GPU is there, every
+ * kernel beside CUB and the read ceiling, and the host pipeline beside
+ * plain copies (gpu_bench.cu).  Prints GB/s and ratios from one run.
+ *
+ *   gpu-histogram-bench [--megapixels N] [--photo FILE.pam] [--repeat R]
+ *                       [--threads T] [--cpu-only]
+ */
+#include "gpu_histogram.h"
+#include "images.h"
+#if GH_HAVE_CUDA
+#include "gpu_bench.h"
+#endif
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+static int
+compare_doubles (const void *a, const void *b)
+{
+  double x = *(const double *) a, y = *(const double *) b;
+  return x < y ? -1 : x > y;
+}
+
+/* Median seconds of one whole CPU engine call on the image. */
+static double
+cpu_call (gh_engine *e, const uint8_t *rgba, size_t w, size_t h, int repeat)
+{
+  gh_image img = { GH_LAYOUT_RGBA, GH_SAMPLE_U8, 256, 0 };
+  gh_piece piece = { rgba, w, h, w * 4, NULL, 0 };
+  gh_histogram out;
+  gh_error err;
+  double *t = calloc ((size_t) repeat, sizeof *t), med;
+  gh_histogram_init (&out);
+  for (int i = 0; i < repeat; i++)
+    {
+      double t0 = now_seconds ();
+      if (gh_engine_begin (e, &img, &err) || gh_engine_feed (e, &piece, &err)
+          || gh_engine_finish (e, &out, &err))
+        {
+          fprintf (stderr, "engine: %s\n", err.message);
+          exit (1);
+        }
+      t[i] = now_seconds () - t0;
+    }
+  qsort (t, (size_t) repeat, sizeof *t, compare_doubles);
+  med = t[repeat / 2];
+  free (t);
+  gh_histogram_clear (&out);
+  return med;
+}
+
+int
+main (int argc, char **argv)
+{
+  double mp = 64;
+  const char *photo = NULL;
+  int repeat = 5, cpu_only = 0, threads = 0;
+  uint8_t *images[IMG_KINDS] = { 0 };
+  size_t width, height, bytes;
+
+  for (int i = 1; i < argc; i++)
+    {
+      const char *v = i + 1 < argc ? argv[i + 1] : NULL;
+      if (!strcmp (argv[i], "--megapixels") && v)
+        mp = atof (argv[++i]);
+      else if (!strcmp (argv[i], "--photo") && v)
+        photo = argv[++i];
+      else if (!strcmp (argv[i], "--repeat") && v)
+        repeat = atoi (argv[++i]);
+      else if (!strcmp (argv[i], "--threads") && v)
+        threads = atoi (argv[++i]);
+      else if (!strcmp (argv[i], "--cpu-only"))
+        cpu_only = 1;
+      else
+        {
+          fprintf (stderr,
+                   "usage: %s [--megapixels N] [--photo FILE.pam] "
+                   "[--repeat R] [--threads T] [--cpu-only]\n",
+                   argv[0]);
+          return 2;
+        }
+    }
+  if (mp <= 0 || repeat < 1)
+    return fprintf (stderr, "--megapixels and --repeat must be positive\n"),
+           2;
+  width = 8192;
+  height = (size_t) (mp * 1e6 / (double) width + 0.5);
+  if (height < 1)
+    height = 1;
+  bytes = width * height * 4;
+
+  for (int k = 0; k < IMG_KINDS; k++)
+    {
+      images[k] = malloc (bytes);
+      if (!images[k])
+        return fprintf (stderr, "out of memory for the images\n"), 1;
+      if (image_make ((image_kind) k, width, height, images[k], photo))
+        {
+          if (k == IMG_PHOTO)
+            printf ("(no --photo given or readable: photo input skipped)\n");
+          free (images[k]);
+          images[k] = NULL;
+        }
+    }
+
+  printf ("== CPU backend: %zux%zu RGBA8 (%.0f MB), GIMP's six channels, "
+          "GB/s of image\n",
+          width, height, bytes / 1e6);
+  {
+    int counts[2] = { 1, threads };
+    printf ("%-10s", "input");
+    for (int c = 0; c < 2; c++)
+      {
+        gh_options o;
+        gh_engine *e;
+        gh_error err;
+        gh_options_init (&o);
+        o.backend = GH_BACKEND_CPU;
+        o.cpu_threads = counts[c];
+        gh_engine_create (&o, &e, &err);
+        printf (" %18s", gh_engine_backend_name (e));
+        gh_engine_destroy (e);
+      }
+    printf ("\n");
+    for (int k = 0; k < IMG_KINDS; k++)
+      {
+        if (!images[k])
+          continue;
+        printf ("%-10s", image_kind_names[k]);
+        for (int c = 0; c < 2; c++)
+          {
+            gh_options o;
+            gh_engine *e;
+            gh_error err;
+            gh_options_init (&o);
+            o.backend = GH_BACKEND_CPU;
+            o.cpu_threads = counts[c];
+            if (gh_engine_create (&o, &e, &err) != GH_OK)
+              return fprintf (stderr, "%s\n", err.message), 1;
+            printf (" %18.2f",
+                    bytes / cpu_call (e, images[k], width, height, repeat)
+                      / 1e9);
+            gh_engine_destroy (e);
+          }
+        printf ("\n");
+      }
+  }
+  fflush (stdout);
+
+#if GH_HAVE_CUDA
+  if (!cpu_only && gpu_bench (images, width, height, repeat * 4))
+    return 1;
+#else
+  if (!cpu_only)
+    printf ("\n(built without CUDA: GPU figures skipped)\n");
+#endif
+  for (int k = 0; k < IMG_KINDS; k++)
+    free (images[k]);
+  return 0;
+}

@@ -1,0 +1,133 @@
+#!/usr/bin/python3
+"""Parity with GIMP 2.10: the CLI's statistics against gimp-drawable-histogram.
+
+Usage: parity_gimp.py PATH-TO-gpu-histogram-cli
+Every row of tests/fixtures/gimp/stats.csv (made by tests/fixtures/capture_gimp.sh)
+is one check: the image converted to PAM, the CLI run with
+--range start:end (and --mask), and its count, pixels, percentile, mean, std_dev and
+median compared with GIMP's to 1e-6 relative (1e-9 absolute near 0). GIMP returns
+mean, std-dev and median on the 0..255 scale for 8-bit images, as the CLI prints them.
+Exit status: 0 all passed, 1 something failed, 77 (meson: skipped) without cv2/numpy.
+"""
+import csv
+import subprocess
+import sys
+import tempfile
+from pathlib import Path
+
+try:
+    import cv2
+    import numpy as np
+except ImportError as e:
+    print(f"cannot import cv2/numpy ({e}): skipping")
+    sys.exit(77)
+
+ROOT = Path(__file__).resolve().parent.parent
+STATS = ROOT / "tests" / "fixtures" / "gimp" / "stats.csv"
+CHANNELS = ["value", "red", "green", "blue", "alpha", "luminance"]  # GIMP's numbering
+FIELDS = ["count", "pixels", "percentile", "mean", "std_dev", "median"]
+TUPLTYPES = {1: "GRAYSCALE", 2: "GRAYSCALE_ALPHA", 3: "RGB", 4: "RGB_ALPHA"}
+
+
+def load_png(path):
+    """8-bit PNG as an array in file order: gray, gray+alpha, RGB or RGBA."""
+    a = cv2.imread(str(path), cv2.IMREAD_UNCHANGED)
+    if a is None or a.dtype != np.uint8:
+        raise SystemExit(f"{path}: not an 8-bit image cv2 can read")
+    if a.ndim == 2:
+        return a
+    if a.shape[2] == 3:
+        return a[..., ::-1]  # cv2 gives BGR
+    rgba = a[..., [2, 1, 0, 3]]
+    # cv2 expands gray+alpha to BGRA; the PNG colour type (IHDR byte 25) tells them apart
+    return rgba[..., [0, 3]] if path.read_bytes()[25] == 4 else rgba
+
+
+def write_pam(path, a):
+    h, w = a.shape[:2]
+    depth = 1 if a.ndim == 2 else a.shape[2]
+    header = (f"P7\nWIDTH {w}\nHEIGHT {h}\nDEPTH {depth}\nMAXVAL 255\n"
+              f"TUPLTYPE {TUPLTYPES[depth]}\nENDHDR\n")
+    path.write_bytes(header.encode() + np.ascontiguousarray(a).tobytes())
+
+
+def run_cli(cli, args):
+    """Run the CLI; return (backend line, {channel: {field: float}}) or raise RuntimeError."""
+    p = subprocess.run([cli] + args, capture_output=True, text=True, timeout=300)
+    if p.returncode != 0:
+        raise RuntimeError(f"exit {p.returncode}: {p.stderr.strip()}")
+    lines = p.stdout.splitlines()
+    try:
+        i = next(k for k, line in enumerate(lines) if line.startswith("channel,"))
+    except StopIteration:
+        raise RuntimeError(f"no statistics table in stdout: {p.stdout!r}")
+    names = lines[i].split(",")
+    table = {}
+    for line in lines[i + 1:]:
+        cells = line.split(",")
+        if len(cells) != len(names):
+            break
+        table[cells[0]] = {n: float(c) for n, c in zip(names[1:], cells[1:])}
+    return lines[0], table
+
+
+def close(got, want):
+    return abs(got - want) <= max(1e-6 * abs(want), 1e-9)
+
+
+def main():
+    if len(sys.argv) != 2:
+        raise SystemExit("usage: parity_gimp.py PATH-TO-gpu-histogram-cli")
+    cli = sys.argv[1]
+    with open(STATS, newline="") as f:
+        rows = list(csv.DictReader(f))
+
+    # One CLI run per image, mask and range; it prints every channel at once.
+    groups = {}
+    for row in rows:
+        groups.setdefault((row["image"], row["mask"], row["start"], row["end"]), []).append(row)
+
+    passed = failed = 0
+    backend, backend_shown = None, False
+    with tempfile.TemporaryDirectory() as tmp:
+        tmp = Path(tmp)
+        converted = {}
+        for (image, mask, start, end), group in groups.items():
+            if image not in converted:
+                converted[image] = tmp / f"{len(converted)}.pam"
+                write_pam(converted[image], load_png(ROOT / image))
+            args = ["--range", f"{start}:{end}", str(converted[image])]
+            if mask:  # capture_gimp.sh already stored it as a plain P5 PGM
+                args = ["--mask", str(ROOT / mask)] + args
+            try:
+                backend, table = run_cli(cli, args)
+                error = None
+            except (OSError, RuntimeError, subprocess.TimeoutExpired, ValueError) as e:
+                table, error = {}, str(e)
+            if backend and not backend_shown:
+                print(backend)
+                backend_shown = True
+            for row in group:
+                channel = CHANNELS[int(row["channel"])]
+                what = f"{image}{' mask ' + mask if mask else ''} {channel} {start}:{end}"
+                want = {k: float(row[k]) for k in FIELDS}
+                if want["count"] == 0:
+                    # GIMP's "no median" is -1 scaled by 255 like a level; the CLI prints level -1
+                    want["median"] = -1.0
+                if error is not None:
+                    problem = error
+                elif channel not in table:
+                    problem = f"channel {channel} missing from the CLI's output"
+                else:
+                    got = table[channel]
+                    problem = "; ".join(f"{k} {got.get(k)!r} != GIMP {want[k]!r}" for k in FIELDS
+                                        if k not in got or not close(got[k], want[k])) or None
+                print(f"ok   {what}" if problem is None else f"FAIL {what}: {problem}")
+                passed += problem is None
+                failed += problem is not None
+    print(f"{passed} passed, {failed} failed")
+    sys.exit(1 if failed else 0)
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,285 @@
+#!/usr/bin/python3
+"""Parity with OpenCV and numpy: the CLI's Otsu, binarize, equalize and histogram CSV.
+
+Usage: parity_opencv.py PATH-TO-gpu-histogram-cli
+(a) Otsu threshold and --binarize output equal cv2.threshold(THRESH_BINARY|THRESH_OTSU)
+    on the test photos made gray and on random gray images (P5);
+(b) --equalize equals cv2.equalizeHist on those gray images and, channel by channel,
+    on the RGB photos (P6);
+(c) the --histogram CSV's value/red/green/blue columns equal np.bincount on RGB photos;
+(d) its luminance column equals np.bincount of GIMP's luminance bin;
+(e) on an RGBA image (P7), --binarize and --equalize keep alpha and the file type.
+Exit status: 0 all passed, 1 something failed, 77 (meson: skipped) without cv2/numpy.
+"""
+import subprocess
+import sys
+import tempfile
+from pathlib import Path
+
+try:
+    import cv2
+    import numpy as np
+except ImportError as e:
+    print(f"cannot import cv2/numpy ({e}): skipping")
+    sys.exit(77)
+
+ROOT = Path(__file__).resolve().parent.parent
+TUPLTYPES = {1: "GRAYSCALE", 2: "GRAYSCALE_ALPHA", 3: "RGB", 4: "RGB_ALPHA"}
+HIST_HEADER = "bin,value,red,green,blue,alpha,luminance"
+
+
+def load_png(path):
+    """8-bit PNG as an array in file order: gray, gray+alpha, RGB or RGBA."""
+    a = cv2.imread(str(path), cv2.IMREAD_UNCHANGED)
+    if a is None or a.dtype != np.uint8:
+        raise SystemExit(f"{path}: not an 8-bit image cv2 can read")
+    if a.ndim == 2:
+        return a
+    if a.shape[2] == 3:
+        return a[..., ::-1]  # cv2 gives BGR
+    rgba = a[..., [2, 1, 0, 3]]
+    # cv2 expands gray+alpha to BGRA; the PNG colour type (IHDR byte 25) tells them apart
+    return rgba[..., [0, 3]] if path.read_bytes()[25] == 4 else rgba
+
+
+def write_pnm(path, a):
+    """Gray as P5, RGB as P6, with alpha as P7 (PAM)."""
+    h, w = a.shape[:2]
+    depth = 1 if a.ndim == 2 else a.shape[2]
+    if depth in (1, 3):
+        header = f"P{5 if depth == 1 else 6}\n{w} {h}\n255\n"
+    else:
+        header = (f"P7\nWIDTH {w}\nHEIGHT {h}\nDEPTH {depth}\nMAXVAL 255\n"
+                  f"TUPLTYPE {TUPLTYPES[depth]}\nENDHDR\n")
+    path.write_bytes(header.encode() + np.ascontiguousarray(a).tobytes())
+
+
+def read_pnm(path):
+    """Return (kind, array) for 8-bit P5/P6/P7; kind is "P5", "P6" or "P7 <TUPLTYPE>"."""
+    data = path.read_bytes()
+    if data.startswith(b"P7\n"):
+        end = data.index(b"ENDHDR\n")
+        fields = dict(line.split(" ", 1) for line in data[3:end].decode().splitlines()
+                      if line and not line.startswith("#"))
+        w, h, depth = int(fields["WIDTH"]), int(fields["HEIGHT"]), int(fields["DEPTH"])
+        if fields["MAXVAL"] != "255":
+            raise ValueError(f"{path}: MAXVAL {fields['MAXVAL']}")
+        a = np.frombuffer(data, np.uint8, w * h * depth, end + 7).reshape(h, w, depth)
+        return f"P7 {fields['TUPLTYPE']}", a[..., 0] if depth == 1 else a
+    tokens, pos = [], 0
+    while len(tokens) < 4:
+        while data[pos:pos + 1].isspace():
+            pos += 1
+        if data[pos:pos + 1] == b"#":
+            pos = data.index(b"\n", pos)
+            continue
+        start = pos
+        while not data[pos:pos + 1].isspace():
+            pos += 1
+        tokens.append(data[start:pos].decode())
+    magic, w, h, maxval = tokens
+    if magic not in ("P5", "P6") or maxval != "255":
+        raise ValueError(f"{path}: unsupported header {tokens}")
+    w, h = int(w), int(h)
+    depth = 1 if magic == "P5" else 3
+    a = np.frombuffer(data, np.uint8, w * h * depth, pos + 1)
+    return magic, a.reshape(h, w) if depth == 1 else a.reshape(h, w, 3)
+
+
+def run_cli(cli, args):
+    """Run the CLI; return its stdout or raise RuntimeError."""
+    p = subprocess.run([cli] + args, capture_output=True, text=True, timeout=300)
+    if p.returncode != 0:
+        raise RuntimeError(f"exit {p.returncode}: {p.stderr.strip()}")
+    return p.stdout
+
+
+def threshold_line(stdout):
+    for line in stdout.splitlines():
+        if line.startswith("threshold:"):
+            return int(line.split(":", 1)[1])
+    raise RuntimeError("no 'threshold:' line in stdout")
+
+
+def gimp_luminance_bins(rgb):
+    """GIMP's luminance bin: float32 channels, weights summed in double, rounded half up."""
+    r, g, b = (rgb[..., i].astype(np.float32) / np.float32(255) for i in range(3))
+    lum = (r.astype(np.float64) * 0.22248840 + g.astype(np.float64) * 0.71690369
+           + b.astype(np.float64) * 0.06060791).astype(np.float32)
+    bins = (lum * np.float32(255)).astype(np.float64) + 0.5
+    return np.clip(bins.astype(np.int64), 0, 255)
+
+
+def first_difference(got, want):
+    if got.shape != want.shape:
+        return f"shape {got.shape} != {want.shape}"
+    diff = np.argwhere(got != want)
+    if len(diff) == 0:
+        return None
+    at = tuple(diff[0])
+    return f"{len(diff)} samples differ, first at {at}: {got[at]} != {want[at]}"
+
+
+def random_grays():
+    """Gray images of awkward sizes and histograms; fixed seed."""
+    rng = np.random.default_rng(20240601)
+
+    def uniform(h, w, lo=0, hi=256):
+        return rng.integers(lo, hi, (h, w), dtype=np.uint8)
+
+    two = np.where(rng.random((61, 39)) < 0.3, 30, 200).astype(np.uint8)
+    adjacent = np.where(rng.random((17, 45)) < 0.5, 100, 101).astype(np.uint8)
+    single = np.zeros((33, 21), np.uint8)
+    single[5, 7] = 250
+    clusters = rng.choice(np.array([20, 90, 230], np.uint8), (123, 77), p=[0.5, 0.3, 0.2])
+    return {
+        "1x1": uniform(1, 1),
+        "1x257": uniform(1, 257),
+        "300x1": uniform(300, 1),
+        "2x2": uniform(2, 2),
+        "37x53 uniform": uniform(37, 53),
+        "3x999 uniform": uniform(3, 999),
+        "479x641 uniform": uniform(479, 641),
+        "64x48 all 77": np.full((64, 48), 77, np.uint8),
+        "20x20 all 0": np.zeros((20, 20), np.uint8),
+        "13x7 all 255": np.full((13, 7), 255, np.uint8),
+        "61x39 two values": two,
+        "17x45 values 100,101": adjacent,
+        "33x21 one bright pixel": single,
+        "123x77 three clusters": clusters,
+        "201x333 skewed dark": np.clip(rng.exponential(20, (201, 333)), 0, 255).astype(np.uint8),
+        "199x101 skewed bright": (255 - np.clip(rng.exponential(12, (199, 101)), 0, 255)).astype(np.uint8),
+        "150x151 bimodal": (rng.beta(0.4, 0.4, (150, 151)) * 255.999).astype(np.uint8),
+        "88x91 narrow": np.clip(rng.normal(128, 6, (88, 91)), 0, 255).astype(np.uint8),
+        "64x64 narrow range": uniform(64, 64, 40, 48),
+        "255x1 ramp": np.arange(255, dtype=np.uint8)[:, None],
+    }
+
+
+class Checks:
+    def __init__(self):
+        self.passed = self.failed = 0
+
+    def report(self, what, problem):
+        """problem: None when the check passed, else what went wrong."""
+        print(f"ok   {what}" if problem is None else f"FAIL {what}: {problem}")
+        self.passed += problem is None
+        self.failed += problem is not None
+
+
+def check_otsu(checks, cli, tmp, name, gray):
+    src, out = tmp / "in.pgm", tmp / "bin.pgm"
+    write_pnm(src, gray)
+    want_t, want = cv2.threshold(gray, 0, 255, cv2.THRESH_BINARY | cv2.THRESH_OTSU)
+    try:
+        t = threshold_line(run_cli(cli, ["--binarize", str(out), "--channel", "value", str(src)]))
+        kind, got = read_pnm(out)
+        problem = (f"threshold {t} != cv2 {int(want_t)}" if t != int(want_t) else
+                   f"output type {kind}" if kind != "P5" else first_difference(got, want))
+    except (OSError, RuntimeError, ValueError, subprocess.TimeoutExpired) as e:
+        problem = str(e)
+    checks.report(f"otsu+binarize {name}", problem)
+
+
+def check_equalize(checks, cli, tmp, name, a):
+    """a: gray or RGB; each channel must equal cv2.equalizeHist of it."""
+    suffix = "pgm" if a.ndim == 2 else "ppm"
+    src, out = tmp / f"in.{suffix}", tmp / f"eq.{suffix}"
+    write_pnm(src, a)
+    if a.ndim == 2:
+        want = cv2.equalizeHist(a)
+    else:
+        want = np.dstack([cv2.equalizeHist(np.ascontiguousarray(a[..., c])) for c in range(3)])
+    try:
+        run_cli(cli, ["--equalize", str(out), str(src)])
+        kind, got = read_pnm(out)
+        problem = (f"output type {kind}" if kind != ("P5" if a.ndim == 2 else "P6")
+                   else first_difference(got, want))
+    except (OSError, RuntimeError, ValueError, subprocess.TimeoutExpired) as e:
+        problem = str(e)
+    checks.report(f"equalize {name}", problem)
+
+
+def check_histogram(checks, cli, tmp, name, rgb):
+    src, out = tmp / "in.ppm", tmp / "hist.csv"
+    write_pnm(src, rgb)
+    want = {
+        "value": np.bincount(rgb.max(axis=2).ravel(), minlength=256),
+        "red": np.bincount(rgb[..., 0].ravel(), minlength=256),
+        "green": np.bincount(rgb[..., 1].ravel(), minlength=256),
+        "blue": np.bincount(rgb[..., 2].ravel(), minlength=256),
+        "luminance": np.bincount(gimp_luminance_bins(rgb).ravel(), minlength=256),
+    }
+    try:
+        run_cli(cli, ["--histogram", str(out), str(src)])
+        lines = out.read_text().splitlines()
+        if lines[0] != HIST_HEADER or len(lines) != 257:
+            raise ValueError(f"expected header {HIST_HEADER!r} and 256 rows, got "
+                             f"{lines[0]!r} and {len(lines) - 1} rows")
+        rows = [line.split(",") for line in lines[1:]]
+        if [int(r[0]) for r in rows] != list(range(256)):
+            raise ValueError("bin column is not 0..255")
+        columns = HIST_HEADER.split(",")
+        got = {c: np.array([float(r[columns.index(c)]) for r in rows]) for c in want}
+    except (OSError, RuntimeError, ValueError, IndexError, subprocess.TimeoutExpired) as e:
+        for part in ("value/red/green/blue", "luminance"):
+            checks.report(f"histogram {part} {name}", str(e))
+        return
+    problems = [f"{c} bin {int(np.argmax(got[c] != want[c]))}: {got[c][got[c] != want[c]][0]!r}"
+                f" != {want[c][got[c] != want[c]][0]}"
+                for c in ("value", "red", "green", "blue") if not np.array_equal(got[c], want[c])]
+    checks.report(f"histogram value/red/green/blue {name}", "; ".join(problems) or None)
+    bad = np.nonzero(got["luminance"] != want["luminance"])[0]
+    checks.report(f"histogram luminance {name}",
+                  f"{len(bad)} bins differ, first bin {bad[0]}: {got['luminance'][bad[0]]!r} != "
+                  f"{want['luminance'][bad[0]]}" if len(bad) else None)
+
+
+def check_alpha_kept(checks, cli, tmp, name, rgba):
+    """--binarize (luminance, Otsu) and --equalize on RGBA keep alpha and the P7 type."""
+    src, binarized, equalized = tmp / "in.pam", tmp / "bin.pam", tmp / "eq.pam"
+    write_pnm(src, rgba)
+    lum = gimp_luminance_bins(rgba[..., :3])
+    try:
+        t = threshold_line(run_cli(cli, ["--binarize", str(binarized), "--channel", "luminance",
+                                         str(src)]))
+        run_cli(cli, ["--equalize", str(equalized), str(src)])
+        want = np.dstack([np.where(lum > t, 255, 0).astype(np.uint8)] * 3 + [rgba[..., 3]])
+        kind_b, got_b = read_pnm(binarized)
+        kind_e, got_e = read_pnm(equalized)
+        problem = (f"output types {kind_b}, {kind_e}" if {kind_b, kind_e} != {"P7 RGB_ALPHA"} else
+                   first_difference(got_b, want) or
+                   first_difference(got_e[..., 3], rgba[..., 3]))
+    except (OSError, RuntimeError, ValueError, subprocess.TimeoutExpired) as e:
+        problem = str(e)
+    checks.report(f"alpha kept by binarize/equalize {name}", problem)
+
+
+def main():
+    if len(sys.argv) != 2:
+        raise SystemExit("usage: parity_opencv.py PATH-TO-gpu-histogram-cli")
+    cli = sys.argv[1]
+    photos = {p.name: load_png(p) for p in sorted((ROOT / "testimages").glob("*.png"))}
+    rgb_photos = {n: a for n, a in photos.items() if a.ndim == 3}
+    grays = {n if a.ndim == 2 else f"{n} made gray":
+             a if a.ndim == 2 else cv2.cvtColor(a, cv2.COLOR_RGB2GRAY)
+             for n, a in photos.items()}
+    grays.update(random_grays())
+
+    checks = Checks()
+    with tempfile.TemporaryDirectory() as tmp:
+        tmp = Path(tmp)
+        for name, gray in grays.items():
+            check_otsu(checks, cli, tmp, name, gray)
+        for name, a in list(grays.items()) + list(rgb_photos.items()):
+            check_equalize(checks, cli, tmp, name, a)
+        for name, rgb in rgb_photos.items():
+            check_histogram(checks, cli, tmp, name, rgb)
+        check_alpha_kept(checks, cli, tmp, "rgba_partial.png",
+                         load_png(ROOT / "tests" / "fixtures" / "gimp" / "rgba_partial.png"))
+    print(f"{checks.passed} passed, {checks.failed} failed")
+    sys.exit(1 if checks.failed else 0)
+
+
+if __name__ == "__main__":
+    main()
