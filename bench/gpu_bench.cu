@@ -241,6 +241,36 @@ gpu_bench (uint8_t *const images[IMG_KINDS], size_t width, size_t height,
   printf ("(read, CUB: GB/s; CUB's third column is its ratio to read; "
           "each kernel: GB/s, ratio to read)\n");
 
+  /* Gray: the same bytes read as 4n one-channel pixels. */
+  printf ("\n== Gray images on the GPU (the bytes above as %zu gray pixels)\n",
+          4 * n);
+  printf ("%-10s %15s %15s %15s\n", "input", "packed", "atomic", "chosen");
+  for (int k = 0; k < IMG_KINDS; k++)
+    {
+      const gh_kernel kernels[3]
+        = { GH_KERNEL_PACKED, GH_KERNEL_SHARED_ATOMIC, GH_KERNEL_AUTO };
+      double ms_read;
+      if (!images[k])
+        continue;
+      CK (cudaMemcpy (d_img, images[k], bytes, cudaMemcpyHostToDevice));
+      ms_read = time_ms (t, [&] {
+        read_kernel<<<sms * 8, 256>>> ((const uint4 *) d_img, bytes / 16,
+                                       d_sink);
+      });
+      printf ("%-10s", image_kind_names[k]);
+      for (int j = 0; j < 3; j++)
+        {
+          double ms = time_ms (t, [&] {
+            CK (cudaMemsetAsync (d_sums, 0, sums_n * sizeof *d_sums));
+            CK (gh_cuda_histogram (kernels[j], GH_LAYOUT_GRAY, false, false,
+                                   d_img, NULL, 4 * n, d_sums,
+                                   d_sums + sums_n / 2, 0));
+          });
+          printf (" %8.0f %5.2f", gbps (bytes, ms), ms_read / ms);
+        }
+      printf ("\n");
+    }
+
   /* Host-resident input: the plug-in's case. */
   {
     const uint8_t *src = images[IMG_PHOTO] ? images[IMG_PHOTO]

@@ -9,17 +9,18 @@
 #include "kernel_packed.cuh"
 #include "kernel_shared_atomic.cuh"
 
-/* Rule, until the calibration of the performance work replaces it: the
- * packed per-thread kernel where its counters leave room for several blocks
- * per multiprocessor (gray and gray+alpha: one or two channels), the
- * shared-atomic kernel for colour (five or six channels of per-thread
- * counters would leave one block of 64 threads per multiprocessor). */
+/* Rule, until the performance work's calibration replaces it: the
+ * shared-atomic kernel for every layout.  On the H100 it beat the packed
+ * per-thread kernel on every input measured (BENCHMARKS.md, 2026-11-22):
+ * 0.69-0.90 of the read ceiling against 0.27 for RGBA, 0.80-0.94 against
+ * 0.42 for gray.  The packed kernel stays selectable (GH_KERNEL_PACKED) and
+ * in the benchmark. */
 gh_kernel
 gh_cuda_choose_kernel (gh_layout layout, bool mask)
 {
+  (void) layout;
   (void) mask;
-  return layout <= GH_LAYOUT_GRAYA ? GH_KERNEL_PACKED
-                                   : GH_KERNEL_SHARED_ATOMIC;
+  return GH_KERNEL_SHARED_ATOMIC;
 }
 
 typedef void (*kernel_fn) (const uint8_t *, const uint8_t *, size_t,

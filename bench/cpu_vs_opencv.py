@@ -1,0 +1,66 @@
+"""The benchmark's CPU part beside OpenCV's calcHist, in one run.
+
+Times cv2.calcHist (one call per channel, four channels, one thread) on
+RGBA8 images of the benchmark's kinds and size, then runs the benchmark's
+CPU part on the same machine, and prints both with their ratio.
+
+    python3 bench/cpu_vs_opencv.py BENCH_EXE [megapixels]
+"""
+import re
+import subprocess
+import sys
+import time
+
+import cv2
+import numpy as np
+
+
+def images(width, height):
+    rng = np.random.default_rng(1)
+    n = width * height
+    uniform = rng.integers(0, 256, (n, 4), dtype=np.uint8)
+    equal = np.full((n, 4), 97, np.uint8)
+    ninety = np.where(rng.random((n, 1)) < 0.9, np.uint8(200), uniform)
+    x = np.arange(n) % width
+    y = np.arange(n) // width
+    gradient = np.stack([x * 256 // width, y * 256 // height,
+                         (x + y) * 256 // (width + height), np.full(n, 255)], 1).astype(np.uint8)
+    for name, img in [("uniform", uniform), ("all-equal", equal), ("90%-one", ninety),
+                      ("gradient", gradient)]:
+        img[:, 3] = 255
+        yield name, img.reshape(height, width, 4)
+
+
+def calchist_gbps(img, repeat=3):
+    times = []
+    for _ in range(repeat):
+        t0 = time.perf_counter()
+        for c in range(4):
+            cv2.calcHist([img], [c], None, [256], [0, 256])
+        times.append(time.perf_counter() - t0)
+    return img.nbytes / sorted(times)[len(times) // 2] / 1e9
+
+
+def main():
+    if len(sys.argv) < 2:
+        sys.exit(__doc__)
+    mp = float(sys.argv[2]) if len(sys.argv) > 2 else 64
+    width = 8192
+    height = int(mp * 1e6 / width + 0.5)
+    cv2.setNumThreads(1)
+    ocv = {name: calchist_gbps(img) for name, img in images(width, height)}
+    out = subprocess.run([sys.argv[1], "--cpu-only", "--megapixels", str(mp), "--repeat", "3"],
+                         capture_output=True, text=True, check=True).stdout
+    print(out, end="")
+    print(f"\n== Beside OpenCV {cv2.__version__} calcHist (4 channels, 1 thread), GB/s")
+    print(f"{'input':10} {'calcHist':>9} {'engine 1 thr':>13} {'ratio':>6} {'engine all':>11} {'ratio':>6}")
+    for line in out.splitlines():
+        m = re.match(r"(\S+)\s+([\d.]+)\s+([\d.]+)$", line)
+        if m and m.group(1) in ocv:
+            one, many = float(m.group(2)), float(m.group(3))
+            ref = ocv[m.group(1)]
+            print(f"{m.group(1):10} {ref:9.2f} {one:13.2f} {one / ref:6.2f} {many:11.2f} {many / ref:6.2f}")
+
+
+if __name__ == "__main__":
+    main()
