@@ -134,8 +134,10 @@ template <int BPP, bool MASK, bool RAW> struct gh_pixel_bins
     return (colour_deficit | alpha_deficit) != 0;
   }
 
-  /* Adds this pixel's deficits to 64-bit per-block sums. */
-  __device__ __forceinline__ void add_deficits (gh_u64 *sdef) const
+  /* Adds this pixel's deficits to the block's 32-bit sums (native shared
+   * atomics; 64-bit ones serialize), which gh_flush_deficits empties before
+   * GH_DEFICIT_PIXELS pixels could overflow them. */
+  __device__ __forceinline__ void add_deficits (uint32_t *sdef) const
   {
 #pragma unroll
     for (int k = 0; k < ch::count; k++)
@@ -143,7 +145,7 @@ template <int BPP, bool MASK, bool RAW> struct gh_pixel_bins
         unsigned d = (ch::alpha && k == ch::count - 1) ? alpha_deficit
                                                        : colour_deficit;
         if (d)
-          atomicAdd (&sdef[k * 256 + bin[k]], (gh_u64) d);
+          atomicAdd (&sdef[k * 256 + bin[k]], d);
       }
   }
 };
@@ -159,22 +161,24 @@ gh_group_pixel (const gh_group<BPP, MASK> &grp, int i,
           BPP > 3 ? grp.byte (i * BPP + 3) : 0u, grp.mask_byte (i));
 }
 
-/* Adds a block's per-channel sums (32-bit counts, 64-bit deficits) to the
- * global 64-bit result, skipping zeros. */
+/* A pixel's deficit is below 2^16, so a block's 32-bit deficit sums hold
+ * at least this many pixels' worth. */
+#define GH_DEFICIT_PIXELS 65536
+
+/* Adds a block's 32-bit sums (counts at the end, deficits whenever they
+ * could overflow) to the global 64-bit result, skipping zeros, and clears
+ * them. */
 template <class CH>
 __device__ __forceinline__ void
-gh_block_flush (const uint32_t *counts, const gh_u64 *sdef, bool weighted,
-                gh_u64 *count, gh_u64 *deficit)
+gh_block_flush (uint32_t *sums, gh_u64 *out)
 {
   for (int i = threadIdx.x; i < CH::count * 256; i += blockDim.x)
-    {
-      int k = i >> 8, b = i & 255;
-      size_t out = (size_t) CH::slot (k) * 256 + b;
-      if (counts[i])
-        atomicAdd (&count[out], (gh_u64) counts[i]);
-      if (weighted && sdef[i])
-        atomicAdd (&deficit[out], sdef[i]);
-    }
+    if (sums[i])
+      {
+        atomicAdd (&out[(size_t) CH::slot (i >> 8) * 256 + (i & 255)],
+                   (gh_u64) sums[i]);
+        sums[i] = 0;
+      }
 }
 
 #endif

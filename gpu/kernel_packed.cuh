@@ -9,10 +9,11 @@
  * pixels between merges, so no counter overflows; a merge sums the 64
  * threads' words column by column (lane-rotated, again conflict-free) into
  * 32-bit block totals and clears them.  Deficits of weighted pixels go to
- * 64-bit shared atomics, which opaque input never touches.
+ * 32-bit shared atomics, emptied into the global result at every merge;
+ * opaque input never touches them.
  *
  * Shared memory: NCH * 64 * THREADS * 4 bytes of counters (96 KB for
- * RGBA), NCH * 256 * 4 bytes of totals, NCH * 256 * 8 of deficits.
+ * RGBA), NCH * 256 * 4 bytes of totals and as many of deficits.
  * A launch handles < 2^32 pixels.
  */
 #ifndef GH_KERNEL_PACKED_CUH
@@ -28,7 +29,7 @@ __host__ __device__ constexpr size_t
 gh_packed_smem ()
 {
   return (size_t) gh_channels<BPP, RAW>::count
-         * (64 * GH_PK_THREADS * 4 + 256 * 4 + (RAW ? 0 : 256 * 8));
+         * (64 * GH_PK_THREADS * 4 + 256 * 4 + (RAW ? 0 : 256 * 4));
 }
 
 /* Sums every thread's counters into the block totals and clears them.
@@ -67,11 +68,10 @@ gh_kernel_packed (const uint8_t *__restrict__ pix,
 {
   typedef gh_channels<BPP, RAW> ch;
   constexpr int NCH = ch::count;
-  extern __shared__ __align__ (16) unsigned char smem[];
-  gh_u64 *sdef = reinterpret_cast<gh_u64 *> (smem);
-  uint32_t *totals = reinterpret_cast<uint32_t *> (
-    smem + (RAW ? 0 : NCH * 256 * sizeof (gh_u64)));
-  uint32_t *priv = totals + NCH * 256;
+  extern __shared__ __align__ (16) uint32_t smem[];
+  uint32_t *totals = smem;
+  uint32_t *sdef = totals + NCH * 256; /* unused when RAW */
+  uint32_t *priv = sdef + (RAW ? 0 : NCH * 256);
   const size_t groups = n / GH_GROUP;
   const size_t step = (size_t) gridDim.x * GH_PK_THREADS;
   int since_merge = 0;
@@ -114,6 +114,9 @@ gh_kernel_packed (const uint8_t *__restrict__ pix,
         {
           __syncthreads ();
           gh_packed_merge<NCH> (priv, totals);
+          /* 15 steps of 64 x 16 pixels < GH_DEFICIT_PIXELS */
+          if (!RAW)
+            gh_block_flush<ch> (sdef, deficit);
           __syncthreads ();
           since_merge = 0;
         }
@@ -135,7 +138,9 @@ gh_kernel_packed (const uint8_t *__restrict__ pix,
         px.add_deficits (sdef);
     }
   __syncthreads ();
-  gh_block_flush<ch> (totals, sdef, !RAW, count, deficit);
+  gh_block_flush<ch> (totals, count);
+  if (!RAW)
+    gh_block_flush<ch> (sdef, deficit);
 }
 
 #endif
