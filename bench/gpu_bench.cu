@@ -189,66 +189,70 @@ gpu_bench (uint8_t *const images[IMG_KINDS], size_t width, size_t height,
     NULL, temp_bytes, d_img, hist, levels, lower, upper, (int) n));
   CK (cudaMalloc (&d_temp, temp_bytes));
 
-  printf ("\n== Image on the GPU: %zux%zu RGBA8 (%.0f MB), GB/s and ratio to "
-          "the read-only kernel\n",
-          width, height, bytes / 1e6);
-  printf ("%-10s %8s %8s %8s | %15s %15s %15s | %15s %15s %15s | %15s\n",
-          "input", "read", "CUB4,4", "", "packed-raw", "atomic-raw",
-          "chosen-raw", "packed-gimp", "atomic-gimp", "chosen-gimp",
-          "chosen-weighted");
-  for (int k = 0; k < IMG_KINDS; k++)
+  /* One table per mode; rows: inputs; columns: ceilings, then kernels. */
+  static const char *const modes[3] = { "raw: the four stored channels, as CUB",
+                                        "gimp: GIMP's six channels, opaque",
+                                        "weighted: GIMP's six channels, partial alpha and a mask" };
+  const gh_kernel kernels[4] = { GH_KERNEL_PACKED, GH_KERNEL_SHARED_ATOMIC,
+                                 GH_KERNEL_LANE_ATOMIC, GH_KERNEL_AUTO };
+  for (int mode = 0; mode < 3; mode++)
     {
-      double ms_read, ms_cub, ms[7];
-      const gh_kernel kernels[3]
-        = { GH_KERNEL_PACKED, GH_KERNEL_SHARED_ATOMIC, GH_KERNEL_AUTO };
-      if (!images[k])
-        continue;
-      CK (cudaMemcpy (d_img, images[k], bytes, cudaMemcpyHostToDevice));
-      ms_read = time_ms (t, [&] {
-        read_kernel<<<sms * 8, 256>>> ((const uint4 *) d_img, bytes / 16,
-                                       d_sink);
-      });
-      CK (cudaGetLastError ());
-      ms_cub = time_ms (t, [&] {
-        CK (cub::DeviceHistogram::MultiHistogramEven<4, 4> (
-          d_temp, temp_bytes, d_img, hist, levels, lower, upper, (int) n));
-      });
-      for (int raw = 1; raw >= 0; raw--)
-        for (int j = 0; j < 3; j++)
-          ms[(1 - raw) * 3 + j] = time_ms (t, [&] {
-            CK (cudaMemsetAsync (d_sums, 0, sums_n * sizeof *d_sums));
-            CK (gh_cuda_histogram (kernels[j], GH_LAYOUT_RGBA, false, raw,
-                                   d_img, NULL, n, d_sums,
-                                   d_sums + sums_n / 2, 0));
+      printf ("\n== Image on the GPU, %s: %zux%zu RGBA8 (%.0f MB); GB/s, "
+              "ratio to read\n",
+              modes[mode], width, height, bytes / 1e6);
+      printf ("%-10s %6s %12s | %12s %12s %12s %12s\n", "input", "read",
+              "CUB<4,4>", "packed", "warp-atomic", "lane-atomic", "chosen");
+      for (int k = 0; k < IMG_KINDS; k++)
+        {
+          double ms_read, ms_cub;
+          bool weighted = mode == 2;
+          if (!images[k])
+            continue;
+          if (weighted)
+            {
+              memcpy (h_weighted, images[k], bytes);
+              image_make_weighted (width, height, h_weighted, h_mask);
+              CK (cudaMemcpy (d_img, h_weighted, bytes,
+                              cudaMemcpyHostToDevice));
+              CK (cudaMemcpy (d_mask, h_mask, n, cudaMemcpyHostToDevice));
+            }
+          else
+            CK (cudaMemcpy (d_img, images[k], bytes, cudaMemcpyHostToDevice));
+          ms_read = time_ms (t, [&] {
+            read_kernel<<<sms * 8, 256>>> ((const uint4 *) d_img, bytes / 16,
+                                           d_sink);
           });
-      memcpy (h_weighted, images[k], bytes);
-      image_make_weighted (width, height, h_weighted, h_mask);
-      CK (cudaMemcpy (d_img, h_weighted, bytes, cudaMemcpyHostToDevice));
-      CK (cudaMemcpy (d_mask, h_mask, n, cudaMemcpyHostToDevice));
-      ms[6] = time_ms (t, [&] {
-        CK (cudaMemsetAsync (d_sums, 0, sums_n * sizeof *d_sums));
-        CK (gh_cuda_histogram (GH_KERNEL_AUTO, GH_LAYOUT_RGBA, true, false,
-                               d_img, d_mask, n, d_sums, d_sums + sums_n / 2,
-                               0));
-      });
-      printf ("%-10s %8.0f %8.0f %8.2f |", image_kind_names[k],
-              gbps (bytes, ms_read), gbps (bytes, ms_cub), ms_read / ms_cub);
-      for (int j = 0; j < 7; j++)
-        printf (" %8.0f %5.2f%s", gbps (bytes, ms[j]), ms_read / ms[j],
-                j == 2 || j == 5 ? " |" : "");
-      printf ("\n");
+          CK (cudaGetLastError ());
+          ms_cub = time_ms (t, [&] {
+            CK (cub::DeviceHistogram::MultiHistogramEven<4, 4> (
+              d_temp, temp_bytes, d_img, hist, levels, lower, upper, (int) n));
+          });
+          printf ("%-10s %6.0f %6.0f %5.2f |", image_kind_names[k],
+                  gbps (bytes, ms_read), gbps (bytes, ms_cub),
+                  ms_read / ms_cub);
+          for (int j = 0; j < 4; j++)
+            {
+              double ms = time_ms (t, [&] {
+                CK (cudaMemsetAsync (d_sums, 0, sums_n * sizeof *d_sums));
+                CK (gh_cuda_histogram (kernels[j], GH_LAYOUT_RGBA, weighted,
+                                       mode == 0, d_img,
+                                       weighted ? d_mask : NULL, n, d_sums,
+                                       d_sums + sums_n / 2, 0));
+              });
+              printf (" %6.0f %5.2f", gbps (bytes, ms), ms_read / ms);
+            }
+          printf ("\n");
+        }
     }
-  printf ("(read, CUB: GB/s; CUB's third column is its ratio to read; "
-          "each kernel: GB/s, ratio to read)\n");
+  printf ("(chosen: what the dispatcher picks for that call)\n");
 
   /* Gray: the same bytes read as 4n one-channel pixels. */
   printf ("\n== Gray images on the GPU (the bytes above as %zu gray pixels)\n",
           4 * n);
-  printf ("%-10s %15s %15s %15s\n", "input", "packed", "atomic", "chosen");
+  printf ("%-10s %12s %12s %12s %12s\n", "input", "packed", "warp-atomic",
+          "lane-atomic", "chosen");
   for (int k = 0; k < IMG_KINDS; k++)
     {
-      const gh_kernel kernels[3]
-        = { GH_KERNEL_PACKED, GH_KERNEL_SHARED_ATOMIC, GH_KERNEL_AUTO };
       double ms_read;
       if (!images[k])
         continue;
@@ -258,7 +262,7 @@ gpu_bench (uint8_t *const images[IMG_KINDS], size_t width, size_t height,
                                        d_sink);
       });
       printf ("%-10s", image_kind_names[k]);
-      for (int j = 0; j < 3; j++)
+      for (int j = 0; j < 4; j++)
         {
           double ms = time_ms (t, [&] {
             CK (cudaMemsetAsync (d_sums, 0, sums_n * sizeof *d_sums));
@@ -266,7 +270,7 @@ gpu_bench (uint8_t *const images[IMG_KINDS], size_t width, size_t height,
                                    d_img, NULL, 4 * n, d_sums,
                                    d_sums + sums_n / 2, 0));
           });
-          printf (" %8.0f %5.2f", gbps (bytes, ms), ms_read / ms);
+          printf (" %6.0f %5.2f", gbps (bytes, ms), ms_read / ms);
         }
       printf ("\n");
     }

@@ -155,16 +155,11 @@ count_with (const gh_image *image, const gh_piece *piece, tables *t,
     }
 }
 
-void
-gh_cpu_count (const gh_image *image, const gh_piece *piece, gh_accum *acc)
-{
-  tables t;
-  memset (&t, 0, sizeof t);
-  count_with (image, piece, &t, acc);
-}
+/* The pool: a job runs on every thread at once, the caller being thread
+ * 0; for counting, worker i counts part i of the piece into its own
+ * accumulator. */
+typedef void (*job_fn) (gh_cpu *cpu, int index, void *arg);
 
-/* The pool: worker i counts part i of the current piece into its own
- * accumulator; the caller counts part 0. */
 typedef struct {
   gh_cpu *cpu;
   int index;
@@ -184,6 +179,8 @@ struct gh_cpu {
   unsigned long generation;
   int pending;
   int quit;
+  job_fn job;
+  void *job_arg;
 };
 
 static void *
@@ -206,8 +203,7 @@ worker_main (void *arg)
       seen = cpu->generation;
       pthread_mutex_unlock (&cpu->lock);
 
-      if (w->has_part)
-        count_with (&cpu->image, &w->part, &w->t, &w->acc);
+      cpu->job (cpu, w->index, cpu->job_arg);
 
       pthread_mutex_lock (&cpu->lock);
       if (--cpu->pending == 0)
@@ -335,6 +331,35 @@ split_piece (const gh_image *image, const gh_piece *piece, int i, int n,
     }
 }
 
+/* Runs job on every thread and waits for all. */
+static void
+run_parallel (gh_cpu *cpu, job_fn job, void *arg)
+{
+  pthread_mutex_lock (&cpu->lock);
+  cpu->job = job;
+  cpu->job_arg = arg;
+  cpu->pending = cpu->threads - 1;
+  cpu->generation++;
+  pthread_cond_broadcast (&cpu->wake);
+  pthread_mutex_unlock (&cpu->lock);
+
+  job (cpu, 0, arg);
+
+  pthread_mutex_lock (&cpu->lock);
+  while (cpu->pending > 0)
+    pthread_cond_wait (&cpu->done, &cpu->lock);
+  pthread_mutex_unlock (&cpu->lock);
+}
+
+static void
+count_part (gh_cpu *cpu, int index, void *arg)
+{
+  worker *w = &cpu->workers[index];
+  (void) arg;
+  if (w->has_part)
+    count_with (&cpu->image, &w->part, &w->t, &w->acc);
+}
+
 void
 gh_cpu_feed (gh_cpu *cpu, const gh_piece *piece)
 {
@@ -352,19 +377,34 @@ gh_cpu_feed (gh_cpu *cpu, const gh_piece *piece)
       split_piece (&cpu->image, piece, i, n, &w->part);
       w->has_part = w->part.width > 0 && w->part.height > 0;
     }
-  pthread_mutex_lock (&cpu->lock);
-  cpu->pending = n - 1;
-  cpu->generation++;
-  pthread_cond_broadcast (&cpu->wake);
-  pthread_mutex_unlock (&cpu->lock);
+  run_parallel (cpu, count_part, NULL);
+}
 
-  if (w0->has_part)
-    count_with (&cpu->image, &w0->part, &w0->t, &w0->acc);
+typedef struct {
+  uint8_t *dst;
+  const uint8_t *src;
+  size_t bytes;
+} copy_job;
 
-  pthread_mutex_lock (&cpu->lock);
-  while (cpu->pending > 0)
-    pthread_cond_wait (&cpu->done, &cpu->lock);
-  pthread_mutex_unlock (&cpu->lock);
+static void
+copy_part (gh_cpu *cpu, int index, void *arg)
+{
+  const copy_job *c = arg;
+  size_t from = c->bytes * (size_t) index / (size_t) cpu->threads;
+  size_t to = c->bytes * (size_t) (index + 1) / (size_t) cpu->threads;
+  memcpy (c->dst + from, c->src + from, to - from);
+}
+
+/* One thread copies at a few GB/s; memory bandwidth allows several times
+ * that.  Below a megabyte waking the pool costs more than it saves. */
+void
+gh_cpu_memcpy (gh_cpu *cpu, void *dst, const void *src, size_t bytes)
+{
+  copy_job c = { dst, src, bytes };
+  if (cpu->threads == 1 || bytes < ((size_t) 1 << 20))
+    memcpy (dst, src, bytes);
+  else
+    run_parallel (cpu, copy_part, &c);
 }
 
 void

@@ -28,9 +28,8 @@ void gh_cpu_begin (gh_cpu *cpu, const gh_image *image);
 void gh_cpu_feed (gh_cpu *cpu, const gh_piece *piece);
 void gh_cpu_collect (gh_cpu *cpu, gh_accum *acc);
 
-/* Counts a piece on the calling thread, straight into acc. */
-void gh_cpu_count (const gh_image *image, const gh_piece *piece,
-                   gh_accum *acc);
+/* memcpy with every thread of the pool (the GPU backend's staging). */
+void gh_cpu_memcpy (gh_cpu *cpu, void *dst, const void *src, size_t bytes);
 
 #ifdef __cplusplus
 }

@@ -1,12 +1,19 @@
 /* cuda_backend.cu — the GPU backend's transfer pipeline (cuda_backend.h).
  *
- * SLOTS staging slots, each with its own stream: pinned host buffers for a
+ * SLOTS slots, each with its own stream: pinned staging buffers for a
  * chunk of packed pixels (and mask), device buffers, and the chunk's sums.
- * Filling one slot on the host overlaps the copy and kernel of the others.
  * A chunk: copy in, zero its sums, count, copy its sums back, record an
- * event.  A slot is refilled only after its event, when its sums have been
- * added to the host total, so its pixels are still at hand if anything
- * failed.
+ * event.  While one slot's chunk is copied and counted the next is filled.
+ *
+ * Contiguous pieces are handled as one long row, so chunks are whole.
+ * Pieces already in page-locked memory (cudaHostAlloc'ed or registered)
+ * skip staging: chunks are copied straight from the caller's memory, and
+ * feed waits for them before returning, since the caller may reuse that
+ * memory afterwards.  Pageable pieces are staged by every CPU thread.
+ *
+ * A slot is reused only after its event, when its sums are in the host
+ * total; until then its pixels (staging or the caller's) are still at hand,
+ * so a failure anywhere hands them to the CPU and nothing is lost.
  */
 #include "cuda_backend.h"
 
@@ -25,7 +32,8 @@ typedef struct {
   unsigned long long *h_sums, *d_sums;
   cudaStream_t stream;
   cudaEvent_t done;
-  size_t n;       /* pixels staged */
+  const uint8_t *src_pix, *src_mask; /* the chunk: staging or the caller's */
+  size_t n;       /* pixels in the chunk */
   bool in_flight; /* submitted, sums not yet added */
 } slot;
 
@@ -146,7 +154,11 @@ gh_cuda_begin (gh_cuda *gpu, const gh_image *image, gh_error *error)
   gh_accum_zero (&gpu->total);
   gpu->failed = false;
   for (int i = 0; i < SLOTS; i++)
-    gpu->slots[i].n = 0;
+    {
+      gpu->slots[i].n = 0;
+      gpu->slots[i].src_pix = gpu->slots[i].h_pix;
+      gpu->slots[i].src_mask = gpu->slots[i].h_mask;
+    }
   gpu->cur = 0;
   return GH_OK;
 }
@@ -160,11 +172,11 @@ submit (gh_cuda *gpu, slot *s)
 
   if (gpu->inject_after > 0 && ++gpu->submitted > gpu->inject_after)
     return cudaErrorLaunchFailure;
-  if ((e = cudaMemcpyAsync (s->d_pix, s->h_pix, s->n * gpu->bpp,
+  if ((e = cudaMemcpyAsync (s->d_pix, s->src_pix, s->n * gpu->bpp,
                             cudaMemcpyHostToDevice, s->stream))
         != cudaSuccess
       || (mask
-          && (e = cudaMemcpyAsync (s->d_mask, s->h_mask, s->n,
+          && (e = cudaMemcpyAsync (s->d_mask, s->src_mask, s->n,
                                    cudaMemcpyHostToDevice, s->stream))
                != cudaSuccess)
       || (e = cudaMemsetAsync (s->d_sums, 0, sums, s->stream)) != cudaSuccess
@@ -195,6 +207,8 @@ retire (gh_cuda *gpu, slot *s)
     }
   s->in_flight = false;
   s->n = 0;
+  s->src_pix = s->h_pix;
+  s->src_mask = s->h_mask;
   return cudaSuccess;
 }
 
@@ -210,12 +224,14 @@ fall_back (gh_cuda *gpu, gh_cpu *cpu, const gh_piece *piece, size_t y,
       slot *s = &gpu->slots[i];
       if (s->n > 0)
         {
-          gh_piece chunk = { s->h_pix, s->n, 1, s->n * gpu->bpp, s->h_mask,
-                             s->n };
+          gh_piece chunk = { s->src_pix, s->n, 1, s->n * gpu->bpp,
+                             s->src_mask, s->n };
           gh_cpu_feed (cpu, &chunk);
         }
       s->n = 0;
       s->in_flight = false;
+      s->src_pix = s->h_pix;
+      s->src_mask = s->h_mask;
     }
   if (!piece || y >= piece->height)
     return;
@@ -242,37 +258,108 @@ fall_back (gh_cuda *gpu, gh_cpu *cpu, const gh_piece *piece, size_t y,
     }
 }
 
+static bool
+page_locked (const void *p)
+{
+  cudaPointerAttributes a;
+  if (cudaPointerGetAttributes (&a, p) != cudaSuccess)
+    {
+      cudaGetLastError (); /* plain pageable memory can report an error */
+      return false;
+    }
+  return a.type == cudaMemoryTypeHost;
+}
+
+/* Counts a contiguous run straight from the caller's page-locked memory,
+ * chunk by chunk over the slots, and waits for all of it. */
+static cudaError_t
+feed_direct (gh_cuda *gpu, const uint8_t *pix, const uint8_t *mask,
+             size_t n, size_t *done)
+{
+  cudaError_t e;
+  slot *s = &gpu->slots[gpu->cur];
+
+  /* A partly filled staging chunk from earlier pieces goes first. */
+  if (s->n > 0 && !s->in_flight)
+    {
+      if ((e = submit (gpu, s)) != cudaSuccess)
+        return e;
+      gpu->cur = (gpu->cur + 1) % SLOTS;
+    }
+  for (*done = 0; *done < n;)
+    {
+      size_t take = n - *done < CHUNK_PIXELS ? n - *done : CHUNK_PIXELS;
+      s = &gpu->slots[gpu->cur];
+      if (s->in_flight && (e = retire (gpu, s)) != cudaSuccess)
+        return e;
+      s->src_pix = pix + *done * gpu->bpp;
+      s->src_mask = mask ? mask + *done : NULL;
+      s->n = take;
+      *done += take;
+      if ((e = submit (gpu, s)) != cudaSuccess)
+        return e;
+      gpu->cur = (gpu->cur + 1) % SLOTS;
+    }
+  for (int i = 0; i < SLOTS; i++)
+    if (gpu->slots[i].in_flight
+        && (e = retire (gpu, &gpu->slots[i])) != cudaSuccess)
+      return e;
+  return cudaSuccess;
+}
+
 gh_status
 gh_cuda_feed (gh_cuda *gpu, const gh_piece *piece, gh_cpu *cpu,
               gh_error *error)
 {
+  gh_piece p = *piece;
   size_t y = 0, x = 0;
   bool mask = gpu->image.has_mask != 0;
+  cudaError_t e;
 
-  while (y < piece->height)
+  if (p.stride == p.width * gpu->bpp && (!mask || p.mask_stride == p.width))
+    {
+      p.width *= p.height;
+      p.height = 1;
+      p.stride = p.width * gpu->bpp;
+      p.mask_stride = p.width;
+    }
+  if (p.height == 1 && page_locked (p.pixels)
+      && (!mask || page_locked (p.mask)))
+    {
+      size_t done = 0;
+      if ((e = feed_direct (gpu, (const uint8_t *) p.pixels, p.mask, p.width,
+                            &done))
+          != cudaSuccess)
+        {
+          fall_back (gpu, cpu, &p, 0, done);
+          return cuda_fail (error, "CUDA failed while counting", e);
+        }
+      return GH_OK;
+    }
+
+  while (y < p.height)
     {
       slot *s = &gpu->slots[gpu->cur];
       const uint8_t *row;
       size_t take;
-      cudaError_t e;
 
       if (s->in_flight && (e = retire (gpu, s)) != cudaSuccess)
         {
-          fall_back (gpu, cpu, piece, y, x);
+          fall_back (gpu, cpu, &p, y, x);
           return cuda_fail (error, "CUDA failed while counting", e);
         }
-      take = piece->width - x;
+      take = p.width - x;
       if (take > CHUNK_PIXELS - s->n)
         take = CHUNK_PIXELS - s->n;
-      row = (const uint8_t *) piece->pixels + y * piece->stride;
-      memcpy (s->h_pix + s->n * gpu->bpp, row + x * gpu->bpp,
-              take * gpu->bpp);
+      row = (const uint8_t *) p.pixels + y * p.stride;
+      gh_cpu_memcpy (cpu, s->h_pix + s->n * gpu->bpp, row + x * gpu->bpp,
+                     take * gpu->bpp);
       if (mask)
-        memcpy (s->h_mask + s->n, piece->mask + y * piece->mask_stride + x,
-                take);
+        gh_cpu_memcpy (cpu, s->h_mask + s->n, p.mask + y * p.mask_stride + x,
+                       take);
       s->n += take;
       x += take;
-      if (x == piece->width)
+      if (x == p.width)
         {
           x = 0;
           y++;
@@ -281,7 +368,7 @@ gh_cuda_feed (gh_cuda *gpu, const gh_piece *piece, gh_cpu *cpu,
         {
           if ((e = submit (gpu, s)) != cudaSuccess)
             {
-              fall_back (gpu, cpu, piece, y, x);
+              fall_back (gpu, cpu, &p, y, x);
               return cuda_fail (error, "CUDA failed while counting", e);
             }
           gpu->cur = (gpu->cur + 1) % SLOTS;

@@ -9,18 +9,18 @@
 #include "kernel_packed.cuh"
 #include "kernel_shared_atomic.cuh"
 
-/* Rule, until the performance work's calibration replaces it: the
- * shared-atomic kernel for every layout.  On the H100 it beat the packed
- * per-thread kernel on every input measured (BENCHMARKS.md, 2026-11-22):
- * 0.69-0.90 of the read ceiling against 0.27 for RGBA, 0.80-0.94 against
- * 0.42 for gray.  The packed kernel stays selectable (GH_KERNEL_PACKED) and
- * in the benchmark. */
+/* Rule, until the performance work's calibration replaces it, from the
+ * H100 figures in BENCHMARKS.md (2026-11-22): counting the stored channels
+ * only (raw), the lane-private shared-atomic kernel (0.87-0.90 of the read
+ * ceiling on every input, against 0.66-0.83 for per-warp copies); GIMP's
+ * six channels, the per-warp shared-atomic kernel.  The packed per-thread
+ * kernel lost everywhere (0.27 raw, 0.45 gray) and is not chosen. */
 gh_kernel
-gh_cuda_choose_kernel (gh_layout layout, bool mask)
+gh_cuda_choose_kernel (gh_layout layout, bool mask, bool raw)
 {
   (void) layout;
   (void) mask;
-  return GH_KERNEL_SHARED_ATOMIC;
+  return raw ? GH_KERNEL_LANE_ATOMIC : GH_KERNEL_SHARED_ATOMIC;
 }
 
 typedef void (*kernel_fn) (const uint8_t *, const uint8_t *, size_t,
@@ -70,9 +70,15 @@ launch_typed (gh_kernel kernel, const uint8_t *pix, const uint8_t *mask,
     return launch (gh_kernel_packed<BPP, MASK, RAW>, GH_PK_THREADS,
                    gh_packed_smem<BPP, MASK, RAW> (), pix, mask, n, count,
                    deficit, stream);
-  return launch (gh_kernel_shared_atomic<BPP, MASK, RAW>, GH_SA_THREADS,
-                 gh_shared_atomic_smem<BPP, MASK, RAW> (), pix, mask, n,
-                 count, deficit, stream);
+  if (kernel == GH_KERNEL_LANE_ATOMIC)
+    return launch (gh_kernel_shared_atomic<BPP, MASK, RAW, true>,
+                   gh_sa_policy<true>::threads,
+                   gh_shared_atomic_smem<BPP, MASK, RAW, true> (), pix, mask,
+                   n, count, deficit, stream);
+  return launch (gh_kernel_shared_atomic<BPP, MASK, RAW, false>,
+                 gh_sa_policy<false>::threads,
+                 gh_shared_atomic_smem<BPP, MASK, RAW, false> (), pix, mask,
+                 n, count, deficit, stream);
 }
 
 template <int BPP>
@@ -100,7 +106,7 @@ gh_cuda_histogram (gh_kernel kernel, gh_layout layout, bool mask, bool raw,
   if (n >= ((size_t) 1 << 32) || (mask && !raw && !d_mask))
     return cudaErrorInvalidValue;
   if (kernel == GH_KERNEL_AUTO)
-    kernel = gh_cuda_choose_kernel (layout, mask);
+    kernel = gh_cuda_choose_kernel (layout, mask, raw);
   switch (layout)
     {
     case GH_LAYOUT_GRAY:

@@ -22,7 +22,7 @@
 #include "gpu_histogram.h"
 
 /* The dispatcher's rule (see cuda_launch.cu). */
-gh_kernel gh_cuda_choose_kernel (gh_layout layout, bool mask);
+gh_kernel gh_cuda_choose_kernel (gh_layout layout, bool mask, bool raw);
 
 cudaError_t gh_cuda_histogram (gh_kernel kernel, gh_layout layout, bool mask,
                                bool raw, const uint8_t *d_pixels,

@@ -121,23 +121,83 @@ check_raw (gh_kernel kernel)
   free (h);
 }
 
+/* The picture moved into page-locked memory without row padding, so
+ * whole-width strips take the direct path and tiles the staged one. */
+static void
+pin_picture (test_picture *p)
+{
+  size_t bpp = (size_t) p->image.layout, row = p->width * bpp;
+  uint8_t *pix = NULL, *mask = NULL;
+  if (cudaHostAlloc (&pix, row * p->height + 1, cudaHostAllocDefault)
+        != cudaSuccess
+      || cudaHostAlloc (&mask, p->width * p->height + 1, cudaHostAllocDefault)
+           != cudaSuccess)
+    {
+      printf ("cannot allocate page-locked memory\n");
+      exit (1);
+    }
+  for (size_t y = 0; y < p->height; y++)
+    {
+      memcpy (pix + y * row, p->pixels + y * p->stride, row);
+      if (p->mask)
+        memcpy (mask + y * p->width, p->mask + y * p->mask_stride, p->width);
+    }
+  free (p->pixels);
+  free (p->mask);
+  p->pixels = pix;
+  p->mask = p->mask ? mask : NULL;
+  if (!p->mask)
+    cudaFreeHost (mask);
+  p->stride = row;
+  p->mask_stride = p->width;
+}
+
+static void
+unpin_picture (test_picture *p)
+{
+  cudaFreeHost (p->pixels);
+  if (p->mask)
+    cudaFreeHost (p->mask);
+  p->pixels = p->mask = NULL;
+}
+
+static void
+check_pinned (void)
+{
+  gh_engine *e = gpu_engine (GH_KERNEL_AUTO, 0);
+  test_seed (11);
+  for (int i = 0; i < (quick ? 4 : 40); i++)
+    {
+      test_picture p;
+      test_picture_random (&p, 3000);
+      pin_picture (&p);
+      check_picture (e, &p, "page-locked input");
+      unpin_picture (&p);
+    }
+  gh_engine_destroy (e);
+}
+
 /* A failure after `after` chunks: same result, one reason, CPU after. */
 static void
-check_fallback (int after)
+check_fallback (int after, int pinned)
 {
   gh_engine *e = gpu_engine (GH_KERNEL_AUTO, after);
   test_picture p;
   test_seed (5);
   test_picture_make (&p, GH_LAYOUT_RGBA, 1, 5003, quick ? 1001 : 4001,
                      DIST_UNIFORM, 0);
-  check_picture (e, &p, "fallback");
+  if (pinned)
+    pin_picture (&p);
+  check_picture (e, &p, pinned ? "fallback, page-locked" : "fallback");
   CHECK (gh_engine_fallback_reason (e) != NULL, "a reason after %d chunks",
          after);
   CHECK (!strncmp (gh_engine_backend_name (e), "cpu: ", 5),
          "on the CPU afterwards: %s", gh_engine_backend_name (e));
-  printf ("fallback after %d chunks: %s\n", after,
-          gh_engine_fallback_reason (e));
+  printf ("fallback after %d chunks%s: %s\n", after,
+          pinned ? " (page-locked input)" : "", gh_engine_fallback_reason (e));
   check_picture (e, &p, "after fallback");
+  if (pinned)
+    unpin_picture (&p);
   test_picture_free (&p);
   gh_engine_destroy (e);
 }
@@ -157,16 +217,22 @@ main (int argc, char **argv)
   gh_engine_destroy (probe);
   check_kernel (GH_KERNEL_PACKED, "packed");
   check_kernel (GH_KERNEL_SHARED_ATOMIC, "shared-atomic");
+  check_kernel (GH_KERNEL_LANE_ATOMIC, "lane-atomic");
   check_kernel (GH_KERNEL_AUTO, "auto");
   check_raw (GH_KERNEL_PACKED);
   check_raw (GH_KERNEL_SHARED_ATOMIC);
+  check_raw (GH_KERNEL_LANE_ATOMIC);
   /* 20 M pixels are 5 chunks: fail at the first, in the middle, and at
    * the last one, submitted by finish. */
-  check_fallback (1);
-  if (!quick)
+  check_pinned ();
+  for (int pinned = 0; pinned <= 1; pinned++)
     {
-      check_fallback (3);
-      check_fallback (4);
+      check_fallback (1, pinned);
+      if (!quick)
+        {
+          check_fallback (3, pinned);
+          check_fallback (4, pinned);
+        }
     }
   return test_summary ();
 }

@@ -1,0 +1,275 @@
+#!/usr/bin/python3
+"""The plug-in's equalize and binarize in gimp-console-2.10, checked pixel for
+pixel against OpenCV (gray and per channel on RGB), plus the selection, alpha,
+luminance-only equalize, RUN-WITH-LAST-VALS and every refusal (indexed, 16-bit,
+layer group, bad arguments), which must leave the image exactly as it was.
+
+Usage: plugin_apply.py PATH-TO-gpu-histogram
+Ends with "N passed, N failed"; exit 0 all passed, 1 a failure, 77 skipped.
+"""
+import sys
+
+from plugin_gimp import ROOT, GimpSession, Tally, require_gimp, scm_str
+
+IMAGES = ROOT / "testimages"
+FIX = ROOT / "tests" / "fixtures" / "gimp"
+CALLING = "failed on invalid input arguments"
+
+
+def png(path):
+    """8-bit PNG in file order (gray, gray+alpha, RGB or RGBA), as numpy."""
+    import cv2
+    a = cv2.imread(str(path), cv2.IMREAD_UNCHANGED)
+    if a is None:
+        raise RuntimeError(f"cannot read {path}")
+    if a.ndim == 2:
+        return a
+    if a.shape[2] == 3:
+        return a[..., ::-1]
+    rgba = a[..., [2, 1, 0, 3]]
+    return rgba[..., [0, 3]] if path.read_bytes()[25] == 4 else rgba
+
+
+def gimp_luminance_bins(rgb):
+    """GIMP's luminance bin of each pixel, with its float roundings (gpu/pixel.h)."""
+    import numpy as np
+    f = [(rgb[..., k] / 255.0).astype(np.float32).astype(np.float64) for k in range(3)]
+    lum = (f[0] * 0.22248840 + f[1] * 0.71690369 + f[2] * 0.06060791).astype(np.float32)
+    t = lum * np.float32(255.0)
+    return (t.astype(np.float64) + 0.5).astype(np.int64).astype(np.uint8)
+
+
+def commands(tmp):
+    def on(file, body, sel="(none)", prep=""):
+        return (f"(let* ((l (gh-load {scm_str(file)})) (img (car l)) (drw (cadr l)))"
+                f" (gh-select img '{sel}) {prep} {body})")
+
+    def out(name):
+        return scm_str(tmp / name)
+
+    def guarded(call, name):
+        """Saves before and after a call that must fail; says the failure was caught."""
+        return (f"(gh-save img drw {out(name + '-before.png')})"
+                f"(if (eq? (catch 'refused {call}) 'refused) (gh-say \"REFUSED\"))"
+                f"(gh-save img drw {out(name + '-after.png')})")
+
+    cam, ast, che = IMAGES / "camera.png", IMAGES / "astronaut.png", IMAGES / "chelsea.png"
+    return {
+        "camera binarize": on(cam, "(gh-say \"T\" (car (plug-in-gpu-histogram-binarize "
+                                   f"RUN-NONINTERACTIVE img drw 0 -1))) (gh-save img drw {out('camera-bin.png')})"),
+        "camera equalize": on(cam, "(plug-in-gpu-histogram-equalize RUN-NONINTERACTIVE img drw 0)"
+                                   f"(gh-save img drw {out('camera-eq.png')})"),
+        "camera equalize rect": on(cam, "(plug-in-gpu-histogram-equalize RUN-NONINTERACTIVE img drw 0)"
+                                        f"(gh-save img drw {out('camera-eq-rect.png')})",
+                                   "(rect 100 60 250 180)"),
+        "astronaut equalize": on(ast, "(plug-in-gpu-histogram-equalize RUN-NONINTERACTIVE img drw 0)"
+                                      f"(gh-save img drw {out('astronaut-eq.png')})"),
+        "astronaut binarize red": on(ast, "(gh-say \"T\" (car (plug-in-gpu-histogram-binarize "
+                                          "RUN-NONINTERACTIVE img drw 1 100)))"
+                                          f"(gh-save img drw {out('astronaut-bin-red.png')})"),
+        "chelsea binarize luminance": on(che, "(gh-say \"T\" (car (plug-in-gpu-histogram-binarize "
+                                              "RUN-NONINTERACTIVE img drw 5 -1)))"
+                                              f"(gh-save img drw {out('chelsea-bin-lum.png')})"),
+        "chelsea equalize luminance": on(che, "(plug-in-gpu-histogram-equalize RUN-NONINTERACTIVE img drw 1)"
+                                              f"(gh-save img drw {out('chelsea-eq-lum.png')})"),
+        "chelsea last vals": on(che, "(plug-in-gpu-histogram-equalize RUN-WITH-LAST-VALS img drw 0)"
+                                     f"(gh-save img drw {out('chelsea-eq-last.png')})"),
+        "chelsea feathered binarize": on(che, f"(gh-save-selection img {out('chelsea-mask.pgm')})"
+                                              "(gh-say \"T\" (car (plug-in-gpu-histogram-binarize "
+                                              "RUN-NONINTERACTIVE img drw 5 -1)))"
+                                              f"(gh-save img drw {out('chelsea-bin-ellipse.png')})",
+                                         "(ellipse 60 30 300 220)"),
+        "rgba equalize": on(FIX / "rgba_partial.png",
+                            "(plug-in-gpu-histogram-equalize RUN-NONINTERACTIVE img drw 0)"
+                            f"(gh-save img drw {out('rgba-eq.png')})"),
+        "gray+alpha binarize": on(FIX / "gray_alpha.png",
+                                  "(plug-in-gpu-histogram-binarize RUN-NONINTERACTIVE img drw 0 -1)"
+                                  f"(gh-save img drw {out('graya-bin.png')})"),
+        "3000x1 equalize": """(let* ((img (car (gimp-image-new 3000 1 GRAY)))
+              (drw (car (gimp-layer-new img 3000 1 GRAY-IMAGE "ramp" 100 LAYER-MODE-NORMAL))))
+            (gimp-image-insert-layer img drw 0 0)
+            (gimp-context-set-default-colors)
+            (gimp-drawable-edit-gradient-fill drw GRADIENT-LINEAR 0 FALSE 1 0 TRUE 0 0 2999 0)
+            """ + f"(gh-save img drw {out('ramp.png')})"
+                  "(plug-in-gpu-histogram-equalize RUN-NONINTERACTIVE img drw 0)"
+                  f"(gh-save img drw {out('ramp-eq.png')}))",
+        "1x1 equalize and binarize": """(let* ((img (car (gimp-image-new 1 1 RGB)))
+              (drw (car (gimp-layer-new img 1 1 RGBA-IMAGE "px" 100 LAYER-MODE-NORMAL))))
+            (gimp-image-insert-layer img drw 0 0)
+            (gimp-context-set-foreground '(200 100 50))
+            (gimp-drawable-fill drw FILL-FOREGROUND)
+            (plug-in-gpu-histogram-equalize RUN-NONINTERACTIVE img drw 0)
+            (plug-in-gpu-histogram-equalize RUN-NONINTERACTIVE img drw 1)
+            (gh-say "T" (car (plug-in-gpu-histogram-binarize RUN-NONINTERACTIVE img drw 5 -1))))""",
+        "missed selection": on(che, "(let ((copy (car (gimp-layer-copy drw TRUE))))"
+                                    " (gimp-image-insert-layer img copy 0 0)"
+                                    " (gimp-layer-set-offsets copy 1000 1000) (set! drw copy))"
+                                    f"(gh-save img drw {out('missed-before.png')})"
+                                    "(plug-in-gpu-histogram-equalize RUN-NONINTERACTIVE img drw 0)"
+                                    "(plug-in-gpu-histogram-binarize RUN-NONINTERACTIVE img drw 5 -1)"
+                                    f"(gh-save img drw {out('missed-after.png')})",
+                               "(rect 0 0 50 50)"),
+        "indexed refused": on(IMAGES / "coffee.png",
+                              guarded("(plug-in-gpu-histogram-equalize RUN-NONINTERACTIVE img drw 0)",
+                                      "indexed"),
+                              prep="(gimp-image-convert-indexed img CONVERT-DITHER-NONE "
+                                   "CONVERT-PALETTE-GENERATE 64 FALSE FALSE \"\")"),
+        "layer group refused": on(che, "(let ((g (car (gimp-layer-group-new img))))"
+                                       " (gimp-image-insert-layer img g 0 0)"
+                                       + guarded("(plug-in-gpu-histogram-binarize "
+                                                 "RUN-NONINTERACTIVE img g 5 -1)", "group") + ")"),
+        "red on gray refused": on(cam, guarded("(plug-in-gpu-histogram-binarize RUN-NONINTERACTIVE "
+                                               "img drw 1 -1)", "redgray")),
+        "bad mode": on(cam, "(plug-in-gpu-histogram-equalize RUN-NONINTERACTIVE img drw 2)"),
+        "threshold 255": on(cam, "(plug-in-gpu-histogram-binarize RUN-NONINTERACTIVE img drw 0 255)"),
+        "channel 6": on(cam, "(plug-in-gpu-histogram-binarize RUN-NONINTERACTIVE img drw 6 -1)"),
+        "too few arguments": on(cam, "(plug-in-gpu-histogram-equalize RUN-NONINTERACTIVE img drw)"),
+        "still running": "(gh-say \"ALIVE\")",
+        "interactive statistics": on(cam, "(plug-in-gpu-histogram RUN-INTERACTIVE img drw)"),
+        # Last: converting the precision must not affect anything after it.
+        "16-bit refused": on(che, guarded("(plug-in-gpu-histogram-equalize RUN-NONINTERACTIVE "
+                                          "img drw 0)", "16bit"),
+                             prep="(gimp-image-convert-precision img PRECISION-U16-GAMMA)"),
+    }
+
+
+def main():
+    if len(sys.argv) != 2:
+        raise SystemExit("usage: plugin_apply.py PATH-TO-gpu-histogram")
+    require_gimp()
+    import cv2
+    import numpy as np
+    t = Tally()
+
+    def same(what, got, want):
+        if got.shape != want.shape:
+            t.check(what, False, f"shape {got.shape} != {want.shape}")
+            return
+        diff = np.argwhere(got != want)
+        t.check(what, len(diff) == 0,
+                f"{len(diff)} samples differ, first at {diff[0].tolist() if len(diff) else ''}")
+
+    def threshold_of(chunk):
+        f = chunk.fields("T")
+        return int(float(f[0][0])) if f else None
+
+    with GimpSession(sys.argv[1]) as s:
+        tmp = s.tmp
+        out = s.run(commands(tmp))
+        for tag, chunk in out.items():
+            expect_fail = tag in ("bad mode", "threshold 255", "channel 6", "too few arguments")
+            if not expect_fail:
+                t.check(f"{tag}: ran", chunk.ok, chunk.text)
+
+        cam = png(IMAGES / "camera.png")
+        otsu, want = cv2.threshold(cam, 0, 255, cv2.THRESH_BINARY | cv2.THRESH_OTSU)
+        t.check("camera binarize: Otsu threshold = OpenCV's", threshold_of(out["camera binarize"]) == otsu,
+                f"{threshold_of(out['camera binarize'])} != {otsu}")
+        same("camera binarize: pixels = OpenCV THRESH_BINARY|THRESH_OTSU", png(tmp / "camera-bin.png"), want)
+        same("camera equalize: pixels = cv2.equalizeHist", png(tmp / "camera-eq.png"), cv2.equalizeHist(cam))
+        want = cam.copy()
+        want[60:240, 100:350] = cv2.equalizeHist(np.ascontiguousarray(cam[60:240, 100:350]))
+        same("camera equalize in a rectangle: histogram and change from the selection only",
+             png(tmp / "camera-eq-rect.png"), want)
+
+        ast = png(IMAGES / "astronaut.png")
+        want = np.dstack([cv2.equalizeHist(np.ascontiguousarray(ast[..., k])) for k in range(3)])
+        same("astronaut equalize: each channel = cv2.equalizeHist", png(tmp / "astronaut-eq.png"), want)
+        want = np.repeat(np.where(ast[..., :1] > 100, 255, 0).astype(np.uint8), 3, axis=2)
+        same("astronaut binarize red > 100", png(tmp / "astronaut-bin-red.png"), want)
+
+        che = png(IMAGES / "chelsea.png")
+        lum = gimp_luminance_bins(che)
+        otsu, _ = cv2.threshold(lum, 0, 255, cv2.THRESH_BINARY | cv2.THRESH_OTSU)
+        t_lum = threshold_of(out["chelsea binarize luminance"])
+        t.check("chelsea binarize luminance: Otsu = OpenCV's on GIMP's luminance", t_lum == otsu,
+                f"{t_lum} != {otsu}")
+        want = np.repeat(np.where(lum[..., None] > otsu, 255, 0).astype(np.uint8), 3, axis=2)
+        same("chelsea binarize luminance: pixels", png(tmp / "chelsea-bin-lum.png"), want)
+
+        check_luminance_equalize(t, che, png(tmp / "chelsea-eq-lum.png"))
+        same("RUN-WITH-LAST-VALS repeats mode 1", png(tmp / "chelsea-eq-last.png"),
+             png(tmp / "chelsea-eq-lum.png"))
+
+        mask = cv2.imread(str(tmp / "chelsea-mask.pgm"), cv2.IMREAD_UNCHANGED)
+        got = png(tmp / "chelsea-bin-ellipse.png").astype(int)
+        t_sel = threshold_of(out["chelsea feathered binarize"])
+        if mask is None or t_sel is None:
+            t.check("feathered selection", False, "no mask or threshold")
+        else:
+            res = np.repeat(np.where(lum[..., None] > t_sel, 255, 0), 3, axis=2)
+            orig = che.astype(int)
+            m = mask[..., None].repeat(3, axis=2)
+            t.check("feathered selection: unselected pixels unchanged",
+                    (got[m == 0] == orig[m == 0]).all())
+            full = m == 255
+            t.check("feathered selection: fully selected pixels binarized",
+                    (got[full] == res[full]).all())
+            part = (m > 0) & (m < 255)
+            lo, hi = np.minimum(orig, res), np.maximum(orig, res)
+            t.check("feathered selection: partly selected pixels between original and result",
+                    part.any() and ((got[part] >= lo[part] - 1) & (got[part] <= hi[part] + 1)).all())
+            lerp = orig + (res - orig) * m / 255.0
+            print(f"     partly selected: largest distance from a perceptual lerp "
+                  f"{np.abs(got[part] - lerp[part]).max():.1f} levels (GIMP's Replace blend)")
+
+        rgba, rgba_eq = png(FIX / "rgba_partial.png"), png(tmp / "rgba-eq.png")
+        same("RGBA equalize: alpha kept", rgba_eq[..., 3], rgba[..., 3])
+        ga, ga_bin = png(FIX / "gray_alpha.png"), png(tmp / "graya-bin.png")
+        same("gray+alpha binarize: alpha kept", ga_bin[..., 1], ga[..., 1])
+        t.check("gray+alpha binarize: gray is 0 or 255", np.isin(ga_bin[..., 0], (0, 255)).all())
+
+        ramp = png(tmp / "ramp.png")
+        same("3000x1 equalize = cv2.equalizeHist", png(tmp / "ramp-eq.png"), cv2.equalizeHist(ramp))
+        same("selection missing the layer: unchanged", png(tmp / "missed-after.png"),
+             png(tmp / "missed-before.png"))
+
+        for tag, name, text in (("indexed refused", "indexed", "is indexed"),
+                                ("layer group refused", "group", "layer group"),
+                                ("red on gray refused", "redgray", "has no red channel"),
+                                ("16-bit refused", "16bit", "more than 8 bits")):
+            chunk = out[tag]
+            t.check(f"{tag}: error with a clear message", chunk.fields("REFUSED") == [[]]
+                    and text in chunk.text, chunk.text)
+            same(f"{tag}: image unchanged", png(tmp / f"{name}-after.png"), png(tmp / f"{name}-before.png"))
+        for tag in ("bad mode", "threshold 255", "channel 6"):
+            t.check(f"{tag}: calling error", not out[tag].ok and CALLING in out[tag].text, out[tag].text)
+        t.check("too few arguments: Script-Fu refuses, no crash",
+                not out["too few arguments"].ok and "crash" not in out["too few arguments"].text.lower(),
+                out["too few arguments"].text)
+        t.check("plug-in and GIMP still running after the errors", out["still running"].messages == ["ALIVE"])
+        t.check("interactive statistics: a message with the numbers",
+                "channel: count, min, max" in out["interactive statistics"].text,
+                out["interactive statistics"].text)
+    t.finish()
+
+
+def check_luminance_equalize(t, before, after):
+    """Mode 1: luminance moves to the equalized table's value, hue stays."""
+    import cv2
+    import numpy as np
+    target = cv2.equalizeHist(gimp_luminance_bins(before)).astype(float)
+    lum_after = after.astype(float) @ np.array([0.22248840, 0.71690369, 0.06060791])
+    err = np.abs(lum_after - target)
+    t.check("equalize luminance: new luminance = equalized table (within rounding)",
+            np.percentile(err, 99.9) <= 1.0, f"99.9th percentile {np.percentile(err, 99.9):.2f}")
+    hsv_b = cv2.cvtColor(before.astype(np.float32) / 255, cv2.COLOR_RGB2HSV)
+    hsv_a = cv2.cvtColor(after.astype(np.float32) / 255, cv2.COLOR_RGB2HSV)
+    # hue is only defined, and only robust to 8-bit rounding, where there is chroma
+    chroma_b = before.max(axis=2).astype(int) - before.min(axis=2)
+    chroma_a = after.max(axis=2).astype(int) - after.min(axis=2)
+    sel = (chroma_b >= 24) & (chroma_a >= 24)
+    d = np.abs(hsv_a[..., 0] - hsv_b[..., 0])[sel]
+    d = np.minimum(d, 360 - d)
+    t.check("equalize luminance: hue kept", sel.sum() > 1000 and np.percentile(d, 99) < 4,
+            f"{sel.sum()} pixels, 99th percentile hue shift {np.percentile(d, 99):.2f} degrees")
+    unclipped = after.max(axis=2) < 250
+    ratio_b = before[..., 0].astype(float) / np.maximum(before.sum(axis=2), 1)
+    ratio_a = after[..., 0].astype(float) / np.maximum(after.sum(axis=2), 1)
+    sel = unclipped & (before.sum(axis=2) > 150) & (after.sum(axis=2) > 150)
+    t.check("equalize luminance: saturation kept where nothing clips",
+            np.percentile(np.abs(ratio_a - ratio_b)[sel], 99) < 0.01)
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,110 @@
+#!/usr/bin/python3
+"""plug-in-gpu-histogram-batch in gimp-console-2.10 over a temporary copy of
+testimages/ plus one corrupt file: statistics rows for every good file and
+channel, an error row for the bad one, results written in the same format and
+equal to OpenCV's (equalize per channel; Otsu binarize on luminance), the CSV
+appended to without a second header, calling errors for bad arguments, and the
+Script-Fu example plugin/examples/batch-equalize.scm.
+
+Usage: plugin_batch.py PATH-TO-gpu-histogram
+Ends with "N passed, N failed"; exit 0 all passed, 1 a failure, 77 skipped.
+"""
+import csv
+import shutil
+import sys
+
+from plugin_apply import gimp_luminance_bins, png
+from plugin_gimp import ROOT, GimpSession, Tally, require_gimp, scm_str
+
+HEADER = ["file", "channel", "count", "min", "max", "mean", "median", "std_dev", "otsu", "backend"]
+CALLING = "failed on invalid input arguments"
+
+
+def main():
+    if len(sys.argv) != 2:
+        raise SystemExit("usage: plugin_batch.py PATH-TO-gpu-histogram")
+    require_gimp()
+    import cv2
+    import numpy as np
+    t = Tally()
+    example = ROOT / "plugin" / "examples" / "batch-equalize.scm"
+    with GimpSession(sys.argv[1], scripts=[example]) as s:
+        src = s.tmp / "in"
+        src.mkdir()
+        good = sorted((ROOT / "testimages").glob("*.png"))
+        for f in good:
+            shutil.copy(f, src / f.name)
+        # a PNG signature, then garbage
+        (src / "broken.png").write_bytes(b"\x89PNG\r\n\x1a\n" + bytes(range(256)) * 4)
+        stats, stats0 = s.tmp / "stats.csv", s.tmp / "stats0.csv"
+
+        def batch(op, out, csv_path):
+            return (f"(plug-in-gpu-histogram-batch RUN-NONINTERACTIVE {scm_str(src / '*.png')} {op}"
+                    f" {scm_str(out)} {scm_str(csv_path)})")
+
+        out = s.run({
+            "equalize": batch(1, s.tmp / "out1", stats),
+            "binarize": batch(3, s.tmp / "out3", stats),
+            "statistics": batch(0, "", stats0),
+            "no match": batch(1, s.tmp / "x", s.tmp / "x.csv").replace("*.png", "*.nothing"),
+            "bad operation": batch(7, s.tmp / "x", s.tmp / "x.csv"),
+            "example script": f"(script-fu-gpu-histogram-batch-equalize {scm_str(src)} \"c*.png\" 1"
+                              f" {scm_str(s.tmp / 'example')})",
+        })
+        for tag in ("equalize", "binarize", "statistics"):
+            t.check(f"batch {tag}: ran", out[tag].ok, out[tag].text)
+        t.check("no match: error", not out["no match"].ok and "no file matches" in out["no match"].text,
+                out["no match"].text)
+        t.check("bad operation: calling error", not out["bad operation"].ok
+                and CALLING in out["bad operation"].text, out["bad operation"].text)
+
+        rows = list(csv.reader(open(stats, newline=""))) if stats.exists() else [[]]
+        t.check("CSV header once, first", rows[0] == HEADER and rows.count(HEADER) == 1, repr(rows[0]))
+        body = [r for r in rows[1:]]
+        for f in good:
+            path = str(src / f.name)
+            chans = [r[1] for r in body if r[0] == path]
+            want = ["value"] if png(f).ndim == 2 else ["value", "red", "green", "blue", "luminance"]
+            t.check(f"{f.name}: one row per channel, per run", chans == want * 2, repr(chans))
+        bad = [r for r in body if r[0] == str(src / "broken.png")]
+        t.check("broken.png: an error row per run, with a message",
+                len(bad) == 2 and all(r[1] == "error" and r[9] for r in bad), repr(bad))
+        t.check("every row has 10 fields and a backend",
+                all(len(r) == 10 and r[9] for r in body), repr([r for r in body if len(r) != 10][:2]))
+
+        for f in good:
+            a = png(f)
+            try:
+                eq, bi = png(s.tmp / "out1" / f.name), png(s.tmp / "out3" / f.name)
+            except RuntimeError as e:
+                t.check(f"{f.name}: results written", False, str(e))
+                continue
+            want = (cv2.equalizeHist(a) if a.ndim == 2 else
+                    np.dstack([cv2.equalizeHist(np.ascontiguousarray(a[..., k])) for k in range(3)]))
+            t.check(f"{f.name}: equalized = cv2.equalizeHist per channel",
+                    eq.shape == want.shape and (eq == want).all())
+            level = a if a.ndim == 2 else gimp_luminance_bins(a)
+            _, want = cv2.threshold(level, 0, 255, cv2.THRESH_BINARY | cv2.THRESH_OTSU)
+            if a.ndim == 3:
+                want = np.repeat(want[..., None], 3, axis=2)
+            t.check(f"{f.name}: binarized = OpenCV Otsu on luminance",
+                    bi.shape == want.shape and (bi == want).all())
+        t.check("nothing written for broken.png", not (s.tmp / "out1" / "broken.png").exists())
+
+        names = sorted(p.name for p in (s.tmp / "example").glob("*"))
+        t.check("example batch-equalize.scm: results and statistics.csv written", out["example script"].ok
+                and names == ["camera.png", "chelsea.png", "coffee.png", "coins.png", "statistics.csv"],
+                f"{names}\n{out['example script'].text}")
+        rows0 = list(csv.DictReader(open(stats0, newline=""))) if stats0.exists() else []
+        for f in good:
+            a = png(f)
+            value = a if a.ndim == 2 else a.max(axis=2)
+            r = [r for r in rows0 if r["file"] == str(src / f.name) and r["channel"] == "value"]
+            t.check(f"statistics only: {f.name} value mean and count", len(r) == 1
+                    and abs(float(r[0]["mean"]) - value.mean()) < 1e-9
+                    and float(r[0]["count"]) == value.size, repr(r))
+    t.finish()
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,168 @@
+#!/usr/bin/python3
+"""The plug-in's statistics against GIMP's own gimp-drawable-histogram, in one
+gimp-console-2.10 session: every test image, selections (rectangle, feathered
+ellipse), a layer with offsets, an indexed image, 1x1 and 3000x1 layers, a
+selection that misses the layer, a 16-bit image; and the CSV export.
+
+Usage: plugin_stats.py PATH-TO-gpu-histogram
+Ends with "N passed, N failed"; exit 0 all passed, 1 a failure, 77 skipped.
+"""
+import csv
+import sys
+
+from plugin_gimp import ROOT, GimpSession, Tally, require_gimp, scm_str
+
+CHANNELS = ["value", "red", "green", "blue", "alpha", "luminance"]
+# PNG colour type (IHDR byte 25) -> the channels GIMP's PDB accepts
+PNG_CHANNELS = {0: [0], 4: [0, 4], 2: [0, 1, 2, 3, 5], 6: [0, 1, 2, 3, 4, 5]}
+RGB, GRAY = [0, 1, 2, 3, 5], [0]
+FIX = ROOT / "tests" / "fixtures" / "gimp"
+
+
+def load(file, selection="(none)", extra=""):
+    return (f"(let* ((l (gh-load {scm_str(file)})) (img (car l)) (drw (cadr l)))"
+            f" (gh-select img '{selection}) {extra}")
+
+
+def cases(tmp):
+    """{tag: (scheme, channels GIMP is asked for)}"""
+    out = {}
+    images = sorted((ROOT / "testimages").glob("*.png")) + [FIX / "rgba_partial.png",
+                                                            FIX / "gray_alpha.png"]
+    for img in images:
+        chans = PNG_CHANNELS[img.read_bytes()[25]]
+        sels = [("none", "(none)")]
+        if img.name in ("chelsea.png", "rgba_partial.png"):
+            sels += [("rect", "(rect 120 40 200 150)"), ("ellipse", "(ellipse 200 100 350 260)")]
+        if img.name == "gray_alpha.png":
+            sels += [("ellipse", "(ellipse 40 50 300 200)")]
+        for name, sel in sels:
+            tag = f"{img.name}/{name}"
+            out[tag] = (load(img, sel) + f"(gh-stats \"{tag}\" img drw)"
+                        f"(gh-gimp-stats \"{tag}\" drw '({' '.join(map(str, chans))})))", chans)
+    chelsea = ROOT / "testimages" / "chelsea.png"
+    # A copy of the layer moved partly off the canvas, under a feathered selection:
+    # the selection must be read at the layer's offsets.
+    out["offset layer/ellipse"] = (load(chelsea, "(ellipse 60 30 300 220)") + """
+        (let ((copy (car (gimp-layer-copy drw TRUE))))
+          (gimp-image-insert-layer img copy 0 0)
+          (gimp-layer-set-offsets copy 70 -45)
+          (gh-stats "offset layer/ellipse" img copy)
+          (gh-gimp-stats "offset layer/ellipse" copy '(0 1 2 3 4 5))))""", [0, 1, 2, 3, 4, 5])
+    # A selection that misses the layer entirely.
+    out["missed layer"] = (load(chelsea, "(rect 0 0 50 50)") + """
+        (let ((copy (car (gimp-layer-copy drw TRUE))))
+          (gimp-image-insert-layer img copy 0 0)
+          (gimp-layer-set-offsets copy 1000 1000)
+          (gh-stats "missed layer" img copy)
+          (gh-gimp-stats "missed layer" copy '(0 1 2 3 5))))""", RGB)
+    out["indexed"] = (load(ROOT / "testimages" / "coffee.png") + """
+        (gimp-image-convert-indexed img CONVERT-DITHER-NONE CONVERT-PALETTE-GENERATE 64 FALSE FALSE "")
+        (gh-stats "indexed" img drw)
+        (gh-gimp-stats "indexed" drw '(0 1 2 3 5)))""", RGB)
+    out["1x1"] = ("""(let* ((img (car (gimp-image-new 1 1 RGB)))
+               (drw (car (gimp-layer-new img 1 1 RGB-IMAGE "px" 100 LAYER-MODE-NORMAL))))
+          (gimp-image-insert-layer img drw 0 0)
+          (gimp-context-set-foreground '(200 100 50))
+          (gimp-drawable-fill drw FILL-FOREGROUND)
+          (gh-stats "1x1" img drw)
+          (gh-gimp-stats "1x1" drw '(0 1 2 3 5)))""", RGB)
+    out["3000x1"] = ("""(let* ((img (car (gimp-image-new 3000 1 GRAY)))
+               (drw (car (gimp-layer-new img 3000 1 GRAY-IMAGE "ramp" 100 LAYER-MODE-NORMAL))))
+          (gimp-image-insert-layer img drw 0 0)
+          (gimp-context-set-default-colors)
+          (gimp-drawable-edit-gradient-fill drw GRADIENT-LINEAR 0 FALSE 1 0 TRUE 0 0 2999 0)
+          (gh-stats "3000x1" img drw)
+          (gh-gimp-stats "3000x1" drw '(0)))""", GRAY)
+    out["export"] = (load(chelsea, "(ellipse 60 30 300 220)") +
+                     f"(plug-in-gpu-histogram-export RUN-NONINTERACTIVE img drw "
+                     f"{scm_str(tmp / 'hist.csv')}) (gh-stats \"export\" img drw))", None)
+    # Last: nothing after it may depend on Script-Fu's precision state.
+    out["16-bit"] = (load(chelsea) + """
+        (gimp-image-convert-precision img PRECISION-U16-GAMMA)
+        (gh-stats "16-bit" img drw))""", None)
+    return out
+
+
+def close(got, want, rel=1e-6):
+    if want != want:
+        return True  # GIMP has no value (0/0): nothing to compare
+    return abs(got - want) <= max(rel * abs(want), 1e-6)
+
+
+def parse_floats(s):
+    # Script-Fu prints NaN as "nan.0" or "-nan.0"
+    return [float("nan") if "nan" in x else float(x) for x in s.split("|")] if s else []
+
+
+def main():
+    if len(sys.argv) != 2:
+        raise SystemExit("usage: plugin_stats.py PATH-TO-gpu-histogram")
+    require_gimp()
+    t = Tally()
+    with GimpSession(sys.argv[1]) as s:
+        todo = cases(s.tmp)
+        out = s.run({tag: scheme for tag, (scheme, _) in todo.items()})
+        backends = set()
+        for tag, (_, chans) in todo.items():
+            chunk = out[tag]
+            stats = [f for f in chunk.fields("STATS") if f[0] == tag]
+            hist = [f for f in chunk.fields("HIST") if f[0] == tag]
+            backends.update(f[0] for f in chunk.fields("BACKEND"))
+            if not chunk.ok or not stats or not hist:
+                t.check(tag, False, f"the command failed:\n{chunk.text}")
+                continue
+            st = parse_floats("|".join(stats[0][1:]))
+            h = parse_floats("|".join(hist[0][1:]))
+            t.check(f"{tag}: 42 stats, 1536 bins", len(st) == 42 and len(h) == 1536,
+                    f"{len(st)} stats, {len(h)} bins")
+            if len(st) != 42 or len(h) != 1536:
+                continue
+            for c in range(6):
+                total = sum(h[c * 256:(c + 1) * 256])
+                t.check(f"{tag} {CHANNELS[c]}: histogram sums to count",
+                        close(total, st[c * 7]), f"{total} != {st[c * 7]}")
+            if chans is not None:
+                for c in set(range(6)) - set(chans) - ({4} if chans == RGB else set()):
+                    t.check(f"{tag} {CHANNELS[c]}: absent channel is zeros",
+                            not any(st[c * 7:c * 7 + 7]) and not any(h[c * 256:(c + 1) * 256]))
+                gimp = {int(f[1]): parse_floats("|".join(f[2:])) for f in chunk.fields("GIMP") if f[0] == tag}
+                for c in chans:
+                    if c not in gimp:
+                        t.check(f"{tag} {CHANNELS[c]}", False, "GIMP gave no histogram")
+                        continue
+                    mean, std, median, pixels, count, pct = gimp[c]
+                    got = dict(count=st[c * 7], mean=st[c * 7 + 3], median=st[c * 7 + 4],
+                               std=st[c * 7 + 5])
+                    want = dict(count=count, mean=mean, median=median if count else -1, std=std)
+                    bad = [f"{k} {got[k]!r} != GIMP {want[k]!r}" for k in want
+                           if not close(got[k], want[k])]
+                    t.check(f"{tag} {CHANNELS[c]} = gimp-drawable-histogram", not bad, "; ".join(bad))
+            if tag == "missed layer":
+                t.check(f"{tag}: nothing counted", not any(h))
+            if tag == "export":
+                check_export(t, s.tmp / "hist.csv", h)
+            if tag == "16-bit":
+                # read as 8-bit for now: every pixel counted, mean near the 8-bit one
+                t.check(f"{tag}: analysed as 8-bit", close(st[0], 451 * 300), f"count {st[0]}")
+        print("backend:", ", ".join(sorted(backends)) or "none reported")
+    t.finish()
+
+
+def check_export(t, path, h):
+    try:
+        rows = list(csv.reader(open(path, newline="")))
+    except OSError as e:
+        t.check("export: CSV written", False, str(e))
+        return
+    t.check("export: header", rows[0] == ["bin", "value", "red", "green", "blue", "alpha",
+                                          "luminance"], repr(rows[0]))
+    t.check("export: 256 rows, then nothing", len(rows) == 257 and
+            [int(r[0]) for r in rows[1:]] == list(range(256)), f"{len(rows)} rows")
+    bad = [(b, c) for b in range(min(256, len(rows) - 1)) for c in range(6)
+           if not close(float(rows[b + 1][c + 1]), h[c * 256 + b], 1e-9)]
+    t.check("export: counts equal the procedure's histogram", not bad, f"differ at {bad[:5]}")
+
+
+if __name__ == "__main__":
+    main()
