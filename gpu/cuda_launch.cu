@@ -10,17 +10,19 @@
 #include "kernel_shared_atomic.cuh"
 
 /* Rule, until the performance work's calibration replaces it, from the
- * H100 figures in BENCHMARKS.md (2026-11-22): counting the stored channels
- * only (raw), the lane-private shared-atomic kernel (0.87-0.90 of the read
- * ceiling on every input, against 0.66-0.83 for per-warp copies); GIMP's
- * six channels, the per-warp shared-atomic kernel.  The packed per-thread
- * kernel lost everywhere (0.27 raw, 0.45 gray) and is not chosen. */
+ * H100 figures in BENCHMARKS.md (2026-11-22): the lane-private
+ * shared-atomic kernel everywhere.  It is level across inputs (raw 0.89,
+ * GIMP's six channels 0.63-0.64, gray 0.90 of the read ceiling); per-warp
+ * copies beat it only on degenerate colour images (0.71 against 0.64) and
+ * lose on photos (0.51) and uniform input (0.48).  The packed per-thread
+ * kernel lost everywhere (0.27 raw, 0.45 gray). */
 gh_kernel
 gh_cuda_choose_kernel (gh_layout layout, bool mask, bool raw)
 {
   (void) layout;
   (void) mask;
-  return raw ? GH_KERNEL_LANE_ATOMIC : GH_KERNEL_SHARED_ATOMIC;
+  (void) raw;
+  return GH_KERNEL_LANE_ATOMIC;
 }
 
 typedef void (*kernel_fn) (const uint8_t *, const uint8_t *, size_t,
