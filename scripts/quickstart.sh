@@ -1,8 +1,8 @@
 #!/bin/bash
 # Quick start on a fresh Debian 12 machine, as root: installs what is
 # missing, builds (with CUDA when nvcc is found), and runs the main job on
-# testimages/: statistics printed, equalized and binarized copies written to
-# out/.
+# testimages/: the GIMP plug-in in gimp-console (a private profile) prints
+# the statistics and writes equalized and binarized copies to out/.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -26,4 +26,4 @@ fi
 [ -f build/build.ninja ] || meson setup build
 ninja -C build
 
-/usr/bin/python3 scripts/run_testimages.py build/cli/gpu-histogram-cli testimages out
+bash scripts/run_plugin_batch.sh build/plugin/gpu-histogram testimages out

@@ -1,0 +1,36 @@
+/* batch.h — one operation over a set of image files, in one plug-in call.
+ *
+ * Loads each file matching a glob, records its statistics, applies the
+ * operation, saves the result under the output folder with the same name
+ * (GIMP picks the format from the extension) and appends its rows to a
+ * statistics CSV.  A file that fails gets an "error" row and the run goes
+ * on; one engine serves every file, so the GPU starts once.
+ *
+ *   guint done, failed;
+ *   if (! batch_run (engine, pattern, BATCH_EQUALIZE_CHANNELS,
+ *                    "/out", "/out/stats.csv", &done, &failed, &error)) ...
+ */
+#ifndef GH_PLUGIN_BATCH_H
+#define GH_PLUGIN_BATCH_H
+
+#include <libgimp/gimp.h>
+
+#include "gpu_histogram.h"
+
+typedef enum
+{
+  BATCH_STATISTICS = 0,       /* statistics only: no image is written  */
+  BATCH_EQUALIZE_CHANNELS,    /* operations_equalize, mode 0           */
+  BATCH_EQUALIZE_LUMINANCE,   /* operations_equalize, mode 1           */
+  BATCH_BINARIZE_OTSU,        /* Otsu on luminance (value for gray)    */
+  BATCH_NUM_OPERATIONS
+} BatchOperation;
+
+/* FALSE (and nothing processed) for bad arguments, a pattern matching
+ * nothing or a CSV that cannot be opened; otherwise TRUE with the number
+ * of files handled and of those that failed. */
+gboolean batch_run (gh_engine *engine, const gchar *pattern, gint operation,
+                    const gchar *output_dir, const gchar *stats_csv,
+                    guint *done, guint *failed, GError **error);
+
+#endif

@@ -1,0 +1,500 @@
+/* main.c — gpu-histogram: registration of the PDB procedures and their run
+ * modes (the GIMP 2.10 despeckle.c flow: query, run, process).
+ *
+ * One process per call; it creates one engine, at the first procedure that
+ * needs it, so a batch pays the GPU start-up once.  Settings are kept with
+ * gimp_set_data after every successful run, so RUN-WITH-LAST-VALS (and,
+ * until the dialog exists, RUN-INTERACTIVE) repeats them.
+ */
+#include <string.h>
+
+#include <libgimp/gimp.h>
+
+#include "batch.h"
+#include "errors.h"
+#include "operations.h"
+
+#define PROC_ANALYSE  "plug-in-gpu-histogram"
+#define PROC_EQUALIZE "plug-in-gpu-histogram-equalize"
+#define PROC_BINARIZE "plug-in-gpu-histogram-binarize"
+#define PROC_EXPORT   "plug-in-gpu-histogram-export"
+#define PROC_BATCH    "plug-in-gpu-histogram-batch"
+#define MENU_PATH     "<Image>/Filters/Histogram (GPU)"
+#define AUTHOR        "gpu-histogram contributors"
+#define COPYRIGHT     "GPL-3.0-or-later"
+#define DATE          "2026"
+#define PATH_LEN      4096
+
+typedef struct
+{
+  gint32 mode;
+} EqualizeSettings;
+
+typedef struct
+{
+  gint32 channel;
+  gint32 threshold;
+} BinarizeSettings;
+
+typedef struct
+{
+  gchar filename[PATH_LEN];
+} ExportSettings;
+
+typedef struct
+{
+  gchar  pattern[PATH_LEN];
+  gint32 operation;
+  gchar  output_dir[PATH_LEN];
+  gchar  stats_csv[PATH_LEN];
+} BatchSettings;
+
+static void query (void);
+static void run (const gchar *name, gint nparams, const GimpParam *param,
+                 gint *nreturn_vals, GimpParam **return_vals);
+
+const GimpPlugInInfo PLUG_IN_INFO = { NULL, NULL, query, run };
+
+static gh_engine *engine;
+
+MAIN ()
+
+#define RUN_MODE_ARG \
+  { GIMP_PDB_INT32, "run-mode", \
+    "The run mode { RUN-INTERACTIVE (0), RUN-NONINTERACTIVE (1), " \
+    "RUN-WITH-LAST-VALS (2) }" }
+#define IMAGE_ARGS \
+  RUN_MODE_ARG, \
+  { GIMP_PDB_IMAGE, "image", "Input image" }, \
+  { GIMP_PDB_DRAWABLE, "drawable", "Input drawable" }
+
+static void
+query (void)
+{
+  static const GimpParamDef analyse_args[] = { IMAGE_ARGS };
+  static const GimpParamDef analyse_return[] = {
+    { GIMP_PDB_STRING, "backend",
+      "Where the histogram was computed: \"cuda: <device>\" or "
+      "\"cpu: <n> threads\"" },
+    { GIMP_PDB_INT32, "num-stats", "Length of stats (42)" },
+    { GIMP_PDB_FLOATARRAY, "stats",
+      "For each channel (value, red, green, blue, alpha, luminance): "
+      "count, min, max, mean, median, std-dev, otsu; levels on the 0..255 "
+      "scale, count the weighted pixel count; zeros for channels the "
+      "drawable lacks" },
+    { GIMP_PDB_INT32, "num-bins", "Length of histogram (1536)" },
+    { GIMP_PDB_FLOATARRAY, "histogram",
+      "6 x 256 weighted counts, channel-major, channels as in stats" },
+  };
+  static const GimpParamDef equalize_args[] = {
+    IMAGE_ARGS,
+    { GIMP_PDB_INT32, "mode",
+      "0: equalize R, G, B (or gray) independently; 1: equalize luminance "
+      "only, keeping hue" },
+  };
+  static const GimpParamDef binarize_args[] = {
+    IMAGE_ARGS,
+    { GIMP_PDB_INT32, "channel",
+      "The channel compared: 0 value, 1 red, 2 green, 3 blue, 4 alpha, "
+      "5 luminance" },
+    { GIMP_PDB_INT32, "threshold",
+      "-1: Otsu's threshold of the channel; 0..254: levels above it turn "
+      "white" },
+  };
+  static const GimpParamDef binarize_return[] = {
+    { GIMP_PDB_INT32, "threshold", "The threshold used" },
+  };
+  static const GimpParamDef export_args[] = {
+    IMAGE_ARGS,
+    { GIMP_PDB_STRING, "filename", "The CSV file to write" },
+  };
+  static const GimpParamDef batch_args[] = {
+    RUN_MODE_ARG,
+    { GIMP_PDB_STRING, "pattern", "A glob of image files, e.g. /in/*.png" },
+    { GIMP_PDB_INT32, "operation",
+      "0: statistics only; 1: equalize each channel; 2: equalize "
+      "luminance; 3: binarize with Otsu on luminance" },
+    { GIMP_PDB_STRING, "output-dir",
+      "Folder for the results, saved with the same names and formats" },
+    { GIMP_PDB_STRING, "stats-csv",
+      "CSV that receives one row per file and channel (appended)" },
+  };
+
+  gimp_install_procedure (PROC_ANALYSE,
+                          "Histogram statistics of the selection, on the GPU",
+                          "Computes the six histograms of the drawable's "
+                          "selected part as GIMP does (value, red, green, "
+                          "blue, alpha, luminance; weighted by alpha and "
+                          "the selection) and their count, min, max, mean, "
+                          "median, standard deviation and Otsu threshold. "
+                          "Interactive runs show the numbers in a message.",
+                          AUTHOR, COPYRIGHT, DATE, "_Statistics",
+                          "RGB*, GRAY*, INDEXED*", GIMP_PLUGIN,
+                          G_N_ELEMENTS (analyse_args),
+                          G_N_ELEMENTS (analyse_return), analyse_args,
+                          analyse_return);
+  gimp_install_procedure (PROC_EQUALIZE,
+                          "Equalize the selection's histogram",
+                          "Mode 0 maps R, G and B (or gray) independently "
+                          "through the full-range equalization table of "
+                          "each channel (as OpenCV's equalizeHist); mode 1 "
+                          "equalizes GIMP's luminance only and keeps each "
+                          "pixel's hue. The histogram comes from the "
+                          "selection, only the selection changes, alpha is "
+                          "kept. One undo step.",
+                          AUTHOR, COPYRIGHT, DATE, "_Equalize",
+                          "RGB*, GRAY*", GIMP_PLUGIN,
+                          G_N_ELEMENTS (equalize_args), 0, equalize_args,
+                          NULL);
+  gimp_install_procedure (PROC_BINARIZE,
+                          "Binarize the selection on one channel",
+                          "Pixels whose level in the channel is above the "
+                          "threshold become white, the others black; alpha "
+                          "is kept and only the selection changes. "
+                          "Threshold -1 uses Otsu's method on the "
+                          "selection's histogram (as OpenCV's THRESH_OTSU). "
+                          "One undo step.",
+                          AUTHOR, COPYRIGHT, DATE, "_Binarize",
+                          "RGB*, GRAY*", GIMP_PLUGIN,
+                          G_N_ELEMENTS (binarize_args),
+                          G_N_ELEMENTS (binarize_return), binarize_args,
+                          binarize_return);
+  gimp_install_procedure (PROC_EXPORT,
+                          "Write the selection's histogram as CSV",
+                          "Writes a header row bin,value,red,green,blue,"
+                          "alpha,luminance and one row per bin with the "
+                          "weighted counts of plug-in-gpu-histogram.",
+                          AUTHOR, COPYRIGHT, DATE, "E_xport as CSV",
+                          "RGB*, GRAY*, INDEXED*", GIMP_PLUGIN,
+                          G_N_ELEMENTS (export_args), 0, export_args, NULL);
+  gimp_install_procedure (PROC_BATCH,
+                          "Histogram operation over many image files",
+                          "Loads every file matching the pattern, applies "
+                          "the operation, saves the result in the output "
+                          "folder under the same name and format, and "
+                          "appends the statistics of each file and channel "
+                          "(file,channel,count,min,max,mean,median,std_dev,"
+                          "otsu,backend) to the CSV. A file that fails gets "
+                          "a row with channel \"error\" and the message in "
+                          "the last column; the run goes on.",
+                          AUTHOR, COPYRIGHT, DATE, "_Batch", "",
+                          GIMP_PLUGIN, G_N_ELEMENTS (batch_args), 0,
+                          batch_args, NULL);
+
+  gimp_plugin_menu_register (PROC_ANALYSE, MENU_PATH);
+  gimp_plugin_menu_register (PROC_EQUALIZE, MENU_PATH);
+  gimp_plugin_menu_register (PROC_BINARIZE, MENU_PATH);
+  gimp_plugin_menu_register (PROC_EXPORT, MENU_PATH);
+  gimp_plugin_menu_register (PROC_BATCH, MENU_PATH);
+}
+
+/* The plug-in's one engine, created at first use. */
+static gboolean
+engine_get (GError **error)
+{
+  gh_options options;
+  gh_error   err;
+
+  if (engine)
+    return TRUE;
+  gh_options_init (&options);
+  /* The fallback line would go to GIMP's terminal; the backend name the
+   * procedures return says where the work ran. */
+  options.quiet = 1;
+  return errors_from_engine (gh_engine_create (&options, &engine, &err), &err,
+                             error);
+}
+
+/* Arguments a run mode needs: all of them without interaction, the image
+ * and drawable (or nothing for the batch) otherwise. */
+static gboolean
+check_arguments (GimpRunMode run_mode, gint nparams, gint wanted,
+                 gint needed_otherwise, GError **error)
+{
+  if (run_mode != GIMP_RUN_INTERACTIVE && run_mode != GIMP_RUN_NONINTERACTIVE
+      && run_mode != GIMP_RUN_WITH_LAST_VALS)
+    g_set_error (error, GH_PLUGIN_ERROR, GH_PLUGIN_ERROR_CALLING,
+                 "unknown run mode %d", run_mode);
+  else if (run_mode == GIMP_RUN_NONINTERACTIVE ? nparams != wanted
+                                               : nparams < needed_otherwise)
+    g_set_error (error, GH_PLUGIN_ERROR, GH_PLUGIN_ERROR_CALLING,
+                 "%d arguments given, %d expected", nparams, wanted);
+  else
+    return TRUE;
+  return FALSE;
+}
+
+static gboolean
+check_drawable (const GimpParam *param, GError **error)
+{
+  if (gimp_item_get_image (param[2].data.d_drawable) == param[1].data.d_image)
+    return TRUE;
+  g_set_error (error, GH_PLUGIN_ERROR, GH_PLUGIN_ERROR_CALLING,
+               "drawable %d is not in image %d", param[2].data.d_drawable,
+               param[1].data.d_image);
+  return FALSE;
+}
+
+/* Copies a string argument into settings; too long is a calling error. */
+static gboolean
+copy_string (gchar *dest, const gchar *src, const gchar *what, GError **error)
+{
+  if (g_strlcpy (dest, src ? src : "", PATH_LEN) < PATH_LEN)
+    return TRUE;
+  g_set_error (error, GH_PLUGIN_ERROR, GH_PLUGIN_ERROR_CALLING,
+               "the %s is longer than %d bytes", what, PATH_LEN - 1);
+  return FALSE;
+}
+
+/* Settings of an interactive or repeated run: the last ones, else
+ * `defaults` (NULL: there are none and the run needs them). */
+static gboolean
+last_settings (const gchar *proc, gpointer settings, gsize size,
+               gconstpointer defaults, GError **error)
+{
+  if (gimp_get_data (proc, settings))
+    return TRUE;
+  if (defaults)
+    {
+      memcpy (settings, defaults, size);
+      return TRUE;
+    }
+  g_set_error (error, GH_PLUGIN_ERROR, GH_PLUGIN_ERROR_CALLING,
+               "%s has no last settings yet: run it from a script once "
+               "(its dialog is not written yet)", proc);
+  return FALSE;
+}
+
+static void
+show_statistics (const gdouble *stats, guint channels, const gchar *backend)
+{
+  GString *text = g_string_new (NULL);
+
+  g_string_append_printf (text, "Histogram (%s)\nchannel: count, min, max, "
+                          "mean, median, std-dev, otsu", backend);
+  for (gint c = 0; c < GH_NUM_CHANNELS; c++)
+    {
+      const gdouble *s = stats + c * OPERATIONS_STATS_PER_CHANNEL;
+
+      if (channels & (1u << c))
+        g_string_append_printf (text, "\n%s: %.1f, %g, %g, %.3f, %g, %.3f, "
+                                "%g", operations_channel_name (c), s[0], s[1],
+                                s[2], s[3], s[4], s[5], s[6]);
+    }
+  gimp_message (text->str);
+  g_string_free (text, TRUE);
+}
+
+static gboolean
+run_analyse (GimpRunMode run_mode, gint nparams, const GimpParam *param,
+             GimpParam *values, gint *nreturn_vals, GError **error)
+{
+  /* Returned values must outlive run(): libgimp sends them afterwards. */
+  static gdouble        stats[OPERATIONS_NUM_STATS];
+  static gdouble        counts[OPERATIONS_NUM_BINS];
+  static gchar          backend[256];
+  const PixelsProgress  progress = { 0, 1 };
+  gh_histogram          hist;
+  gboolean              ok;
+
+  if (! check_arguments (run_mode, nparams, 3, 3, error)
+      || ! check_drawable (param, error) || ! engine_get (error))
+    return FALSE;
+  gimp_progress_init ("Histogram (GPU)");
+  gh_histogram_init (&hist);
+  ok = operations_histogram (engine, param[2].data.d_drawable, &hist,
+                             &progress, error);
+  if (ok)
+    {
+      operations_stats (&hist, stats);
+      operations_counts (&hist, counts);
+      g_strlcpy (backend, gh_engine_backend_name (engine), sizeof backend);
+      if (run_mode != GIMP_RUN_NONINTERACTIVE)
+        show_statistics (stats, hist.channels, backend);
+      values[1].type = GIMP_PDB_STRING;
+      values[1].data.d_string = backend;
+      values[2].type = GIMP_PDB_INT32;
+      values[2].data.d_int32 = OPERATIONS_NUM_STATS;
+      values[3].type = GIMP_PDB_FLOATARRAY;
+      values[3].data.d_floatarray = stats;
+      values[4].type = GIMP_PDB_INT32;
+      values[4].data.d_int32 = OPERATIONS_NUM_BINS;
+      values[5].type = GIMP_PDB_FLOATARRAY;
+      values[5].data.d_floatarray = counts;
+      *nreturn_vals = 6;
+    }
+  gh_histogram_clear (&hist);
+  return ok;
+}
+
+static gboolean
+run_equalize (GimpRunMode run_mode, gint nparams, const GimpParam *param,
+              GError **error)
+{
+  static const EqualizeSettings defaults = { OPERATIONS_EQUALIZE_CHANNELS };
+  const PixelsProgress          progress = { 0, 1 };
+  EqualizeSettings              s;
+
+  if (! check_arguments (run_mode, nparams, 4, 3, error)
+      || ! check_drawable (param, error))
+    return FALSE;
+  if (run_mode == GIMP_RUN_NONINTERACTIVE)
+    s.mode = param[3].data.d_int32;
+  else if (! last_settings (PROC_EQUALIZE, &s, sizeof s, &defaults, error))
+    return FALSE;
+  gimp_progress_init ("Equalizing (GPU)");
+  if (! engine_get (error)
+      || ! operations_equalize (engine, param[2].data.d_drawable, s.mode,
+                                NULL, &progress, error))
+    return FALSE;
+  gimp_set_data (PROC_EQUALIZE, &s, sizeof s);
+  return TRUE;
+}
+
+static gboolean
+run_binarize (GimpRunMode run_mode, gint nparams, const GimpParam *param,
+              GimpParam *values, gint *nreturn_vals, GError **error)
+{
+  static const BinarizeSettings defaults = { GH_CHANNEL_LUMINANCE, -1 };
+  const PixelsProgress          progress = { 0, 1 };
+  BinarizeSettings              s;
+  gint32                        drawable = param[2].data.d_drawable;
+  gint                          used;
+
+  if (! check_arguments (run_mode, nparams, 5, 3, error)
+      || ! check_drawable (param, error))
+    return FALSE;
+  if (run_mode == GIMP_RUN_NONINTERACTIVE)
+    {
+      s.channel = param[3].data.d_int32;
+      s.threshold = param[4].data.d_int32;
+    }
+  else if (! last_settings (PROC_BINARIZE, &s, sizeof s, &defaults, error))
+    return FALSE;
+  else if (s.channel == GH_CHANNEL_LUMINANCE && gimp_drawable_is_gray (drawable))
+    /* Repeating a luminance run on a gray layer: its gray level is its
+     * luminance.  Explicit arguments are taken as given. */
+    s.channel = GH_CHANNEL_VALUE;
+  gimp_progress_init ("Binarizing (GPU)");
+  if (! engine_get (error)
+      || ! operations_binarize (engine, drawable, s.channel, s.threshold,
+                                NULL, &used, &progress, error))
+    return FALSE;
+  gimp_set_data (PROC_BINARIZE, &s, sizeof s);
+  values[1].type = GIMP_PDB_INT32;
+  values[1].data.d_int32 = used;
+  *nreturn_vals = 2;
+  return TRUE;
+}
+
+static gboolean
+run_export (GimpRunMode run_mode, gint nparams, const GimpParam *param,
+            GError **error)
+{
+  ExportSettings s;
+
+  if (! check_arguments (run_mode, nparams, 4, 3, error)
+      || ! check_drawable (param, error))
+    return FALSE;
+  if (run_mode == GIMP_RUN_NONINTERACTIVE
+        ? ! copy_string (s.filename, param[3].data.d_string, "file name",
+                         error)
+        : ! last_settings (PROC_EXPORT, &s, sizeof s, NULL, error))
+    return FALSE;
+  if (! engine_get (error)
+      || ! operations_export (engine, param[2].data.d_drawable, s.filename,
+                              error))
+    return FALSE;
+  gimp_set_data (PROC_EXPORT, &s, sizeof s);
+  return TRUE;
+}
+
+static gboolean
+run_batch (GimpRunMode run_mode, gint nparams, const GimpParam *param,
+           GError **error)
+{
+  /* Four paths of PATH_LEN: too large for the stack of a plug-in. */
+  static BatchSettings s;
+  guint                done, failed;
+
+  if (! check_arguments (run_mode, nparams, 5, 1, error))
+    return FALSE;
+  if (run_mode == GIMP_RUN_NONINTERACTIVE)
+    {
+      s.operation = param[2].data.d_int32;
+      if (! copy_string (s.pattern, param[1].data.d_string, "pattern", error)
+          || ! copy_string (s.output_dir, param[3].data.d_string,
+                            "output folder", error)
+          || ! copy_string (s.stats_csv, param[4].data.d_string,
+                            "statistics file name", error))
+        return FALSE;
+    }
+  else if (! last_settings (PROC_BATCH, &s, sizeof s, NULL, error))
+    return FALSE;
+  if (! engine_get (error)
+      || ! batch_run (engine, s.pattern, s.operation, s.output_dir,
+                      s.stats_csv, &done, &failed, error))
+    return FALSE;
+  gimp_set_data (PROC_BATCH, &s, sizeof s);
+  if (run_mode != GIMP_RUN_NONINTERACTIVE)
+    {
+      gchar *text = g_strdup_printf ("%u files, %u failed; statistics in %s",
+                                     done, failed, s.stats_csv);
+
+      gimp_message (text);
+      g_free (text);
+    }
+  return TRUE;
+}
+
+static void
+run (const gchar *name, gint nparams, const GimpParam *param,
+     gint *nreturn_vals, GimpParam **return_vals)
+{
+  static GimpParam values[6];
+  static gchar     message[1024];
+  GimpRunMode      run_mode = nparams > 0 ? param[0].data.d_int32
+                                          : GIMP_RUN_NONINTERACTIVE;
+  GError          *error = NULL;
+  gboolean         changed = FALSE;
+  gboolean         ok;
+
+  gegl_init (NULL, NULL);
+  *nreturn_vals = 1;
+  *return_vals = values;
+  values[0].type = GIMP_PDB_STATUS;
+
+  if (! strcmp (name, PROC_ANALYSE))
+    ok = run_analyse (run_mode, nparams, param, values, nreturn_vals, &error);
+  else if (! strcmp (name, PROC_EQUALIZE))
+    ok = changed = run_equalize (run_mode, nparams, param, &error);
+  else if (! strcmp (name, PROC_BINARIZE))
+    ok = changed = run_binarize (run_mode, nparams, param, values,
+                                 nreturn_vals, &error);
+  else if (! strcmp (name, PROC_EXPORT))
+    ok = run_export (run_mode, nparams, param, &error);
+  else if (! strcmp (name, PROC_BATCH))
+    ok = run_batch (run_mode, nparams, param, &error);
+  else
+    {
+      g_set_error (&error, GH_PLUGIN_ERROR, GH_PLUGIN_ERROR_CALLING,
+                   "unknown procedure %s", name);
+      ok = FALSE;
+    }
+
+  if (changed && run_mode != GIMP_RUN_NONINTERACTIVE)
+    gimp_displays_flush ();
+  values[0].data.d_status = ok ? GIMP_PDB_SUCCESS : errors_pdb_status (error);
+  if (error)
+    {
+      /* GIMP shows a second STRING value of a failed call as its error
+       * message (and Script-Fu prints it). */
+      g_strlcpy (message, error->message, sizeof message);
+      values[1].type = GIMP_PDB_STRING;
+      values[1].data.d_string = message;
+      *nreturn_vals = 2;
+      g_error_free (error);
+    }
+  gh_engine_destroy (engine);
+  engine = NULL;
+}

@@ -1,0 +1,72 @@
+/* operations.h — what the procedures do to one drawable: analyse,
+ * equalize, binarize, export.
+ *
+ * Written once for the PDB procedures, the batch and (later) the dialog's
+ * OK button.  Each takes the plug-in's one engine; the apply operations
+ * take the drawable's histogram when the caller already has it (else
+ * NULL: they compute it), change only the selection, and are one undo
+ * step.  On error the drawable is unchanged and `error` says why, with
+ * GH_PLUGIN_ERROR_CALLING for a bad argument.
+ *
+ *   gh_histogram hist;  gh_histogram_init (&hist);
+ *   operations_histogram (engine, drawable, &hist, NULL, &error);
+ *   operations_stats (&hist, stats);
+ *   operations_equalize (engine, drawable, OPERATIONS_EQUALIZE_CHANNELS,
+ *                        &hist, NULL, &error);
+ *   gh_histogram_clear (&hist);
+ */
+#ifndef GH_PLUGIN_OPERATIONS_H
+#define GH_PLUGIN_OPERATIONS_H
+
+#include <libgimp/gimp.h>
+
+#include "gpu_histogram.h"
+#include "pixels.h"
+
+/* Per channel: count, min, max, mean, median, std-dev, otsu. */
+#define OPERATIONS_STATS_PER_CHANNEL 7
+#define OPERATIONS_NUM_STATS (GH_NUM_CHANNELS * OPERATIONS_STATS_PER_CHANNEL)
+#define OPERATIONS_BINS 256
+#define OPERATIONS_NUM_BINS (GH_NUM_CHANNELS * OPERATIONS_BINS)
+
+typedef enum
+{
+  OPERATIONS_EQUALIZE_CHANNELS = 0, /* R, G, B (or gray) independently */
+  OPERATIONS_EQUALIZE_LUMINANCE = 1 /* luminance only, hue kept        */
+} OperationsEqualizeMode;
+
+/* "value", "red", ... in GIMP's channel order. */
+const gchar *operations_channel_name (gint channel);
+
+/* The histogram of the drawable's part inside the selection. */
+gboolean operations_histogram (gh_engine *engine, gint32 drawable,
+                               gh_histogram *hist,
+                               const PixelsProgress *progress,
+                               GError **error);
+
+/* Statistics in GIMP's channel order; all zeros for channels the
+ * drawable lacks; min, max and median are -1 where the count is 0. */
+void operations_stats (const gh_histogram *hist,
+                       gdouble stats[OPERATIONS_NUM_STATS]);
+
+/* The weighted counts, channel-major. */
+void operations_counts (const gh_histogram *hist,
+                        gdouble counts[OPERATIONS_NUM_BINS]);
+
+gboolean operations_equalize (gh_engine *engine, gint32 drawable, gint mode,
+                              const gh_histogram *hist,
+                              const PixelsProgress *progress,
+                              GError **error);
+
+/* threshold -1: Otsu on the channel; the one used goes to *used. */
+gboolean operations_binarize (gh_engine *engine, gint32 drawable,
+                              gint channel, gint threshold,
+                              const gh_histogram *hist, gint *used,
+                              const PixelsProgress *progress,
+                              GError **error);
+
+/* The histogram as CSV: bin,value,red,green,blue,alpha,luminance. */
+gboolean operations_export (gh_engine *engine, gint32 drawable,
+                            const gchar *filename, GError **error);
+
+#endif

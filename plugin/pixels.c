@@ -1,0 +1,194 @@
+/* pixels.c — pixels between a GIMP drawable and the engine, in strips. */
+#include "pixels.h"
+
+#include "errors.h"
+
+/* Strips of about this many bytes: large enough that the per-call cost of
+ * the plug-in's tile transfers and of an engine feed is small, small
+ * enough that memory stays bounded. */
+#define STRIP_BYTES (4 << 20)
+
+gboolean
+pixels_region_init (gint32 drawable, PixelsRegion *region, GError **error)
+{
+  gint32   image = gimp_item_get_image (drawable);
+  gboolean alpha = gimp_drawable_has_alpha (drawable);
+
+  if (image == -1)
+    {
+      g_set_error (error, GH_PLUGIN_ERROR, GH_PLUGIN_ERROR_CALLING,
+                   "drawable %d belongs to no image", drawable);
+      return FALSE;
+    }
+  region->drawable = drawable;
+  /* Reading "R'G'B'A u8" from an indexed drawable goes through its
+   * palette, which is how GIMP's own histogram sees it. */
+  if (gimp_drawable_is_gray (drawable))
+    {
+      region->format = babl_format (alpha ? "Y'A u8" : "Y' u8");
+      region->layout = alpha ? GH_LAYOUT_GRAYA : GH_LAYOUT_GRAY;
+    }
+  else
+    {
+      region->format = babl_format (alpha ? "R'G'B'A u8" : "R'G'B' u8");
+      region->layout = alpha ? GH_LAYOUT_RGBA : GH_LAYOUT_RGB;
+    }
+  gimp_drawable_offsets (drawable, &region->offset_x, &region->offset_y);
+  region->selection = gimp_selection_is_empty (image)
+                        ? -1 : gimp_image_get_selection (image);
+  if (! gimp_drawable_mask_intersect (drawable, &region->x, &region->y,
+                                      &region->width, &region->height))
+    region->width = region->height = 0;
+  return TRUE;
+}
+
+/* Rows per strip: whole tiles where a strip holds more than one, so each
+ * GIMP tile crosses the wire once. */
+static gint
+strip_rows (const PixelsRegion *region)
+{
+  gsize row = (gsize) region->width
+              * babl_format_get_bytes_per_pixel (region->format);
+  gsize rows = STRIP_BYTES / MAX (row, 1);
+  gsize tile = gimp_tile_height ();
+
+  if (rows > tile)
+    rows -= rows % tile;
+  return (gint) CLAMP (rows, 1, (gsize) region->height);
+}
+
+/* The end of the strip starting at row y: on a tile boundary of the
+ * drawable when possible. */
+static gint
+strip_end (const PixelsRegion *region, gint y, gint rows)
+{
+  gint tile = gimp_tile_height ();
+  gint end = y + rows;
+
+  if (rows >= tile && end % tile)
+    end -= end % tile;
+  return MIN (end, region->y + region->height);
+}
+
+static void
+progress_update (const PixelsProgress *progress, const PixelsRegion *region,
+                 gint y)
+{
+  if (progress)
+    gimp_progress_update (progress->start + progress->span
+                          * (y - region->y) / (gdouble) region->height);
+}
+
+gboolean
+pixels_histogram (gh_engine *engine, const PixelsRegion *region,
+                  gh_histogram *hist, const PixelsProgress *progress,
+                  GError **error)
+{
+  gh_image    image = { region->layout, GH_SAMPLE_U8, 256,
+                        region->selection != -1 };
+  gh_error    err;
+  GeglBuffer *buffer = NULL, *mask_buffer = NULL;
+  guchar     *pixels = NULL, *mask = NULL;
+  gsize       stride = (gsize) region->width
+                       * babl_format_get_bytes_per_pixel (region->format);
+  gboolean    begun, ok;
+
+  begun = ok = errors_from_engine (gh_engine_begin (engine, &image, &err),
+                                   &err, error);
+  if (ok && region->height > 0)
+    {
+      gint rows = strip_rows (region);
+
+      buffer = gimp_drawable_get_buffer (region->drawable);
+      pixels = g_malloc (stride * rows);
+      if (image.has_mask)
+        {
+          mask_buffer = gimp_drawable_get_buffer (region->selection);
+          mask = g_malloc ((gsize) region->width * rows);
+        }
+      for (gint y = region->y; ok && y < region->y + region->height;)
+        {
+          gint     end = strip_end (region, y, rows);
+          gh_piece piece = { pixels, region->width, end - y, stride,
+                             mask, region->width };
+
+          gegl_buffer_get (buffer,
+                           GEGL_RECTANGLE (region->x, y, region->width,
+                                           end - y),
+                           1.0, region->format, pixels, stride,
+                           GEGL_ABYSS_NONE);
+          /* The selection channel is in image coordinates; 8-bit images
+           * store it as "Y u8", so these are its exact values. */
+          if (mask)
+            gegl_buffer_get (mask_buffer,
+                             GEGL_RECTANGLE (region->x + region->offset_x,
+                                             y + region->offset_y,
+                                             region->width, end - y),
+                             1.0, babl_format ("Y u8"), mask, region->width,
+                             GEGL_ABYSS_NONE);
+          ok = errors_from_engine (gh_engine_feed (engine, &piece, &err),
+                                   &err, error);
+          y = end;
+          progress_update (progress, region, y);
+        }
+    }
+  if (begun)
+    {
+      /* Finish even after a failed feed, so the engine is closed and
+       * ready for the next image. */
+      gboolean finished = errors_from_engine (gh_engine_finish (engine, hist,
+                                                                &err),
+                                              &err, ok ? error : NULL);
+      ok = ok && finished;
+    }
+  g_clear_object (&buffer);
+  g_clear_object (&mask_buffer);
+  g_free (pixels);
+  g_free (mask);
+  return ok;
+}
+
+gboolean
+pixels_apply (const PixelsRegion *region, PixelsStripFunc func, gpointer data,
+              const PixelsProgress *progress, GError **error)
+{
+  GeglBuffer *src, *shadow;
+  guchar     *pixels;
+  gsize       stride = (gsize) region->width
+                       * babl_format_get_bytes_per_pixel (region->format);
+  gint        rows;
+  gboolean    ok = TRUE;
+
+  if (region->height == 0)
+    return TRUE; /* the selection misses the drawable: nothing to change */
+  rows = strip_rows (region);
+  src = gimp_drawable_get_buffer (region->drawable);
+  shadow = gimp_drawable_get_shadow_buffer (region->drawable);
+  pixels = g_malloc (stride * rows);
+  for (gint y = region->y; ok && y < region->y + region->height;)
+    {
+      gint           end = strip_end (region, y, rows);
+      GeglRectangle *rect = GEGL_RECTANGLE (region->x, y, region->width,
+                                            end - y);
+
+      gegl_buffer_get (src, rect, 1.0, region->format, pixels, stride,
+                       GEGL_ABYSS_NONE);
+      ok = func (region->layout, pixels, region->width, end - y, stride, data,
+                 error);
+      if (ok)
+        gegl_buffer_set (shadow, rect, 0, region->format, pixels, stride);
+      y = end;
+      progress_update (progress, region, y);
+    }
+  g_free (pixels);
+  g_object_unref (src);
+  /* Unreferencing flushes the shadow's tiles to GIMP before the merge. */
+  g_object_unref (shadow);
+  if (ok)
+    {
+      gimp_drawable_merge_shadow (region->drawable, TRUE);
+      gimp_drawable_update (region->drawable, region->x, region->y,
+                            region->width, region->height);
+    }
+  return ok;
+}
