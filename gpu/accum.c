@@ -37,6 +37,19 @@ gh_layout_is_rgb (gh_layout layout)
   return layout == GH_LAYOUT_RGB || layout == GH_LAYOUT_RGBA;
 }
 
+size_t
+gh_sample_bytes (gh_sample sample)
+{
+  return sample == GH_SAMPLE_F32 ? sizeof (float) : 1;
+}
+
+size_t
+gh_pixel_bytes (const gh_image *image)
+{
+  return (size_t) gh_layout_bpp (image->layout)
+         * gh_sample_bytes (image->sample);
+}
+
 unsigned
 gh_layout_channels (gh_layout layout)
 {
@@ -58,13 +71,17 @@ gh_image_check (const gh_image *image, gh_error *error)
     return gh_fail (error, GH_ERR_INVALID,
                     "unsupported channel count %d (1 to 4 are)",
                     (int) image->layout);
-  if (image->sample != GH_SAMPLE_U8)
+  if (image->sample != GH_SAMPLE_U8 && image->sample != GH_SAMPLE_F32)
     return gh_fail (error, GH_ERR_UNSUPPORTED,
-                    "unsupported sample type %d (only 8-bit samples so far)",
+                    "unsupported sample type %d (8-bit and float are)",
                     (int) image->sample);
-  if (image->bins != 256)
+  if (image->sample == GH_SAMPLE_U8 && image->bins != 256)
     return gh_fail (error, GH_ERR_UNSUPPORTED,
                     "%d bins requested; 8-bit samples have 256",
+                    image->bins);
+  if (image->bins < 2 || image->bins > 65536)
+    return gh_fail (error, GH_ERR_INVALID,
+                    "%d bins requested; 2 to 65536 are possible",
                     image->bins);
   return GH_OK;
 }
@@ -81,7 +98,8 @@ gh_status
 gh_piece_check (const gh_image *image, const gh_piece *piece,
                 gh_error *error)
 {
-  size_t bpp = (size_t) gh_layout_bpp (image->layout);
+  size_t bpp = gh_pixel_bytes (image);
+  size_t mask_row = piece ? piece->width * gh_sample_bytes (image->sample) : 0;
 
   if (!piece)
     return gh_fail (error, GH_ERR_INVALID, "no piece given");
@@ -106,30 +124,55 @@ gh_piece_check (const gh_image *image, const gh_piece *piece,
       if (!piece->mask)
         return gh_fail (error, GH_ERR_INVALID,
                         "the image has a mask but the piece has none");
-      if (piece->mask_stride < piece->width)
+      if (piece->mask_stride < mask_row)
         return gh_fail (error, GH_ERR_INVALID,
                         "mask stride %zu is shorter than a row (%zu bytes)",
-                        piece->mask_stride, piece->width);
-      if (!rows_fit (piece->width, piece->mask_stride, piece->height))
+                        piece->mask_stride, mask_row);
+      if (!rows_fit (mask_row, piece->mask_stride, piece->height))
         return gh_fail (error, GH_ERR_INVALID,
                         "the mask's rows overflow the address space");
     }
   return GH_OK;
 }
 
-gh_status
-gh_accum_init (gh_accum *acc, int bins)
+void
+gh_piece_sub (const gh_image *image, const gh_piece *piece, size_t x,
+              size_t y, size_t width, size_t height, gh_piece *part)
 {
-  size_t n = (size_t) GH_NUM_CHANNELS * (size_t) bins;
-  acc->bins = bins;
+  *part = *piece;
+  part->pixels = (const uint8_t *) piece->pixels + y * piece->stride
+                 + x * gh_pixel_bytes (image);
+  if (image->has_mask)
+    part->mask = (const uint8_t *) piece->mask + y * piece->mask_stride
+                 + x * gh_sample_bytes (image->sample);
+  part->width = width;
+  part->height = height;
+}
+
+gh_status
+gh_accum_init (gh_accum *acc, const gh_image *image)
+{
+  size_t n = (size_t) GH_NUM_CHANNELS * (size_t) image->bins;
+  memset (acc, 0, sizeof *acc);
+  acc->bins = image->bins;
   acc->count = calloc (n, sizeof *acc->count);
   acc->deficit = calloc (n, sizeof *acc->deficit);
-  if (!acc->count || !acc->deficit)
+  if (image->sample == GH_SAMPLE_F32)
+    acc->weight = calloc (n, sizeof *acc->weight);
+  if (!acc->count || !acc->deficit
+      || (image->sample == GH_SAMPLE_F32 && !acc->weight))
     {
       gh_accum_free (acc);
       return GH_ERR_NOMEM;
     }
   return GH_OK;
+}
+
+int
+gh_accum_fits (const gh_accum *acc, const gh_image *image)
+{
+  return acc->count && acc->bins == image->bins
+         && (acc->weight != NULL) == (image->sample == GH_SAMPLE_F32);
 }
 
 void
@@ -138,6 +181,8 @@ gh_accum_zero (gh_accum *acc)
   size_t n = (size_t) GH_NUM_CHANNELS * (size_t) acc->bins;
   memset (acc->count, 0, n * sizeof *acc->count);
   memset (acc->deficit, 0, n * sizeof *acc->deficit);
+  if (acc->weight)
+    memset (acc->weight, 0, n * sizeof *acc->weight);
 }
 
 void
@@ -148,6 +193,8 @@ gh_accum_add (gh_accum *dst, const gh_accum *src)
     {
       dst->count[i] += src->count[i];
       dst->deficit[i] += src->deficit[i];
+      if (dst->weight)
+        dst->weight[i] += src->weight[i];
     }
 }
 
@@ -156,14 +203,17 @@ gh_accum_free (gh_accum *acc)
 {
   free (acc->count);
   free (acc->deficit);
+  free (acc->weight);
   acc->count = acc->deficit = NULL;
+  acc->weight = NULL;
 }
 
 gh_status
 gh_accum_finish (const gh_accum *acc, const gh_image *image,
                  gh_histogram *out, gh_error *error)
 {
-  gh_status st = gh_histogram_reset (out, acc->bins, error);
+  gh_status st = gh_histogram_reset (out, acc->bins, acc->weight != NULL,
+                                     error);
   uint64_t alpha_unit = image->has_mask ? 255 : 1;
   uint64_t colour_unit
     = alpha_unit * (gh_layout_has_alpha (image->layout) ? 255 : 1);
@@ -171,6 +221,14 @@ gh_accum_finish (const gh_accum *acc, const gh_image *image,
   if (st != GH_OK)
     return st;
   out->channels = gh_layout_channels (image->layout);
+  if (acc->weight)
+    {
+      size_t n = (size_t) GH_NUM_CHANNELS * (size_t) acc->bins;
+      for (size_t i = 0; i < n; i++)
+        out->weight[i] = out->channels & (1u << (i / (size_t) acc->bins))
+                           ? acc->weight[i] : 0.0;
+      return GH_OK;
+    }
   for (int c = 0; c < GH_NUM_CHANNELS; c++)
     {
       uint64_t unit = c == GH_CHANNEL_ALPHA ? alpha_unit : colour_unit;

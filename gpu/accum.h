@@ -22,10 +22,13 @@ typedef struct {
   int bins;
   uint64_t *count;   /* GH_NUM_CHANNELS * bins */
   uint64_t *deficit; /* GH_NUM_CHANNELS * bins */
+  double *weight;    /* F32 images: summed weights instead; else NULL */
 } gh_accum;
 
-/* Bytes per pixel and which channels an image has. */
+/* Samples per pixel (bytes for U8) and which channels an image has. */
 int gh_layout_bpp (gh_layout layout);
+size_t gh_pixel_bytes (const gh_image *image);
+size_t gh_sample_bytes (gh_sample sample);
 int gh_layout_has_alpha (gh_layout layout);
 int gh_layout_is_rgb (gh_layout layout);
 unsigned gh_layout_channels (gh_layout layout);
@@ -36,7 +39,14 @@ gh_status gh_image_check (const gh_image *image, gh_error *error);
 gh_status gh_piece_check (const gh_image *image, const gh_piece *piece,
                           gh_error *error);
 
-gh_status gh_accum_init (gh_accum *acc, int bins);
+/* The part of a piece from column x, row y, `width` x `height` big. */
+void gh_piece_sub (const gh_image *image, const gh_piece *piece, size_t x,
+                   size_t y, size_t width, size_t height, gh_piece *part);
+
+/* An accumulator for images like `image` (float weights for F32). */
+gh_status gh_accum_init (gh_accum *acc, const gh_image *image);
+/* True when acc already fits images like `image`. */
+int gh_accum_fits (const gh_accum *acc, const gh_image *image);
 void gh_accum_zero (gh_accum *acc);
 void gh_accum_add (gh_accum *dst, const gh_accum *src);
 void gh_accum_free (gh_accum *acc);

@@ -2,6 +2,9 @@
 #include "accum.h"
 #include "pixel.h"
 
+#include <stdlib.h>
+#include <string.h>
+
 static gh_status
 check_strip (gh_layout layout, const void *pixels, size_t width,
              size_t height, size_t stride, gh_error *error)
@@ -84,6 +87,141 @@ gh_apply_threshold (gh_layout layout, void *pixels, size_t width,
         {
           uint8_t v = gh_pixel_level (layout, p, channel) > threshold ? 255
                                                                       : 0;
+          for (int k = 0; k < colours; k++)
+            p[k] = v;
+        }
+    }
+  return GH_OK;
+}
+
+static gh_status
+check_strip_f32 (gh_layout layout, const void *pixels, size_t width,
+                 size_t height, size_t stride, gh_error *error)
+{
+  gh_image image = { layout, GH_SAMPLE_F32, 1024, 0 };
+  gh_piece piece = { pixels, width, height, stride, NULL, 0 };
+  gh_status st = gh_image_check (&image, error);
+  return st != GH_OK ? st : gh_piece_check (&image, &piece, error);
+}
+
+int
+gh_pixel_bin_f32 (gh_layout layout, const float *p, gh_channel channel,
+                  int bins)
+{
+  int rgb = gh_layout_is_rgb (layout);
+  switch (channel)
+    {
+    case GH_CHANNEL_VALUE:
+      return gh_bin_f32 (rgb ? gh_max3_f32 (p[0], p[1], p[2]) : p[0], bins);
+    case GH_CHANNEL_RED:
+    case GH_CHANNEL_GREEN:
+    case GH_CHANNEL_BLUE:
+      return rgb ? gh_bin_f32 (p[channel - GH_CHANNEL_RED], bins) : -1;
+    case GH_CHANNEL_ALPHA:
+      return gh_layout_has_alpha (layout)
+               ? gh_bin_f32 (p[gh_layout_bpp (layout) - 1], bins)
+               : -1;
+    case GH_CHANNEL_LUMINANCE:
+      return rgb ? gh_bin_f32 (gh_luminance_f32 (p[0], p[1], p[2]), bins)
+                 : -1;
+    default:
+      return -1;
+    }
+}
+
+gh_status
+gh_equalize_curve_init (gh_equalize_curve *c, const double *counts, int bins)
+{
+  memset (c, 0, sizeof *c);
+  if (!counts || bins < 2)
+    return GH_ERR_INVALID;
+  c->below = malloc (((size_t) bins + 1) * sizeof *c->below);
+  if (!c->below)
+    return GH_ERR_NOMEM;
+  c->bins = bins;
+  c->below[0] = 0.0;
+  for (int k = 0; k < bins; k++)
+    c->below[k + 1] = c->below[k] + (counts[k] > 0.0 ? counts[k] : 0.0);
+  c->total = c->below[bins];
+  return GH_OK;
+}
+
+float
+gh_equalize_curve_map (const gh_equalize_curve *c, float v)
+{
+  /* Bin k holds positions [k - 0.5, k + 0.5) of v * (bins - 1); its count
+   * is spread evenly across them. */
+  double pos = (double) v * (c->bins - 1), frac, cum;
+  int k = gh_bin_f32 (v, c->bins);
+  if (!(c->total > 0.0))
+    return v; /* an empty histogram: nothing to equalize */
+  frac = pos - (k - 0.5);
+  frac = frac < 0.0 ? 0.0 : frac > 1.0 ? 1.0 : frac;
+  cum = c->below[k] + frac * (c->below[k + 1] - c->below[k]);
+  cum /= c->total;
+  return (float) (cum < 0.0 ? 0.0 : cum > 1.0 ? 1.0 : cum);
+}
+
+void
+gh_equalize_curve_clear (gh_equalize_curve *c)
+{
+  free (c->below);
+  memset (c, 0, sizeof *c);
+}
+
+gh_status
+gh_apply_curves_f32 (gh_layout layout, float *pixels, size_t width,
+                     size_t height, size_t stride,
+                     const gh_equalize_curve *const curves[3],
+                     gh_error *error)
+{
+  gh_status st = check_strip_f32 (layout, pixels, width, height, stride,
+                                  error);
+  int bpp, colours;
+
+  if (st != GH_OK)
+    return st;
+  bpp = gh_layout_bpp (layout);
+  colours = gh_layout_is_rgb (layout) ? 3 : 1;
+  for (int k = 0; k < colours; k++)
+    if (!curves || !curves[k] || !curves[k]->below)
+      return gh_fail (error, GH_ERR_INVALID, "curve %d is missing", k);
+  for (size_t y = 0; y < height; y++)
+    {
+      float *p = (float *) ((uint8_t *) pixels + y * stride);
+      for (size_t x = 0; x < width; x++, p += bpp)
+        for (int k = 0; k < colours; k++)
+          p[k] = gh_equalize_curve_map (curves[k], p[k]);
+    }
+  return GH_OK;
+}
+
+gh_status
+gh_apply_threshold_f32 (gh_layout layout, float *pixels, size_t width,
+                        size_t height, size_t stride, gh_channel channel,
+                        int threshold, int bins, gh_error *error)
+{
+  gh_status st = check_strip_f32 (layout, pixels, width, height, stride,
+                                  error);
+  int bpp, colours;
+
+  if (st != GH_OK)
+    return st;
+  if (!(gh_layout_channels (layout) & (1u << channel)))
+    return gh_fail (error, GH_ERR_INVALID,
+                    "channel %d is not in this image", (int) channel);
+  if (bins < 2 || bins > 65536)
+    return gh_fail (error, GH_ERR_INVALID, "%d bins", bins);
+  bpp = gh_layout_bpp (layout);
+  colours = gh_layout_is_rgb (layout) ? 3 : 1;
+  for (size_t y = 0; y < height; y++)
+    {
+      float *p = (float *) ((uint8_t *) pixels + y * stride);
+      for (size_t x = 0; x < width; x++, p += bpp)
+        {
+          float v = gh_pixel_bin_f32 (layout, p, channel, bins) > threshold
+                      ? 1.0f
+                      : 0.0f;
           for (int k = 0; k < colours; k++)
             p[k] = v;
         }

@@ -97,7 +97,8 @@ count_rows (const gh_piece *piece, const int bpp, const int has_mask,
   for (size_t y = 0; y < piece->height; y++)
     {
       const uint8_t *p = (const uint8_t *) piece->pixels + y * piece->stride;
-      const uint8_t *m = has_mask ? piece->mask + y * piece->mask_stride
+      const uint8_t *m = has_mask ? (const uint8_t *) piece->mask
+                                      + y * piece->mask_stride
                                   : NULL;
       size_t n = piece->width, x = 0;
 
@@ -118,6 +119,49 @@ count_rows (const gh_piece *piece, const int bpp, const int has_mask,
   flush_tables (t, acc, channels);
 }
 
+/* Float pixels: GIMP's float binning and double weights (alpha x mask,
+ * the mask alone for alpha), summed straight into the accumulator. */
+static inline __attribute__ ((always_inline)) void
+count_rows_f32 (const gh_piece *piece, const int bpp, const int has_mask,
+                gh_accum *acc)
+{
+  const int has_alpha = bpp == 2 || bpp == 4;
+  const int bins = acc->bins;
+  double *w = acc->weight;
+
+  for (size_t y = 0; y < piece->height; y++)
+    {
+      const float *p = (const float *) ((const uint8_t *) piece->pixels
+                                        + y * piece->stride);
+      const float *m
+        = has_mask ? (const float *) ((const uint8_t *) piece->mask
+                                      + y * piece->mask_stride)
+                   : NULL;
+      for (size_t x = 0; x < piece->width; x++, p += bpp)
+        {
+          double mask = has_mask ? (double) m[x] : 1.0;
+          double weight = (has_alpha ? (double) p[bpp - 1] : 1.0) * mask;
+          if (bpp >= 3)
+            {
+              w[GH_CHANNEL_VALUE * bins
+                + gh_bin_f32 (gh_max3_f32 (p[0], p[1], p[2]), bins)]
+                += weight;
+              w[GH_CHANNEL_RED * bins + gh_bin_f32 (p[0], bins)] += weight;
+              w[GH_CHANNEL_GREEN * bins + gh_bin_f32 (p[1], bins)] += weight;
+              w[GH_CHANNEL_BLUE * bins + gh_bin_f32 (p[2], bins)] += weight;
+              w[GH_CHANNEL_LUMINANCE * bins
+                + gh_bin_f32 (gh_luminance_f32 (p[0], p[1], p[2]), bins)]
+                += weight;
+            }
+          else
+            w[GH_CHANNEL_VALUE * bins + gh_bin_f32 (p[0], bins)] += weight;
+          if (has_alpha)
+            w[GH_CHANNEL_ALPHA * bins + gh_bin_f32 (p[bpp - 1], bins)]
+              += mask;
+        }
+    }
+}
+
 static void
 count_with (const gh_image *image, const gh_piece *piece, tables *t,
             gh_accum *acc)
@@ -125,19 +169,32 @@ count_with (const gh_image *image, const gh_piece *piece, tables *t,
   unsigned ch = gh_layout_channels (image->layout);
   int mask = image->has_mask != 0;
 
+  if (image->sample == GH_SAMPLE_F32)
+    {
+      switch (image->layout * 2 + mask)
+        {
+        case GH_LAYOUT_GRAY * 2: count_rows_f32 (piece, 1, 0, acc); break;
+        case GH_LAYOUT_GRAY * 2 + 1: count_rows_f32 (piece, 1, 1, acc); break;
+        case GH_LAYOUT_GRAYA * 2: count_rows_f32 (piece, 2, 0, acc); break;
+        case GH_LAYOUT_GRAYA * 2 + 1: count_rows_f32 (piece, 2, 1, acc); break;
+        case GH_LAYOUT_RGB * 2: count_rows_f32 (piece, 3, 0, acc); break;
+        case GH_LAYOUT_RGB * 2 + 1: count_rows_f32 (piece, 3, 1, acc); break;
+        case GH_LAYOUT_RGBA * 2: count_rows_f32 (piece, 4, 0, acc); break;
+        case GH_LAYOUT_RGBA * 2 + 1: count_rows_f32 (piece, 4, 1, acc); break;
+        }
+      return;
+    }
   /* A wide row that runs past FLUSH_PIXELS is split so the check between
    * rows suffices. */
   if (piece->width > FLUSH_PIXELS)
     {
-      size_t bpp = (size_t) gh_layout_bpp (image->layout);
       for (size_t x = 0; x < piece->width; x += FLUSH_PIXELS)
         {
-          gh_piece part = *piece;
-          part.width = piece->width - x < FLUSH_PIXELS ? piece->width - x
-                                                       : FLUSH_PIXELS;
-          part.pixels = (const uint8_t *) piece->pixels + x * bpp;
-          if (mask)
-            part.mask = piece->mask + x;
+          gh_piece part;
+          gh_piece_sub (image, piece, x, 0,
+                        piece->width - x < FLUSH_PIXELS ? piece->width - x
+                                                        : FLUSH_PIXELS,
+                        piece->height, &part);
           count_with (image, &part, t, acc);
         }
       return;
@@ -255,7 +312,8 @@ gh_cpu_create (int threads, gh_cpu **out, gh_error *error)
       worker *w = &cpu->workers[i];
       w->cpu = cpu;
       w->index = i;
-      if (gh_accum_init (&w->acc, BINS) != GH_OK)
+      gh_image u8 = { GH_LAYOUT_RGBA, GH_SAMPLE_U8, BINS, 0 };
+      if (gh_accum_init (&w->acc, &u8) != GH_OK)
         goto fail;
     }
   for (; started < threads; started++)
@@ -296,12 +354,24 @@ gh_cpu_threads (const gh_cpu *cpu)
   return cpu->threads;
 }
 
-void
-gh_cpu_begin (gh_cpu *cpu, const gh_image *image)
+gh_status
+gh_cpu_begin (gh_cpu *cpu, const gh_image *image, gh_error *error)
 {
   cpu->image = *image;
   for (int i = 0; i < cpu->threads; i++)
-    gh_accum_zero (&cpu->workers[i].acc);
+    {
+      gh_accum *acc = &cpu->workers[i].acc;
+      if (gh_accum_fits (acc, image))
+        gh_accum_zero (acc);
+      else
+        {
+          gh_accum_free (acc);
+          if (gh_accum_init (acc, image) != GH_OK)
+            return gh_fail (error, GH_ERR_NOMEM,
+                            "out of memory for %d bins", image->bins);
+        }
+    }
+  return GH_OK;
 }
 
 /* Part i of n: whole rows when there are enough, else columns. */
@@ -309,25 +379,17 @@ static void
 split_piece (const gh_image *image, const gh_piece *piece, int i, int n,
              gh_piece *part)
 {
-  *part = *piece;
   if (piece->height >= (size_t) n)
     {
       size_t y0 = piece->height * (size_t) i / (size_t) n;
       size_t y1 = piece->height * (size_t) (i + 1) / (size_t) n;
-      part->height = y1 - y0;
-      part->pixels = (const uint8_t *) piece->pixels + y0 * piece->stride;
-      if (image->has_mask)
-        part->mask = piece->mask + y0 * piece->mask_stride;
+      gh_piece_sub (image, piece, 0, y0, piece->width, y1 - y0, part);
     }
   else
     {
       size_t x0 = piece->width * (size_t) i / (size_t) n;
       size_t x1 = piece->width * (size_t) (i + 1) / (size_t) n;
-      part->width = x1 - x0;
-      part->pixels = (const uint8_t *) piece->pixels
-                     + x0 * (size_t) gh_layout_bpp (image->layout);
-      if (image->has_mask)
-        part->mask = piece->mask + x0;
+      gh_piece_sub (image, piece, x0, 0, x1 - x0, piece->height, part);
     }
 }
 

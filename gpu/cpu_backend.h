@@ -6,7 +6,7 @@
  * the threads' accumulators.  Also the GPU backend's fallback.
  *
  *   gh_cpu_create (0, &cpu, &err);      -- 0: one thread per core
- *   gh_cpu_begin (cpu, &image);
+ *   gh_cpu_begin (cpu, &image, &err);   -- sizes the accumulators
  *   gh_cpu_feed (cpu, &piece);          -- pieces already checked
  *   gh_cpu_collect (cpu, &acc);         -- adds into acc
  */
@@ -24,7 +24,7 @@ typedef struct gh_cpu gh_cpu;
 gh_status gh_cpu_create (int threads, gh_cpu **out, gh_error *error);
 void gh_cpu_destroy (gh_cpu *cpu);
 int gh_cpu_threads (const gh_cpu *cpu);
-void gh_cpu_begin (gh_cpu *cpu, const gh_image *image);
+gh_status gh_cpu_begin (gh_cpu *cpu, const gh_image *image, gh_error *error);
 void gh_cpu_feed (gh_cpu *cpu, const gh_piece *piece);
 void gh_cpu_collect (gh_cpu *cpu, gh_accum *acc);
 

@@ -99,7 +99,8 @@ gh_cuda_create (const gh_options *options, gh_cuda **out, gh_error *error)
     return cuda_fail (error, "cannot open CUDA device 0", e);
 
   gpu = (gh_cuda *) calloc (1, sizeof *gpu);
-  if (!gpu || gh_accum_init (&gpu->total, 256) != GH_OK)
+  gh_image u8 = { GH_LAYOUT_RGBA, GH_SAMPLE_U8, 256, 0 };
+  if (!gpu || gh_accum_init (&gpu->total, &u8) != GH_OK)
     {
       free (gpu);
       return gh_fail (error, GH_ERR_NOMEM, "out of memory for the GPU backend");
@@ -237,23 +238,16 @@ fall_back (gh_cuda *gpu, gh_cpu *cpu, const gh_piece *piece, size_t y,
     return;
   if (x > 0)
     {
-      gh_piece row = *piece;
-      row.pixels = (const uint8_t *) piece->pixels + y * piece->stride
-                   + x * gpu->bpp;
-      row.width = piece->width - x;
-      row.height = 1;
-      if (gpu->image.has_mask)
-        row.mask = piece->mask + y * piece->mask_stride + x;
+      gh_piece row;
+      gh_piece_sub (&gpu->image, piece, x, y, piece->width - x, 1, &row);
       gh_cpu_feed (cpu, &row);
       y++;
     }
   if (y < piece->height)
     {
-      gh_piece rest = *piece;
-      rest.pixels = (const uint8_t *) piece->pixels + y * piece->stride;
-      rest.height = piece->height - y;
-      if (gpu->image.has_mask)
-        rest.mask = piece->mask + y * piece->mask_stride;
+      gh_piece rest;
+      gh_piece_sub (&gpu->image, piece, 0, y, piece->width,
+                    piece->height - y, &rest);
       gh_cpu_feed (cpu, &rest);
     }
 }
@@ -327,8 +321,8 @@ gh_cuda_feed (gh_cuda *gpu, const gh_piece *piece, gh_cpu *cpu,
       && (!mask || page_locked (p.mask)))
     {
       size_t done = 0;
-      if ((e = feed_direct (gpu, (const uint8_t *) p.pixels, p.mask, p.width,
-                            &done))
+      if ((e = feed_direct (gpu, (const uint8_t *) p.pixels,
+                            (const uint8_t *) p.mask, p.width, &done))
           != cudaSuccess)
         {
           fall_back (gpu, cpu, &p, 0, done);
@@ -355,8 +349,8 @@ gh_cuda_feed (gh_cuda *gpu, const gh_piece *piece, gh_cpu *cpu,
       gh_cpu_memcpy (cpu, s->h_pix + s->n * gpu->bpp, row + x * gpu->bpp,
                      take * gpu->bpp);
       if (mask)
-        gh_cpu_memcpy (cpu, s->h_mask + s->n, p.mask + y * p.mask_stride + x,
-                       take);
+        gh_cpu_memcpy (cpu, s->h_mask + s->n,
+                       (const uint8_t *) p.mask + y * p.mask_stride + x, take);
       s->n += take;
       x += take;
       if (x == p.width)

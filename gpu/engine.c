@@ -14,8 +14,9 @@ struct gh_engine {
   gh_options options;
   gh_cpu *cpu;
 #if GH_HAVE_CUDA
-  gh_cuda *gpu;   /* NULL once the GPU is unusable */
-  int image_on_gpu; /* the current image started on the GPU */
+  gh_cuda *gpu;     /* NULL once the GPU is unusable */
+  int gpu_began;    /* the current image began on the GPU */
+  int image_on_gpu; /* ... and the GPU has not failed since */
 #endif
   int open;       /* between begin and finish */
   gh_image image;
@@ -92,7 +93,8 @@ gh_engine_create (const gh_options *options, gh_engine **out,
       free (e);
       return st;
     }
-  if (gh_accum_init (&e->acc, 256) != GH_OK)
+  gh_image u8 = { GH_LAYOUT_RGBA, GH_SAMPLE_U8, 256, 0 };
+  if (gh_accum_init (&e->acc, &u8) != GH_OK)
     {
       gh_engine_destroy (e);
       return gh_fail (error, GH_ERR_NOMEM, "out of memory for the engine");
@@ -152,11 +154,22 @@ gh_engine_begin (gh_engine *e, const gh_image *image, gh_error *error)
     return gh_fail (error, GH_ERR_INVALID, "no engine given");
   if ((st = gh_image_check (image, error)) != GH_OK)
     return st;
+  if (!gh_accum_fits (&e->acc, image))
+    {
+      gh_accum_free (&e->acc);
+      if (gh_accum_init (&e->acc, image) != GH_OK)
+        return gh_fail (error, GH_ERR_NOMEM, "out of memory for %d bins",
+                        image->bins);
+    }
+  if ((st = gh_cpu_begin (e->cpu, image, error)) != GH_OK)
+    return st;
   e->image = *image;
   e->open = 1;
-  gh_cpu_begin (e->cpu, image);
 #if GH_HAVE_CUDA
-  e->image_on_gpu = e->gpu && gh_cuda_begin (e->gpu, image, error) == GH_OK;
+  /* The kernels count 8-bit samples; float images go to the CPU. */
+  e->gpu_began = e->gpu && image->sample == GH_SAMPLE_U8
+                 && gh_cuda_begin (e->gpu, image, error) == GH_OK;
+  e->image_on_gpu = e->gpu_began;
 #endif
   return GH_OK;
 }
@@ -208,7 +221,7 @@ gh_engine_finish (gh_engine *e, gh_histogram *out, gh_error *error)
   e->open = 0;
   gh_accum_zero (&e->acc);
 #if GH_HAVE_CUDA
-  if (e->gpu)
+  if (e->gpu_began)
     {
       gh_error why;
       /* After a failure in feed this only adds the chunks the GPU did

@@ -72,10 +72,15 @@ typedef enum {
   GH_LAYOUT_RGBA = 4
 } gh_layout;
 
-/* Sample types.  Only 8-bit samples are implemented; the API is shaped so
- * 16-bit and float samples (and 1024 bins) are an addition. */
+/* Sample types.  U8: bytes, 256 bins.  F32: floats with 0..1 the
+ * perceptual (R'G'B') range, any number of bins from 2 to 65536 (GIMP uses
+ * 1024 for every precision above 8 bits; read such layers as float).
+ * Binning is GIMP's: round (clamp (v * (bins - 1))) in float.  F32 images
+ * are counted on the CPU for now; weights are summed in double as GIMP
+ * does. */
 typedef enum {
-  GH_SAMPLE_U8 = 1
+  GH_SAMPLE_U8 = 1,
+  GH_SAMPLE_F32
 } gh_sample;
 
 typedef enum {
@@ -106,33 +111,36 @@ typedef struct {
 typedef struct {
   gh_layout layout;
   gh_sample sample;
-  int bins;     /* 256 for 8-bit samples */
-  int has_mask; /* every piece then carries an 8-bit selection mask */
+  int bins;     /* 256 for U8; 2..65536 for F32 */
+  int has_mask; /* every piece then carries a selection mask */
 } gh_image;
 
 /* A rectangle of pixels: rows of `width` pixels, `stride` bytes apart
  * (stride >= width * bytes per pixel).  `mask`, when the image has one,
- * holds one byte per pixel (0 = unselected, 255 = fully selected) with its
- * own stride. */
+ * holds one sample of the image's type per pixel (U8: 0 = unselected, 255
+ * = fully selected; F32: 0..1) with its own stride in bytes. */
 typedef struct {
   const void *pixels;
   size_t width;
   size_t height;
   size_t stride;
-  const uint8_t *mask;
+  const void *mask;
   size_t mask_stride;
 } gh_piece;
 
-/* The result: exact weighted sums.  Bin b of channel c holds
- * raw[c * bins + b] / unit[c] pixels.  unit[c] is 1 for unweighted
+/* The result.  U8 images: exact weighted sums, bin b of channel c holding
+ * raw[c * bins + b] / unit[c] pixels, unit[c] being 1 for unweighted
  * counts, 255 when one 8-bit weight applies (alpha or mask), 65025 when
- * both do.  Channels the image lacks are all zero and absent from
- * `channels` (a bit mask of 1 << gh_channel). */
+ * both do; `weight` is NULL.  F32 images: weight[c * bins + b] holds the
+ * summed weights (double) and raw is zero.  Read either through
+ * gh_histogram_count(s).  Channels the image lacks are all zero and absent
+ * from `channels` (a bit mask of 1 << gh_channel). */
 typedef struct {
   int bins;
   unsigned channels;
   uint64_t unit[GH_NUM_CHANNELS];
   uint64_t *raw;
+  double *weight;
 } gh_histogram;
 
 typedef struct gh_engine gh_engine;
@@ -166,9 +174,11 @@ gh_status gh_engine_feed (gh_engine *engine, const gh_piece *piece,
 gh_status gh_engine_finish (gh_engine *engine, gh_histogram *out,
                             gh_error *error);
 
-/* Histogram storage. */
+/* Histogram storage; reset makes room for `bins` bins (and float weights
+ * when `weights`), all zero. */
 void gh_histogram_init (gh_histogram *h);
-gh_status gh_histogram_reset (gh_histogram *h, int bins, gh_error *error);
+gh_status gh_histogram_reset (gh_histogram *h, int bins, int weights,
+                              gh_error *error);
 void gh_histogram_clear (gh_histogram *h);
 /* Weighted pixel count of one bin. */
 double gh_histogram_count (const gh_histogram *h, gh_channel channel,
@@ -227,6 +237,45 @@ gh_status gh_apply_threshold (gh_layout layout, void *pixels, size_t width,
  * bins it); -1 for a channel the layout lacks. */
 int gh_pixel_level (gh_layout layout, const uint8_t *pixel,
                     gh_channel channel);
+
+/* The same for F32 pixels: the pixel's bin among `bins`. */
+int gh_pixel_bin_f32 (gh_layout layout, const float *pixel,
+                      gh_channel channel, int bins);
+
+/* Equalization of float data: the cumulative distribution made continuous
+ * by spreading each bin's count evenly across the bin, divided by the
+ * total.  The occupied range maps onto the full 0..1 range, distinct levels
+ * stay distinct and a smooth gradient stays smooth.  (The 8-bit table
+ * above is OpenCV's discrete mapping instead.)
+ *
+ *   gh_equalize_curve c;
+ *   gh_equalize_curve_init (&c, counts, bins);   -- counts: bins values
+ *   float out = gh_equalize_curve_map (&c, v);   -- v, out in 0..1
+ *   gh_equalize_curve_clear (&c);
+ */
+typedef struct {
+  int bins;
+  double *below; /* bins + 1 cumulative counts: below[k] = sum of bins < k */
+  double total;
+} gh_equalize_curve;
+
+gh_status gh_equalize_curve_init (gh_equalize_curve *curve,
+                                  const double *counts, int bins);
+float gh_equalize_curve_map (const gh_equalize_curve *curve, float v);
+void gh_equalize_curve_clear (gh_equalize_curve *curve);
+
+/* F32 strips (stride in bytes): each colour sample (gray, or R, G and B)
+ * through curves[k] (gray uses curves[0]); alpha kept. */
+gh_status gh_apply_curves_f32 (gh_layout layout, float *pixels, size_t width,
+                               size_t height, size_t stride,
+                               const gh_equalize_curve *const curves[3],
+                               gh_error *error);
+/* F32 strips: every colour sample becomes 1 where the pixel's bin in
+ * `channel` (among `bins`) is above `threshold`, else 0; alpha kept. */
+gh_status gh_apply_threshold_f32 (gh_layout layout, float *pixels,
+                                  size_t width, size_t height, size_t stride,
+                                  gh_channel channel, int threshold, int bins,
+                                  gh_error *error);
 
 #ifdef __cplusplus
 }

@@ -11,7 +11,7 @@ gh_histogram_init (gh_histogram *h)
 }
 
 gh_status
-gh_histogram_reset (gh_histogram *h, int bins, gh_error *error)
+gh_histogram_reset (gh_histogram *h, int bins, int weights, gh_error *error)
 {
   size_t n = (size_t) GH_NUM_CHANNELS * (size_t) bins;
   if (bins <= 0)
@@ -24,8 +24,19 @@ gh_histogram_reset (gh_histogram *h, int bins, gh_error *error)
                         bins);
       h->raw = raw;
       h->bins = bins;
+      free (h->weight);
+      h->weight = NULL;
+    }
+  if (weights && !h->weight && !(h->weight = malloc (n * sizeof *h->weight)))
+    return gh_fail (error, GH_ERR_NOMEM, "out of memory for %d bins", bins);
+  if (!weights)
+    {
+      free (h->weight);
+      h->weight = NULL;
     }
   memset (h->raw, 0, n * sizeof *h->raw);
+  if (h->weight)
+    memset (h->weight, 0, n * sizeof *h->weight);
   h->channels = 0;
   for (int c = 0; c < GH_NUM_CHANNELS; c++)
     h->unit[c] = 1;
@@ -36,6 +47,7 @@ void
 gh_histogram_clear (gh_histogram *h)
 {
   free (h->raw);
+  free (h->weight);
   gh_histogram_init (h);
 }
 
@@ -45,6 +57,8 @@ gh_histogram_count (const gh_histogram *h, gh_channel channel, int bin)
   if (!h->raw || (unsigned) channel >= GH_NUM_CHANNELS || bin < 0
       || bin >= h->bins)
     return 0.0;
+  if (h->weight)
+    return h->weight[(size_t) channel * (size_t) h->bins + (size_t) bin];
   return (double) h->raw[(size_t) channel * (size_t) h->bins + (size_t) bin]
          / (double) h->unit[channel];
 }

@@ -1,8 +1,8 @@
 /* pixel.h — what one pixel contributes: GIMP 2.10's derived levels.
  *
  * Shared by the CPU backend, the CUDA kernels, the reference and the
- * apply functions, so every path bins a pixel identically.  Host and device
- * code (GH_HOSTDEV).  8-bit samples.
+ * apply functions, so every path bins a pixel identically.  The 8-bit
+ * functions are host and device code (GH_HOSTDEV); the float ones host.
  */
 #ifndef GH_PIXEL_H
 #define GH_PIXEL_H
@@ -15,10 +15,37 @@
 #define GH_HOSTDEV static inline
 #endif
 
-/* GIMP's luminance bin exactly as gimphistogram.c computes it: samples as
- * float (byte / 255.0), GIMP_RGB_LUMINANCE in double, stored to float,
- * scaled by 255.0f in float, rounded half up.  The device path spells out
- * each rounding so nvcc cannot fuse them into FMAs. */
+/* GIMP's bin of a float sample, VALUE() in gimphistogram.c: scaled by
+ * bins - 1 in float, clamped (NaN to 0), rounded half up in double. */
+static inline int
+gh_bin_f32 (float v, int bins)
+{
+  float top = (float) (bins - 1);
+  float t = v * top;
+  t = t > 0.0f ? (t < top ? t : top) : 0.0f;
+  return (int) ((double) t + 0.5);
+}
+
+/* GIMP's value of float samples: MAX (MAX (r, g), b) with GLib's MAX, so
+ * NaNs fall where GIMP's do. */
+static inline float
+gh_max3_f32 (float r, float g, float b)
+{
+  float m = r > g ? r : g;
+  return b > m ? b : m;
+}
+
+/* GIMP_RGB_LUMINANCE: double arithmetic, stored to float. */
+static inline float
+gh_luminance_f32 (float r, float g, float b)
+{
+  return (float) (r * 0.22248840 + g * 0.71690369 + b * 0.06060791);
+}
+
+/* GIMP's luminance bin of 8-bit samples exactly as gimphistogram.c
+ * computes it: samples as float (byte / 255.0), then the two functions
+ * above.  The device path spells out each rounding so nvcc cannot fuse
+ * them into FMAs. */
 GH_HOSTDEV int
 gh_luminance_bin_gimp (unsigned r, unsigned g, unsigned b)
 {
@@ -31,11 +58,9 @@ gh_luminance_bin_gimp (unsigned r, unsigned g, unsigned b)
   float t = __fmul_rn (lum, 255.0f);
   return (int) __dadd_rn ((double) t, 0.5);
 #else
-  float rf = (float) (r / 255.0), gf = (float) (g / 255.0),
-        bf = (float) (b / 255.0);
-  float lum = rf * 0.22248840 + gf * 0.71690369 + bf * 0.06060791;
-  float t = lum * 255.0f;
-  return (int) (t + 0.5);
+  return gh_bin_f32 (gh_luminance_f32 ((float) (r / 255.0), (float) (g / 255.0),
+                                       (float) (b / 255.0)),
+                     256);
 #endif
 }
 

@@ -109,6 +109,17 @@ main (void)
               test_picture_free (&p);
             }
       check_big_sums (e);
+      /* Float pictures, as GIMP reads layers above 8 bits. */
+      for (int i = 0; i < 60; i++)
+        {
+          static const int bins[] = { 1024, 256, 2, 4096 };
+          test_picture p;
+          test_picture_make_f32 (&p, (gh_layout) (1 + test_below (4)),
+                                 (int) test_below (2), test_below (400),
+                                 test_below (120), bins[test_below (4)]);
+          check_picture (e, &p, "float");
+          test_picture_free (&p);
+        }
       gh_engine_destroy (e);
     }
   return test_summary ();

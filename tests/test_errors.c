@@ -56,6 +56,11 @@ main (void)
     bad = rgba;
     bad.bins = 1024;
     EXPECT_ERROR (gh_engine_begin (engine, &bad, &err_), "1024 bins on u8");
+    bad.sample = GH_SAMPLE_F32;
+    bad.bins = 1;
+    EXPECT_ERROR (gh_engine_begin (engine, &bad, &err_), "1 bin");
+    bad.bins = 65537;
+    EXPECT_ERROR (gh_engine_begin (engine, &bad, &err_), "65537 bins");
     EXPECT_ERROR (gh_engine_begin (engine, NULL, &err_), "NULL image");
     EXPECT_ERROR (gh_engine_begin (NULL, &rgba, &err_), "NULL engine");
   }
@@ -93,6 +98,14 @@ main (void)
     EXPECT_ERROR (feed (masked, p, &err_), "mask missing");
     p.mask = mask, p.mask_stride = 3;
     EXPECT_ERROR (feed (masked, p, &err_), "mask stride short");
+    {
+      gh_image f32 = { GH_LAYOUT_GRAY, GH_SAMPLE_F32, 1024, 1 };
+      gh_piece q = { pixels, 4, 4, 16, mask, 8 };
+      EXPECT_ERROR (feed (f32, q, &err_), "float mask stride of 2 floats");
+      q.stride = 12;
+      q.mask_stride = 16;
+      EXPECT_ERROR (feed (f32, q, &err_), "float stride of 3 floats");
+    }
   }
 
   /* After errors the engine still works. */

@@ -86,6 +86,25 @@ check_kernel (gh_kernel kernel, const char *name)
   gh_engine_destroy (e);
 }
 
+/* Float images go to the CPU without the GPU being given up. */
+static void
+check_float (void)
+{
+  gh_engine *e = gpu_engine (GH_KERNEL_AUTO, 0);
+  test_picture p;
+  test_seed (17);
+  test_picture_make_f32 (&p, GH_LAYOUT_RGBA, 1, 999, 301, 1024);
+  check_picture (e, &p, "float on a GPU engine");
+  test_picture_free (&p);
+  test_picture_make (&p, GH_LAYOUT_RGBA, 1, 999, 301, DIST_UNIFORM, 0);
+  check_picture (e, &p, "8-bit after a float image");
+  test_picture_free (&p);
+  CHECK (gh_engine_fallback_reason (e) == NULL
+           && !strncmp (gh_engine_backend_name (e), "cuda: ", 6),
+         "still on the GPU: %s", gh_engine_backend_name (e));
+  gh_engine_destroy (e);
+}
+
 /* The raw kernels (the benchmark's) count the stored samples. */
 static void
 check_raw (gh_kernel kernel)
@@ -225,6 +244,7 @@ main (int argc, char **argv)
   /* 20 M pixels are 5 chunks: fail at the first, in the middle, and at
    * the last one, submitted by finish. */
   check_pinned ();
+  check_float ();
   for (int pinned = 0; pinned <= 1; pinned++)
     {
       check_fallback (1, pinned);

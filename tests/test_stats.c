@@ -14,7 +14,7 @@ near (double a, double b)
 static void
 one_channel (gh_histogram *h, const double *counts_times_unit, uint64_t unit)
 {
-  gh_histogram_reset (h, 256, NULL);
+  gh_histogram_reset (h, 256, 0, NULL);
   h->channels = 1u << GH_CHANNEL_VALUE;
   h->unit[GH_CHANNEL_VALUE] = unit;
   for (int i = 0; i < 256; i++)
@@ -167,11 +167,77 @@ test_equalize (void)
   CHECK (ok, "flat histogram");
 }
 
+/* The float curve: monotonic, distinct levels stay distinct, the occupied
+ * range spans 0..1; binning and thresholds of float pixels. */
+static void
+test_float (void)
+{
+  double c[1024] = { 0 };
+  gh_equalize_curve curve;
+  const gh_equalize_curve *curves[3] = { &curve, &curve, &curve };
+  float px[8] = { 0.1f, 0.2f, 0.9f, 0.5f, 0.6f, 0.6f, 0.6f, 1.0f };
+  int ok = 1;
+  float last = -1.0f;
+
+  /* A smooth gradient over 0.2..0.4 plus a spike at 0.8. */
+  for (int k = 205; k <= 409; k++)
+    c[k] = 10;
+  c[818] = 3000;
+  CHECK (gh_equalize_curve_init (&curve, c, 1024) == GH_OK, "curve");
+  for (int i = 0; i <= 1000; i++)
+    {
+      float v = 0.2f + 0.2f * (float) i / 1000.0f;
+      float out = gh_equalize_curve_map (&curve, v);
+      ok &= out > last;
+      last = out;
+    }
+  CHECK (ok, "a smooth gradient stays strictly increasing");
+  CHECK (gh_equalize_curve_map (&curve, 0.0f) == 0.0f
+           && gh_equalize_curve_map (&curve, 1.0f) == 1.0f,
+         "the occupied range spans 0..1");
+  CHECK (fabs (gh_equalize_curve_map (&curve, 0.6f) - 2050.0 / 5050.0)
+           < 1e-6,
+         "between the gradient and the spike: %g",
+         gh_equalize_curve_map (&curve, 0.6f));
+  CHECK (gh_apply_curves_f32 (GH_LAYOUT_RGBA, px, 2, 1, sizeof px, curves,
+                              NULL)
+           == GH_OK
+           && px[3] == 0.5f && px[7] == 1.0f,
+         "alpha kept");
+  gh_equalize_curve_clear (&curve);
+  memset (c, 0, sizeof c);
+  gh_equalize_curve_init (&curve, c, 1024);
+  CHECK (gh_equalize_curve_map (&curve, 0.3f) == 0.3f, "empty: identity");
+  gh_equalize_curve_clear (&curve);
+
+  CHECK (gh_pixel_bin_f32 (GH_LAYOUT_GRAY, (float[]){ 0.5f },
+                           GH_CHANNEL_VALUE, 1024)
+           == 512,
+         "0.5 of 1023 rounds up to bin 512");
+  CHECK (gh_pixel_bin_f32 (GH_LAYOUT_GRAY, (float[]){ -3.0f },
+                           GH_CHANNEL_VALUE, 1024)
+           == 0
+           && gh_pixel_bin_f32 (GH_LAYOUT_GRAY, (float[]){ 7.0f },
+                                GH_CHANNEL_VALUE, 1024)
+                == 1023,
+         "clamped");
+  {
+    float rgb[6] = { 0.2f, 0.3f, 0.4f, 0.9f, 0.1f, 0.1f };
+    CHECK (gh_apply_threshold_f32 (GH_LAYOUT_RGB, rgb, 2, 1, sizeof rgb,
+                                   GH_CHANNEL_VALUE, 511, 1024, NULL)
+             == GH_OK
+             && rgb[0] == 0.0f && rgb[2] == 0.0f && rgb[3] == 1.0f
+             && rgb[5] == 1.0f,
+           "float threshold on value");
+  }
+}
+
 int
 main (void)
 {
   test_basic_stats ();
   test_otsu ();
   test_equalize ();
+  test_float ();
   return test_summary ();
 }

@@ -3,6 +3,7 @@
 
 #include "reference.h"
 
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -96,6 +97,60 @@ test_picture_make (test_picture *p, gh_layout layout, int has_mask,
       }
 }
 
+static float
+level_f32 (void)
+{
+  switch (test_below (20))
+    {
+    case 0: return -0.25f;
+    case 1: return 1.5f;
+    case 2: return __builtin_nanf ("");
+    case 3: return 0.0f;
+    case 4: return 1.0f;
+    default: return (float) (test_rand () % 1000001) / 1e6f;
+    }
+}
+
+void
+test_picture_make_f32 (test_picture *p, gh_layout layout, int has_mask,
+                       size_t width, size_t height, int bins)
+{
+  size_t bpp = (size_t) layout;
+
+  memset (p, 0, sizeof *p);
+  p->image.layout = layout;
+  p->image.sample = GH_SAMPLE_F32;
+  p->image.bins = bins;
+  p->image.has_mask = has_mask;
+  p->width = width;
+  p->height = height;
+  p->stride = (width * bpp + test_below (3)) * sizeof (float);
+  p->mask_stride = (width + test_below (3)) * sizeof (float);
+  p->pixels = calloc (p->stride * height + 1, 1);
+  for (size_t y = 0; y < height; y++)
+    {
+      float *row = (float *) (p->pixels + y * p->stride);
+      for (size_t i = 0; i < width * bpp; i++)
+        row[i] = level_f32 ();
+      /* NaN alpha would make every sum NaN (as in GIMP): keep it finite. */
+      if (layout == GH_LAYOUT_GRAYA || layout == GH_LAYOUT_RGBA)
+        for (size_t x = 0; x < width; x++)
+          if (row[x * bpp + bpp - 1] != row[x * bpp + bpp - 1])
+            row[x * bpp + bpp - 1] = 0.5f;
+    }
+  if (has_mask)
+    {
+      p->mask = calloc (p->mask_stride * height + 1, 1);
+      for (size_t y = 0; y < height; y++)
+        {
+          float *row = (float *) (p->mask + y * p->mask_stride);
+          for (size_t x = 0; x < width; x++)
+            row[x] = test_below (3) ? (float) (test_rand () % 1001) / 1e3f
+                                    : 1.0f;
+        }
+    }
+}
+
 void
 test_picture_random (test_picture *p, size_t max_side)
 {
@@ -131,7 +186,9 @@ test_engine_run (gh_engine *e, const test_picture *p, gh_histogram *out,
                  gh_error *err)
 {
   gh_status st = gh_engine_begin (e, &p->image, err);
-  size_t bpp = (size_t) p->image.layout;
+  size_t bpp = (size_t) p->image.layout
+               * (p->image.sample == GH_SAMPLE_F32 ? sizeof (float) : 1);
+  size_t mbytes = p->image.sample == GH_SAMPLE_F32 ? sizeof (float) : 1;
   size_t y = 0;
 
   while (st == GH_OK && y < p->height)
@@ -145,7 +202,8 @@ test_engine_run (gh_engine *e, const test_picture *p, gh_histogram *out,
                                        : 1 + test_below (p->width - x);
           gh_piece piece = { p->pixels + y * p->stride + x * bpp, cols, rows,
                              p->stride,
-                             p->mask ? p->mask + y * p->mask_stride + x
+                             p->mask ? p->mask + y * p->mask_stride
+                                         + x * mbytes
                                      : NULL,
                              p->mask_stride };
           st = gh_engine_feed (e, &piece, err);
@@ -179,6 +237,19 @@ test_same_histogram (const gh_histogram *a, const gh_histogram *b)
       for (int i = 0; i < a->bins; i++)
         {
           size_t k = (size_t) c * a->bins + i;
+          if ((a->weight != NULL) != (b->weight != NULL))
+            {
+              printf ("  one histogram has float weights, one not\n");
+              return 0;
+            }
+          if (a->weight
+              && !(fabs (a->weight[k] - b->weight[k])
+                   <= 1e-12 * fabs (b->weight[k])))
+            {
+              printf ("  channel %d bin %d: %.17g vs %.17g\n", c, i,
+                      a->weight[k], b->weight[k]);
+              return 0;
+            }
           if (a->raw[k] != b->raw[k])
             {
               printf ("  channel %d bin %d: %llu vs %llu\n", c, i,

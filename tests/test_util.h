@@ -60,6 +60,11 @@ void test_picture_make (test_picture *p, gh_layout layout, int has_mask,
                         size_t width, size_t height, test_dist dist,
                         int alpha_opaque);
 void test_picture_random (test_picture *p, size_t max_side);
+/* Float pictures: levels in 0..1 with some outside it and some NaN colour
+ * samples (GIMP clamps; NaN bins at 0), float alpha and mask; `bins` per
+ * channel. */
+void test_picture_make_f32 (test_picture *p, gh_layout layout, int has_mask,
+                            size_t width, size_t height, int bins);
 void test_picture_free (test_picture *p);
 
 /* The reference histogram of the whole picture. */
@@ -71,8 +76,9 @@ void test_reference (const test_picture *p, gh_histogram *h);
 gh_status test_engine_run (gh_engine *e, const test_picture *p,
                            gh_histogram *out, gh_error *err);
 
-/* 1 when two histograms are identical (bins, channels, units, sums);
- * prints the first difference otherwise. */
+/* 1 when two histograms are identical (bins, channels, units, sums; float
+ * weights to 1e-12 relative, since summation order differs); prints the
+ * first difference otherwise. */
 int test_same_histogram (const gh_histogram *a, const gh_histogram *b);
 
 #ifdef __cplusplus
