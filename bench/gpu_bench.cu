@@ -128,7 +128,7 @@ gpu_bench (uint8_t *const images[IMG_KINDS], size_t width, size_t height,
            int repeat)
 {
   size_t n = width * height, bytes = n * 4;
-  const size_t sums_n = 2 * GH_NUM_CHANNELS * 256;
+  const size_t sums_n = GH_NUM_CHANNELS * 256;
   uint8_t *d_img, *d_mask, *h_pinned, *h_weighted, *h_mask;
   unsigned long long *d_sums;
   unsigned *d_sink;
@@ -193,15 +193,15 @@ gpu_bench (uint8_t *const images[IMG_KINDS], size_t width, size_t height,
   static const char *const modes[3] = { "raw: the four stored channels, as CUB",
                                         "gimp: GIMP's six channels, opaque",
                                         "weighted: GIMP's six channels, partial alpha and a mask" };
-  const gh_kernel kernels[4] = { GH_KERNEL_PACKED, GH_KERNEL_SHARED_ATOMIC,
-                                 GH_KERNEL_LANE_ATOMIC, GH_KERNEL_AUTO };
+  const gh_kernel kernels[3] = { GH_KERNEL_PACKED, GH_KERNEL_SHARED_ATOMIC,
+                                 GH_KERNEL_AUTO };
   for (int mode = 0; mode < 3; mode++)
     {
       printf ("\n== Image on the GPU, %s: %zux%zu RGBA8 (%.0f MB); GB/s, "
               "ratio to read\n",
               modes[mode], width, height, bytes / 1e6);
-      printf ("%-10s %6s %12s | %12s %12s %12s %12s\n", "input", "read",
-              "CUB<4,4>", "packed", "warp-atomic", "lane-atomic", "chosen");
+      printf ("%-10s %6s %12s | %12s %12s %12s\n", "input", "read",
+              "CUB<4,4>", "packed", "shared-atomic", "chosen");
       for (int k = 0; k < IMG_KINDS; k++)
         {
           double ms_read, ms_cub;
@@ -230,14 +230,13 @@ gpu_bench (uint8_t *const images[IMG_KINDS], size_t width, size_t height,
           printf ("%-10s %6.0f %6.0f %5.2f |", image_kind_names[k],
                   gbps (bytes, ms_read), gbps (bytes, ms_cub),
                   ms_read / ms_cub);
-          for (int j = 0; j < 4; j++)
+          for (int j = 0; j < 3; j++)
             {
               double ms = time_ms (t, [&] {
                 CK (cudaMemsetAsync (d_sums, 0, sums_n * sizeof *d_sums));
                 CK (gh_cuda_histogram (kernels[j], GH_LAYOUT_RGBA, weighted,
                                        mode == 0, d_img,
-                                       weighted ? d_mask : NULL, n, d_sums,
-                                       d_sums + sums_n / 2, 0));
+                                       weighted ? d_mask : NULL, n, d_sums, 0));
               });
               printf (" %6.0f %5.2f", gbps (bytes, ms), ms_read / ms);
             }
@@ -249,8 +248,8 @@ gpu_bench (uint8_t *const images[IMG_KINDS], size_t width, size_t height,
   /* Gray: the same bytes read as 4n one-channel pixels. */
   printf ("\n== Gray images on the GPU (the bytes above as %zu gray pixels)\n",
           4 * n);
-  printf ("%-10s %12s %12s %12s %12s\n", "input", "packed", "warp-atomic",
-          "lane-atomic", "chosen");
+  printf ("%-10s %12s %12s %12s\n", "input", "packed", "shared-atomic",
+          "chosen");
   for (int k = 0; k < IMG_KINDS; k++)
     {
       double ms_read;
@@ -262,13 +261,12 @@ gpu_bench (uint8_t *const images[IMG_KINDS], size_t width, size_t height,
                                        d_sink);
       });
       printf ("%-10s", image_kind_names[k]);
-      for (int j = 0; j < 4; j++)
+      for (int j = 0; j < 3; j++)
         {
           double ms = time_ms (t, [&] {
             CK (cudaMemsetAsync (d_sums, 0, sums_n * sizeof *d_sums));
             CK (gh_cuda_histogram (kernels[j], GH_LAYOUT_GRAY, false, false,
-                                   d_img, NULL, 4 * n, d_sums,
-                                   d_sums + sums_n / 2, 0));
+                                   d_img, NULL, 4 * n, d_sums, 0));
           });
           printf (" %6.0f %5.2f", gbps (bytes, ms), ms_read / ms);
         }
@@ -305,7 +303,7 @@ gpu_bench (uint8_t *const images[IMG_KINDS], size_t width, size_t height,
     kernel = time_ms (t, [&] {
       CK (cudaMemsetAsync (d_sums, 0, sums_n * sizeof *d_sums));
       CK (gh_cuda_histogram (GH_KERNEL_AUTO, GH_LAYOUT_RGBA, false, false,
-                             d_img, NULL, n, d_sums, d_sums + sums_n / 2, 0));
+                             d_img, NULL, n, d_sums, 0));
     });
     gh_options_init (&o);
     o.backend = GH_BACKEND_CUDA;

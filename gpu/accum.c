@@ -155,12 +155,10 @@ gh_accum_init (gh_accum *acc, const gh_image *image)
   size_t n = (size_t) GH_NUM_CHANNELS * (size_t) image->bins;
   memset (acc, 0, sizeof *acc);
   acc->bins = image->bins;
-  acc->count = calloc (n, sizeof *acc->count);
-  acc->deficit = calloc (n, sizeof *acc->deficit);
+  acc->sum = calloc (n, sizeof *acc->sum);
   if (image->sample == GH_SAMPLE_F32)
     acc->weight = calloc (n, sizeof *acc->weight);
-  if (!acc->count || !acc->deficit
-      || (image->sample == GH_SAMPLE_F32 && !acc->weight))
+  if (!acc->sum || (image->sample == GH_SAMPLE_F32 && !acc->weight))
     {
       gh_accum_free (acc);
       return GH_ERR_NOMEM;
@@ -171,7 +169,7 @@ gh_accum_init (gh_accum *acc, const gh_image *image)
 int
 gh_accum_fits (const gh_accum *acc, const gh_image *image)
 {
-  return acc->count && acc->bins == image->bins
+  return acc->sum && acc->bins == image->bins
          && (acc->weight != NULL) == (image->sample == GH_SAMPLE_F32);
 }
 
@@ -179,8 +177,7 @@ void
 gh_accum_zero (gh_accum *acc)
 {
   size_t n = (size_t) GH_NUM_CHANNELS * (size_t) acc->bins;
-  memset (acc->count, 0, n * sizeof *acc->count);
-  memset (acc->deficit, 0, n * sizeof *acc->deficit);
+  memset (acc->sum, 0, n * sizeof *acc->sum);
   if (acc->weight)
     memset (acc->weight, 0, n * sizeof *acc->weight);
 }
@@ -191,8 +188,7 @@ gh_accum_add (gh_accum *dst, const gh_accum *src)
   size_t n = (size_t) GH_NUM_CHANNELS * (size_t) dst->bins;
   for (size_t i = 0; i < n; i++)
     {
-      dst->count[i] += src->count[i];
-      dst->deficit[i] += src->deficit[i];
+      dst->sum[i] += src->sum[i];
       if (dst->weight)
         dst->weight[i] += src->weight[i];
     }
@@ -201,11 +197,19 @@ gh_accum_add (gh_accum *dst, const gh_accum *src)
 void
 gh_accum_free (gh_accum *acc)
 {
-  free (acc->count);
-  free (acc->deficit);
+  free (acc->sum);
   free (acc->weight);
-  acc->count = acc->deficit = NULL;
+  acc->sum = NULL;
   acc->weight = NULL;
+}
+
+uint64_t
+gh_full_weight (const gh_image *image, int channel)
+{
+  uint64_t w = image->has_mask ? 255 : 1;
+  if (channel != GH_CHANNEL_ALPHA && gh_layout_has_alpha (image->layout))
+    w *= 255;
+  return w;
 }
 
 gh_status
@@ -214,31 +218,22 @@ gh_accum_finish (const gh_accum *acc, const gh_image *image,
 {
   gh_status st = gh_histogram_reset (out, acc->bins, acc->weight != NULL,
                                      error);
-  uint64_t alpha_unit = image->has_mask ? 255 : 1;
-  uint64_t colour_unit
-    = alpha_unit * (gh_layout_has_alpha (image->layout) ? 255 : 1);
+  size_t bins = (size_t) acc->bins;
 
   if (st != GH_OK)
     return st;
   out->channels = gh_layout_channels (image->layout);
-  if (acc->weight)
-    {
-      size_t n = (size_t) GH_NUM_CHANNELS * (size_t) acc->bins;
-      for (size_t i = 0; i < n; i++)
-        out->weight[i] = out->channels & (1u << (i / (size_t) acc->bins))
-                           ? acc->weight[i] : 0.0;
-      return GH_OK;
-    }
   for (int c = 0; c < GH_NUM_CHANNELS; c++)
     {
-      uint64_t unit = c == GH_CHANNEL_ALPHA ? alpha_unit : colour_unit;
-      size_t base = (size_t) c * (size_t) acc->bins;
-      out->unit[c] = unit;
+      if (!acc->weight)
+        out->unit[c] = gh_full_weight (image, c);
       if (!(out->channels & (1u << c)))
         continue;
-      for (int b = 0; b < acc->bins; b++)
-        out->raw[base + b]
-          = unit * acc->count[base + b] - acc->deficit[base + b];
+      for (size_t b = 0; b < bins; b++)
+        if (acc->weight)
+          out->weight[c * bins + b] = acc->weight[c * bins + b];
+        else
+          out->raw[c * bins + b] = acc->sum[c * bins + b];
     }
   return GH_OK;
 }

@@ -1,13 +1,13 @@
 /* accum.h — the engine's exact accumulator, shared by every backend.
  *
- * Each backend counts pixels per bin (count) and, for pixels not fully
- * weighted, how much weight they lack (deficit).  The weighted sum of a bin
- * is then unit * count - deficit, exact in 64-bit integers: an opaque image
- * without a mask never touches the deficits, so it runs at counting speed.
- *
- * Colour channels (value, red, green, blue, luminance) are weighted by
- * alpha x mask, so their unit is (alpha ? 255 : 1) * (mask ? 255 : 1); the
- * alpha channel is weighted by the mask alone.
+ * Every backend sums each pixel's weight into its bins, in integer units:
+ * colour channels (value, red, green, blue, luminance) weigh alpha x mask,
+ * so their unit is 1/((alpha ? 255 : 1) * (mask ? 255 : 1)) of a pixel;
+ * the alpha channel weighs the mask alone.  A weight costs the same as a
+ * count (an add of a register instead of a constant), so weighted images
+ * take no slower path; without alpha and mask the sums are plain counts.
+ * Sums are 64-bit: exact for any image that fits in memory.  Float images
+ * sum double weights instead, as GIMP does.
  */
 #ifndef GH_ACCUM_H
 #define GH_ACCUM_H
@@ -20,9 +20,8 @@ extern "C" {
 
 typedef struct {
   int bins;
-  uint64_t *count;   /* GH_NUM_CHANNELS * bins */
-  uint64_t *deficit; /* GH_NUM_CHANNELS * bins */
-  double *weight;    /* F32 images: summed weights instead; else NULL */
+  uint64_t *sum;  /* GH_NUM_CHANNELS * bins, in the units above */
+  double *weight; /* F32 images: summed weights instead; else NULL */
 } gh_accum;
 
 /* Samples per pixel (bytes for U8) and which channels an image has. */
@@ -50,7 +49,9 @@ int gh_accum_fits (const gh_accum *acc, const gh_image *image);
 void gh_accum_zero (gh_accum *acc);
 void gh_accum_add (gh_accum *dst, const gh_accum *src);
 void gh_accum_free (gh_accum *acc);
-/* Turns counts and deficits into the weighted histogram of `image`. */
+/* The weight of a fully weighted pixel in channel c's units. */
+uint64_t gh_full_weight (const gh_image *image, int channel);
+/* Stores the sums as the weighted histogram of `image`. */
 gh_status gh_accum_finish (const gh_accum *acc, const gh_image *image,
                            gh_histogram *out, gh_error *error);
 

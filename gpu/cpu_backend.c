@@ -26,9 +26,6 @@ typedef struct {
  * pool costs more than it saves. */
 #define PARALLEL_MIN_PIXELS 65536
 
-/* Flush the 32-bit tables before any counter could pass 2^32. */
-#define FLUSH_PIXELS ((size_t) 1 << 31)
-
 static void
 flush_tables (tables *t, gh_accum *acc, unsigned channels)
 {
@@ -36,7 +33,7 @@ flush_tables (tables *t, gh_accum *acc, unsigned channels)
     {
       if (!(channels & (1u << c)))
         continue;
-      uint64_t *dst = acc->count + (size_t) c * BINS;
+      uint64_t *dst = acc->sum + (size_t) c * BINS;
       for (int b = 0; b < BINS; b++)
         dst[b] += (uint64_t) t->t[0][c][b] + t->t[1][c][b] + t->t[2][c][b]
                   + t->t[3][c][b];
@@ -44,77 +41,69 @@ flush_tables (tables *t, gh_accum *acc, unsigned channels)
   memset (t, 0, sizeof *t);
 }
 
-/* One pixel into copy k.  Written once, specialised by the compiler for
- * each layout and mask through the constant arguments. */
+/* One pixel's weights into copy k (accum.h: alpha x mask for colour, the
+ * mask for alpha, 1 without either).  Written once, specialised by the
+ * compiler for each layout and mask through the constant arguments. */
 static inline __attribute__ ((always_inline)) void
 count_pixel (const uint8_t *p, unsigned m, const int bpp, const int has_mask,
-             uint32_t (*t)[ROW], uint64_t *deficit)
+             uint32_t (*t)[ROW])
 {
   const int has_alpha = bpp == 2 || bpp == 4;
-  const unsigned full = (has_alpha ? 255u : 1u) * (has_mask ? 255u : 1u);
   unsigned a = has_alpha ? p[bpp - 1] : 255u;
   unsigned w = (has_alpha ? a : 1u) * (has_mask ? m : 1u);
 
   if (bpp >= 3)
     {
       unsigned r = p[0], g = p[1], b = p[2];
-      unsigned v = gh_max3 (r, g, b);
-      unsigned l = (unsigned) gh_luminance_bin (r, g, b);
-      t[GH_CHANNEL_VALUE][v]++;
-      t[GH_CHANNEL_RED][r]++;
-      t[GH_CHANNEL_GREEN][g]++;
-      t[GH_CHANNEL_BLUE][b]++;
-      t[GH_CHANNEL_LUMINANCE][l]++;
-      if (w != full)
-        {
-          unsigned d = full - w;
-          deficit[GH_CHANNEL_VALUE * BINS + v] += d;
-          deficit[GH_CHANNEL_RED * BINS + r] += d;
-          deficit[GH_CHANNEL_GREEN * BINS + g] += d;
-          deficit[GH_CHANNEL_BLUE * BINS + b] += d;
-          deficit[GH_CHANNEL_LUMINANCE * BINS + l] += d;
-        }
+      t[GH_CHANNEL_VALUE][gh_max3 (r, g, b)] += w;
+      t[GH_CHANNEL_RED][r] += w;
+      t[GH_CHANNEL_GREEN][g] += w;
+      t[GH_CHANNEL_BLUE][b] += w;
+      t[GH_CHANNEL_LUMINANCE][gh_luminance_bin (r, g, b)] += w;
     }
   else
-    {
-      t[GH_CHANNEL_VALUE][p[0]]++;
-      if (w != full)
-        deficit[GH_CHANNEL_VALUE * BINS + p[0]] += full - w;
-    }
+    t[GH_CHANNEL_VALUE][p[0]] += w;
   if (has_alpha)
-    {
-      t[GH_CHANNEL_ALPHA][a]++;
-      if (has_mask && m != 255u)
-        deficit[GH_CHANNEL_ALPHA * BINS + a] += 255u - m;
-    }
+    t[GH_CHANNEL_ALPHA][a] += has_mask ? m : 1u;
 }
 
 static inline __attribute__ ((always_inline)) void
 count_rows (const gh_piece *piece, const int bpp, const int has_mask,
             tables *t, gh_accum *acc, unsigned channels)
 {
+  const int has_alpha = bpp == 2 || bpp == 4;
+  /* Pixels after which the 32-bit tables could overflow. */
+  const size_t limit = 0xffffffffu / ((has_alpha ? 255u : 1u)
+                                      * (has_mask ? 255u : 1u));
   size_t since_flush = 0;
+
   for (size_t y = 0; y < piece->height; y++)
     {
       const uint8_t *p = (const uint8_t *) piece->pixels + y * piece->stride;
       const uint8_t *m = has_mask ? (const uint8_t *) piece->mask
                                       + y * piece->mask_stride
                                   : NULL;
-      size_t n = piece->width, x = 0;
+      size_t x = 0;
 
-      if (since_flush + n > FLUSH_PIXELS)
+      while (x < piece->width)
         {
-          flush_tables (t, acc, channels);
-          since_flush = 0;
+          size_t end = piece->width - x < limit - since_flush
+                         ? piece->width
+                         : x + (limit - since_flush);
+          since_flush += end - x;
+          for (; x + COPIES <= end; x += COPIES)
+            for (int k = 0; k < COPIES; k++)
+              count_pixel (p + (x + k) * bpp, has_mask ? m[x + k] : 255u,
+                           bpp, has_mask, t->t[k]);
+          for (; x < end; x++)
+            count_pixel (p + x * bpp, has_mask ? m[x] : 255u, bpp, has_mask,
+                         t->t[0]);
+          if (since_flush == limit)
+            {
+              flush_tables (t, acc, channels);
+              since_flush = 0;
+            }
         }
-      for (; x + COPIES <= n; x += COPIES)
-        for (int k = 0; k < COPIES; k++)
-          count_pixel (p + (x + k) * bpp, has_mask ? m[x + k] : 255u, bpp,
-                       has_mask, t->t[k], acc->deficit);
-      for (; x < n; x++)
-        count_pixel (p + x * bpp, has_mask ? m[x] : 255u, bpp, has_mask,
-                     t->t[0], acc->deficit);
-      since_flush += n;
     }
   flush_tables (t, acc, channels);
 }
@@ -181,21 +170,6 @@ count_with (const gh_image *image, const gh_piece *piece, tables *t,
         case GH_LAYOUT_RGB * 2 + 1: count_rows_f32 (piece, 3, 1, acc); break;
         case GH_LAYOUT_RGBA * 2: count_rows_f32 (piece, 4, 0, acc); break;
         case GH_LAYOUT_RGBA * 2 + 1: count_rows_f32 (piece, 4, 1, acc); break;
-        }
-      return;
-    }
-  /* A wide row that runs past FLUSH_PIXELS is split so the check between
-   * rows suffices. */
-  if (piece->width > FLUSH_PIXELS)
-    {
-      for (size_t x = 0; x < piece->width; x += FLUSH_PIXELS)
-        {
-          gh_piece part;
-          gh_piece_sub (image, piece, x, 0,
-                        piece->width - x < FLUSH_PIXELS ? piece->width - x
-                                                        : FLUSH_PIXELS,
-                        piece->height, &part);
-          count_with (image, &part, t, acc);
         }
       return;
     }

@@ -25,7 +25,7 @@
 
 #define SLOTS 2
 #define CHUNK_PIXELS ((size_t) 4 << 20) /* 16 MB of RGBA per chunk */
-#define SUMS (2 * GH_NUM_CHANNELS * 256) /* counts, then deficits */
+#define SUMS (GH_NUM_CHANNELS * 256)
 
 typedef struct {
   uint8_t *h_pix, *h_mask, *d_pix, *d_mask;
@@ -183,7 +183,7 @@ submit (gh_cuda *gpu, slot *s)
       || (e = cudaMemsetAsync (s->d_sums, 0, sums, s->stream)) != cudaSuccess
       || (e = gh_cuda_histogram (gpu->kernel, gpu->image.layout, mask, false,
                                  s->d_pix, mask ? s->d_mask : NULL, s->n,
-                                 s->d_sums, s->d_sums + SUMS / 2, s->stream))
+                                 s->d_sums, s->stream))
            != cudaSuccess
       || (e = cudaMemcpyAsync (s->h_sums, s->d_sums, sums,
                                cudaMemcpyDeviceToHost, s->stream))
@@ -201,11 +201,8 @@ retire (gh_cuda *gpu, slot *s)
   cudaError_t e = cudaEventSynchronize (s->done);
   if (e != cudaSuccess)
     return e;
-  for (int i = 0; i < SUMS / 2; i++)
-    {
-      gpu->total.count[i] += s->h_sums[i];
-      gpu->total.deficit[i] += s->h_sums[SUMS / 2 + i];
-    }
+  for (int i = 0; i < SUMS; i++)
+    gpu->total.sum[i] += s->h_sums[i];
   s->in_flight = false;
   s->n = 0;
   s->src_pix = s->h_pix;

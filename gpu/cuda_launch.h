@@ -4,13 +4,13 @@
  *
  *   cudaError_t e = gh_cuda_histogram (GH_KERNEL_AUTO, GH_LAYOUT_RGBA,
  *                                      false, false, d_pixels, NULL, n,
- *                                      d_count, d_deficit, stream);
+ *                                      d_sums, stream);
  *
  * d_pixels holds n packed pixels (16-byte aligned), d_mask n bytes or NULL;
- * d_count and d_deficit are GH_NUM_CHANNELS * 256 zeroed 64-bit sums that
- * the kernel adds into (accum.h explains counts and deficits).  raw: count
- * the stored samples only (no value/luminance, no weights), for comparing
- * with other libraries.  n < 2^32.
+ * d_sums is GH_NUM_CHANNELS * 256 64-bit sums that the kernel adds each
+ * pixel's weights into (accum.h explains the units).  raw: count the
+ * stored samples only (no value/luminance, no weights), for comparing with
+ * other libraries.  n < 2^32.
  */
 #ifndef GH_CUDA_LAUNCH_H
 #define GH_CUDA_LAUNCH_H
@@ -27,8 +27,7 @@ gh_kernel gh_cuda_choose_kernel (gh_layout layout, bool mask, bool raw);
 cudaError_t gh_cuda_histogram (gh_kernel kernel, gh_layout layout, bool mask,
                                bool raw, const uint8_t *d_pixels,
                                const uint8_t *d_mask, size_t n,
-                               unsigned long long *d_count,
-                               unsigned long long *d_deficit,
+                               unsigned long long *d_sums,
                                cudaStream_t stream);
 
 #endif

@@ -92,9 +92,8 @@ typedef enum {
 /* Which GPU kernel does the counting; AUTO lets the dispatcher choose. */
 typedef enum {
   GH_KERNEL_AUTO = 0,
-  GH_KERNEL_PACKED,        /* per-thread packed 8-bit counters             */
-  GH_KERNEL_SHARED_ATOMIC, /* per-block shared atomics, a copy per warp    */
-  GH_KERNEL_LANE_ATOMIC    /* per-block shared atomics, a copy per lane    */
+  GH_KERNEL_PACKED,       /* per-thread packed 8-bit counters           */
+  GH_KERNEL_SHARED_ATOMIC /* per-block shared atomics, lane-private     */
 } gh_kernel;
 
 typedef struct {

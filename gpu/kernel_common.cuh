@@ -81,13 +81,19 @@ template <int BPP, bool MASK> struct gh_group
   }
 };
 
-/* The bins one pixel falls in, and how much weight it lacks: a colour
- * deficit for every channel but alpha, an alpha deficit from the mask. */
+/* The bins one pixel falls in, and its weights in the result's units
+ * (accum.h): colour channels weigh alpha x mask, alpha weighs the mask;
+ * without alpha and mask (and in RAW kernels) every weight is 1. */
 template <int BPP, bool MASK, bool RAW> struct gh_pixel_bins
 {
   typedef gh_channels<BPP, RAW> ch;
+  /* Whether weights vary at all; if not, sums are plain counts. */
+  static constexpr bool weighted = !RAW && (MASK || ch::alpha);
+  static constexpr unsigned full_colour
+    = weighted ? (ch::alpha ? 255u : 1u) * (MASK ? 255u : 1u) : 1u;
+  static constexpr unsigned full_alpha = MASK ? 255u : 1u;
   unsigned bin[ch::count];
-  unsigned colour_deficit, alpha_deficit;
+  unsigned colour_weight, alpha_weight;
 
   __device__ __forceinline__ void compute (const uint8_t *s, unsigned m)
   {
@@ -99,6 +105,7 @@ template <int BPP, bool MASK, bool RAW> struct gh_pixel_bins
                                        unsigned s3, unsigned m)
   {
     const unsigned a = BPP == 4 ? s3 : BPP == 2 ? s1 : 255u;
+    colour_weight = alpha_weight = 1u;
     if (RAW)
       {
         bin[0] = s0;
@@ -108,7 +115,6 @@ template <int BPP, bool MASK, bool RAW> struct gh_pixel_bins
           bin[2 % ch::count] = s2;
         if (BPP > 3)
           bin[3 % ch::count] = s3;
-        colour_deficit = alpha_deficit = 0;
         return;
       }
     if (ch::rgb)
@@ -123,30 +129,21 @@ template <int BPP, bool MASK, bool RAW> struct gh_pixel_bins
       bin[0] = s0;
     if (ch::alpha)
       bin[(ch::count - 1)] = a;
-    const unsigned full = (ch::alpha ? 255u : 1u) * (MASK ? 255u : 1u);
-    colour_deficit = full - (ch::alpha ? a : 1u) * (MASK ? m : 1u);
-    alpha_deficit = MASK && ch::alpha ? 255u - m : 0u;
-  }
-
-  /* True when the pixel needs deficit updates (never for opaque input). */
-  __device__ __forceinline__ bool weighted () const
-  {
-    return (colour_deficit | alpha_deficit) != 0;
-  }
-
-  /* Adds this pixel's deficits to the block's 32-bit sums (native shared
-   * atomics; 64-bit ones serialize), which gh_flush_deficits empties before
-   * GH_DEFICIT_PIXELS pixels could overflow them. */
-  __device__ __forceinline__ void add_deficits (uint32_t *sdef) const
-  {
-#pragma unroll
-    for (int k = 0; k < ch::count; k++)
+    if (weighted)
       {
-        unsigned d = (ch::alpha && k == ch::count - 1) ? alpha_deficit
-                                                       : colour_deficit;
-        if (d)
-          atomicAdd (&sdef[k * 256 + bin[k]], d);
+        colour_weight = (ch::alpha ? a : 1u) * (MASK ? m : 1u);
+        alpha_weight = MASK ? m : 1u;
       }
+  }
+
+  /* The weight channel k adds, and what a full weight is there. */
+  __device__ __forceinline__ unsigned weight (int k) const
+  {
+    return ch::alpha && k == ch::count - 1 ? alpha_weight : colour_weight;
+  }
+  static __device__ __forceinline__ unsigned full (int k)
+  {
+    return ch::alpha && k == ch::count - 1 ? full_alpha : full_colour;
   }
 };
 
@@ -161,13 +158,20 @@ gh_group_pixel (const gh_group<BPP, MASK> &grp, int i,
           BPP > 3 ? grp.byte (i * BPP + 3) : 0u, grp.mask_byte (i));
 }
 
-/* A pixel's deficit is below 2^16, so a block's 32-bit deficit sums hold
- * at least this many pixels' worth. */
-#define GH_DEFICIT_PIXELS 65536
+/* Steps of a block (threads x 16 pixels each) after which 32-bit sums of
+ * weights up to `full` could overflow: a block adds them to the global
+ * result at least that often. */
+__host__ __device__ constexpr int
+gh_flush_steps (unsigned full, int threads)
+{
+  return (int) ((0xffffffffull / full) / ((unsigned long long) threads * 16)
+                > 0x7fffffff
+                  ? 0x7fffffff
+                  : (0xffffffffull / full) / ((unsigned long long) threads * 16));
+}
 
-/* Adds a block's 32-bit sums (counts at the end, deficits whenever they
- * could overflow) to the global 64-bit result, skipping zeros, and clears
- * them. */
+/* Adds a block's 32-bit sums to
+ * the global 64-bit result, skipping zeros, and clears them. */
 template <class CH>
 __device__ __forceinline__ void
 gh_block_flush (uint32_t *sums, gh_u64 *out)

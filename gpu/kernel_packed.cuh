@@ -8,12 +8,14 @@
  * touch 32 different banks.  A thread adds at most 16 * ROUND = 240 < 256
  * pixels between merges, so no counter overflows; a merge sums the 64
  * threads' words column by column (lane-rotated, again conflict-free) into
- * 32-bit block totals and clears them.  Deficits of weighted pixels go to
- * 32-bit shared atomics, emptied into the global result at every merge;
- * opaque input never touches them.
+ * 32-bit block totals and clears them.  Packed counters count pixels of
+ * full weight only; pixels of partial weight (alpha or mask below 255) add
+ * their weight to 32-bit shared sums instead, emptied into the global
+ * result at every merge.  At the end the totals, times a full weight, go
+ * to the global result too.
  *
  * Shared memory: NCH * 64 * THREADS * 4 bytes of counters (96 KB for
- * RGBA), NCH * 256 * 4 bytes of totals and as many of deficits.
+ * RGBA), NCH * 256 * 4 bytes of totals and as many of partial sums.
  * A launch handles < 2^32 pixels.
  */
 #ifndef GH_KERNEL_PACKED_CUH
@@ -29,7 +31,8 @@ __host__ __device__ constexpr size_t
 gh_packed_smem ()
 {
   return (size_t) gh_channels<BPP, RAW>::count
-         * (64 * GH_PK_THREADS * 4 + 256 * 4 + (RAW ? 0 : 256 * 4));
+         * (64 * GH_PK_THREADS * 4 + 256 * 4
+            + (gh_pixel_bins<BPP, MASK, RAW>::weighted ? 256 * 4 : 0));
 }
 
 /* Sums every thread's counters into the block totals and clears them.
@@ -60,18 +63,38 @@ gh_packed_merge (uint32_t *priv, uint32_t *totals)
     }
 }
 
+/* One pixel: full weights into the packed counters, partial ones (and
+ * only those) into the shared sums. */
+template <int BPP, bool MASK, bool RAW>
+__device__ __forceinline__ void
+gh_packed_add (const gh_pixel_bins<BPP, MASK, RAW> &px, uint32_t *priv,
+               uint32_t *partial)
+{
+  typedef gh_pixel_bins<BPP, MASK, RAW> pixel;
+#pragma unroll
+  for (int k = 0; k < gh_channels<BPP, RAW>::count; k++)
+    {
+      unsigned b = px.bin[k];
+      if (!pixel::weighted || px.weight (k) == pixel::full (k))
+        priv[(k * 64 + (b >> 2)) * GH_PK_THREADS + threadIdx.x]
+          += 1u << (8 * (b & 3));
+      else if (px.weight (k))
+        atomicAdd (&partial[k * 256 + b], px.weight (k));
+    }
+}
+
 template <int BPP, bool MASK, bool RAW>
 __global__ void __launch_bounds__ (GH_PK_THREADS)
 gh_kernel_packed (const uint8_t *__restrict__ pix,
-                  const uint8_t *__restrict__ mask, size_t n, gh_u64 *count,
-                  gh_u64 *deficit)
+                  const uint8_t *__restrict__ mask, size_t n, gh_u64 *sums)
 {
   typedef gh_channels<BPP, RAW> ch;
+  typedef gh_pixel_bins<BPP, MASK, RAW> pixel;
   constexpr int NCH = ch::count;
   extern __shared__ __align__ (16) uint32_t smem[];
   uint32_t *totals = smem;
-  uint32_t *sdef = totals + NCH * 256; /* unused when RAW */
-  uint32_t *priv = sdef + (RAW ? 0 : NCH * 256);
+  uint32_t *partial = totals + NCH * 256; /* unused when unweighted */
+  uint32_t *priv = partial + (pixel::weighted ? NCH * 256 : 0);
   const size_t groups = n / GH_GROUP;
   const size_t step = (size_t) gridDim.x * GH_PK_THREADS;
   int since_merge = 0;
@@ -81,8 +104,8 @@ gh_kernel_packed (const uint8_t *__restrict__ pix,
   for (int i = threadIdx.x; i < NCH * 256; i += GH_PK_THREADS)
     {
       totals[i] = 0;
-      if (!RAW)
-        sdef[i] = 0;
+      if (pixel::weighted)
+        partial[i] = 0;
     }
   __syncthreads ();
 
@@ -99,24 +122,18 @@ gh_kernel_packed (const uint8_t *__restrict__ pix,
 #pragma unroll
           for (int i = 0; i < GH_GROUP; i++)
             {
-              gh_pixel_bins<BPP, MASK, RAW> px;
+              pixel px;
               gh_group_pixel (grp, i, px);
-#pragma unroll
-              for (int k = 0; k < NCH; k++)
-                priv[(k * 64 + (px.bin[k] >> 2)) * GH_PK_THREADS
-                     + threadIdx.x]
-                  += 1u << (8 * (px.bin[k] & 3));
-              if (!RAW && px.weighted ())
-                px.add_deficits (sdef);
+              gh_packed_add (px, priv, partial);
             }
         }
       if (++since_merge == GH_PK_ROUND)
         {
           __syncthreads ();
           gh_packed_merge<NCH> (priv, totals);
-          /* 15 steps of 64 x 16 pixels < GH_DEFICIT_PIXELS */
-          if (!RAW)
-            gh_block_flush<ch> (sdef, deficit);
+          /* 15 steps of 64 x 16 pixels of weight below 2^16 fit in 32 bits */
+          if (pixel::weighted)
+            gh_block_flush<ch> (partial, sums);
           __syncthreads ();
           since_merge = 0;
         }
@@ -129,18 +146,23 @@ gh_kernel_packed (const uint8_t *__restrict__ pix,
   if (blockIdx.x == gridDim.x - 1 && threadIdx.x < n % GH_GROUP)
     {
       size_t i = groups * GH_GROUP + threadIdx.x;
-      gh_pixel_bins<BPP, MASK, RAW> px;
+      pixel px;
       px.compute (pix + i * BPP, MASK ? mask[i] : 255u);
 #pragma unroll
       for (int k = 0; k < NCH; k++)
-        atomicAdd (&totals[k * 256 + px.bin[k]], 1u);
-      if (!RAW && px.weighted ())
-        px.add_deficits (sdef);
+        if (!pixel::weighted || px.weight (k) == pixel::full (k))
+          atomicAdd (&totals[k * 256 + px.bin[k]], 1u);
+        else if (px.weight (k))
+          atomicAdd (&partial[k * 256 + px.bin[k]], px.weight (k));
     }
   __syncthreads ();
-  gh_block_flush<ch> (totals, count);
-  if (!RAW)
-    gh_block_flush<ch> (sdef, deficit);
+  for (int i = threadIdx.x; i < NCH * 256; i += GH_PK_THREADS)
+    {
+      gh_u64 s = (gh_u64) totals[i] * pixel::full (i >> 8)
+                 + (pixel::weighted ? partial[i] : 0u);
+      if (s)
+        atomicAdd (&sums[(size_t) ch::slot (i >> 8) * 256 + (i & 255)], s);
+    }
 }
 
 #endif

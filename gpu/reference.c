@@ -12,6 +12,8 @@ gh_reference_begin (const gh_image *image, gh_histogram *h)
   if (st != GH_OK)
     return st;
   h->channels = gh_layout_channels (image->layout);
+  /* Written out again rather than through gh_full_weight: the reference
+   * shares nothing with the backends but the binning. */
   for (int c = 0; c < GH_NUM_CHANNELS && image->sample == GH_SAMPLE_U8; c++)
     {
       uint64_t unit = image->has_mask ? 255 : 1;

@@ -2,7 +2,7 @@
  *
  * One pixel at a time, straight from GIMP 2.10's definitions: luminance
  * through GIMP's own float arithmetic, weights multiplied out per pixel
- * (no counts-and-deficits).  Slow and obvious on purpose.
+ * (no 32-bit tables, no flushing).  Slow and obvious on purpose.
  *
  *   gh_reference_begin (&image, &h);            -- h: gh_histogram_init'ed
  *   gh_reference_add (&image, &piece, &h);      -- any number of pieces
