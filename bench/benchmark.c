@@ -51,6 +51,23 @@ cpu_call (gh_engine *e, const uint8_t *rgba, size_t w, size_t h, int repeat)
   return med;
 }
 
+static gh_engine *
+cpu_engine (int threads)
+{
+  gh_options o;
+  gh_engine *e;
+  gh_error err;
+  gh_options_init (&o);
+  o.backend = GH_BACKEND_CPU;
+  o.cpu_threads = threads;
+  if (gh_engine_create (&o, &e, &err) != GH_OK)
+    {
+      fprintf (stderr, "%s\n", err.message);
+      exit (1);
+    }
+  return e;
+}
+
 int
 main (int argc, char **argv)
 {
@@ -113,13 +130,7 @@ main (int argc, char **argv)
     printf ("%-10s", "input");
     for (int c = 0; c < 2; c++)
       {
-        gh_options o;
-        gh_engine *e;
-        gh_error err;
-        gh_options_init (&o);
-        o.backend = GH_BACKEND_CPU;
-        o.cpu_threads = counts[c];
-        gh_engine_create (&o, &e, &err);
+        gh_engine *e = cpu_engine (counts[c]);
         printf (" %18s", gh_engine_backend_name (e));
         gh_engine_destroy (e);
       }
@@ -131,14 +142,7 @@ main (int argc, char **argv)
         printf ("%-10s", image_kind_names[k]);
         for (int c = 0; c < 2; c++)
           {
-            gh_options o;
-            gh_engine *e;
-            gh_error err;
-            gh_options_init (&o);
-            o.backend = GH_BACKEND_CPU;
-            o.cpu_threads = counts[c];
-            if (gh_engine_create (&o, &e, &err) != GH_OK)
-              return fprintf (stderr, "%s\n", err.message), 1;
+            gh_engine *e = cpu_engine (counts[c]);
             printf (" %18.2f",
                     bytes / cpu_call (e, images[k], width, height, repeat)
                       / 1e9);

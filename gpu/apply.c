@@ -5,11 +5,12 @@
 #include <stdlib.h>
 #include <string.h>
 
+/* A strip gets the same checks as a piece of an image. */
 static gh_status
-check_strip (gh_layout layout, const void *pixels, size_t width,
-             size_t height, size_t stride, gh_error *error)
+check_strip (gh_layout layout, gh_sample sample, const void *pixels,
+             size_t width, size_t height, size_t stride, gh_error *error)
 {
-  gh_image image = { layout, GH_SAMPLE_U8, 256, 0 };
+  gh_image image = { layout, sample, 256, 0 };
   gh_piece piece = { pixels, width, height, stride, NULL, 0 };
   gh_status st = gh_image_check (&image, error);
   return st != GH_OK ? st : gh_piece_check (&image, &piece, error);
@@ -42,7 +43,8 @@ gh_apply_tables (gh_layout layout, void *pixels, size_t width, size_t height,
                  size_t stride, const uint16_t *const tables[3],
                  gh_error *error)
 {
-  gh_status st = check_strip (layout, pixels, width, height, stride, error);
+  gh_status st = check_strip (layout, GH_SAMPLE_U8, pixels, width, height,
+                              stride, error);
   int bpp, colours;
 
   if (st != GH_OK)
@@ -70,7 +72,8 @@ gh_apply_threshold (gh_layout layout, void *pixels, size_t width,
                     size_t height, size_t stride, gh_channel channel,
                     int threshold, gh_error *error)
 {
-  gh_status st = check_strip (layout, pixels, width, height, stride, error);
+  gh_status st = check_strip (layout, GH_SAMPLE_U8, pixels, width, height,
+                              stride, error);
   int bpp, colours;
 
   if (st != GH_OK)
@@ -92,16 +95,6 @@ gh_apply_threshold (gh_layout layout, void *pixels, size_t width,
         }
     }
   return GH_OK;
-}
-
-static gh_status
-check_strip_f32 (gh_layout layout, const void *pixels, size_t width,
-                 size_t height, size_t stride, gh_error *error)
-{
-  gh_image image = { layout, GH_SAMPLE_F32, 1024, 0 };
-  gh_piece piece = { pixels, width, height, stride, NULL, 0 };
-  gh_status st = gh_image_check (&image, error);
-  return st != GH_OK ? st : gh_piece_check (&image, &piece, error);
 }
 
 int
@@ -175,8 +168,8 @@ gh_apply_curves_f32 (gh_layout layout, float *pixels, size_t width,
                      const gh_equalize_curve *const curves[3],
                      gh_error *error)
 {
-  gh_status st = check_strip_f32 (layout, pixels, width, height, stride,
-                                  error);
+  gh_status st = check_strip (layout, GH_SAMPLE_F32, pixels, width,
+                              height, stride, error);
   int bpp, colours;
 
   if (st != GH_OK)
@@ -201,8 +194,8 @@ gh_apply_threshold_f32 (gh_layout layout, float *pixels, size_t width,
                         size_t height, size_t stride, gh_channel channel,
                         int threshold, int bins, gh_error *error)
 {
-  gh_status st = check_strip_f32 (layout, pixels, width, height, stride,
-                                  error);
+  gh_status st = check_strip (layout, GH_SAMPLE_F32, pixels, width,
+                              height, stride, error);
   int bpp, colours;
 
   if (st != GH_OK)

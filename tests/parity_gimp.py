@@ -22,33 +22,12 @@ except ImportError as e:
     print(f"cannot import cv2/numpy ({e}): skipping")
     sys.exit(77)
 
+from netpbm import load_png, write_pnm  # noqa: E402
+
 ROOT = Path(__file__).resolve().parent.parent
 STATS = ROOT / "tests" / "fixtures" / "gimp" / "stats.csv"
 CHANNELS = ["value", "red", "green", "blue", "alpha", "luminance"]  # GIMP's numbering
 FIELDS = ["count", "pixels", "percentile", "mean", "std_dev", "median"]
-TUPLTYPES = {1: "GRAYSCALE", 2: "GRAYSCALE_ALPHA", 3: "RGB", 4: "RGB_ALPHA"}
-
-
-def load_png(path):
-    """8-bit PNG as an array in file order: gray, gray+alpha, RGB or RGBA."""
-    a = cv2.imread(str(path), cv2.IMREAD_UNCHANGED)
-    if a is None or a.dtype != np.uint8:
-        raise SystemExit(f"{path}: not an 8-bit image cv2 can read")
-    if a.ndim == 2:
-        return a
-    if a.shape[2] == 3:
-        return a[..., ::-1]  # cv2 gives BGR
-    rgba = a[..., [2, 1, 0, 3]]
-    # cv2 expands gray+alpha to BGRA; the PNG colour type (IHDR byte 25) tells them apart
-    return rgba[..., [0, 3]] if path.read_bytes()[25] == 4 else rgba
-
-
-def write_pam(path, a):
-    h, w = a.shape[:2]
-    depth = 1 if a.ndim == 2 else a.shape[2]
-    header = (f"P7\nWIDTH {w}\nHEIGHT {h}\nDEPTH {depth}\nMAXVAL 255\n"
-              f"TUPLTYPE {TUPLTYPES[depth]}\nENDHDR\n")
-    path.write_bytes(header.encode() + np.ascontiguousarray(a).tobytes())
 
 
 def run_cli(cli, args):
@@ -95,7 +74,7 @@ def main():
         for (image, mask, start, end), group in groups.items():
             if image not in converted:
                 converted[image] = tmp / f"{len(converted)}.pam"
-                write_pam(converted[image], load_png(ROOT / image))
+                write_pnm(converted[image], load_png(ROOT / image))
             args = ["--range", f"{start}:{end}", str(converted[image])]
             if mask:  # capture_gimp.sh already stored it as a plain P5 PGM
                 args = ["--mask", str(ROOT / mask)] + args

@@ -23,23 +23,6 @@ cpu_engine (int threads)
   return e;
 }
 
-static void
-check_picture (gh_engine *e, const test_picture *p, const char *what)
-{
-  gh_histogram got, want;
-  gh_error err;
-  gh_histogram_init (&got);
-  gh_histogram_init (&want);
-  test_reference (p, &want);
-  CHECK (test_engine_run (e, p, &got, &err) == GH_OK, "%s: %s", what,
-         err.message);
-  CHECK (test_same_histogram (&got, &want),
-         "%s: layout %d mask %d %zux%zu differs from the reference", what,
-         (int) p->image.layout, p->image.has_mask, p->width, p->height);
-  gh_histogram_clear (&got);
-  gh_histogram_clear (&want);
-}
-
 /* Weighted sums that only 64-bit arithmetic holds: 200000 pixels of one
  * colour, fully and nearly fully weighted. */
 static void
@@ -89,7 +72,7 @@ main (void)
         {
           test_picture p;
           test_picture_random (&p, 300);
-          check_picture (e, &p, "random");
+          test_check_picture (e, &p, "random");
           test_picture_free (&p);
         }
       /* Every layout, mask and distribution at a size that uses all the
@@ -101,11 +84,11 @@ main (void)
               test_picture p;
               test_picture_make (&p, (gh_layout) layout, mask, 517, 263,
                                  (test_dist) d, d == 0);
-              check_picture (e, &p, "large");
+              test_check_picture (e, &p, "large");
               test_picture_free (&p);
               test_picture_make (&p, (gh_layout) layout, mask, 70001, 1,
                                  (test_dist) d, 0);
-              check_picture (e, &p, "wide row");
+              test_check_picture (e, &p, "wide row");
               test_picture_free (&p);
             }
       check_big_sums (e);
@@ -117,7 +100,7 @@ main (void)
           test_picture_make_f32 (&p, (gh_layout) (1 + test_below (4)),
                                  (int) test_below (2), test_below (400),
                                  test_below (120), bins[test_below (4)]);
-          check_picture (e, &p, "float");
+          test_check_picture (e, &p, "float");
           test_picture_free (&p);
         }
       gh_engine_destroy (e);

@@ -31,23 +31,6 @@ gpu_engine (gh_kernel kernel, int fail_after)
 }
 
 static void
-check_picture (gh_engine *e, const test_picture *p, const char *what)
-{
-  gh_histogram got, want;
-  gh_error err;
-  gh_histogram_init (&got);
-  gh_histogram_init (&want);
-  test_reference (p, &want);
-  CHECK (test_engine_run (e, p, &got, &err) == GH_OK, "%s: %s", what,
-         err.message);
-  CHECK (test_same_histogram (&got, &want),
-         "%s: layout %d mask %d %zux%zu differs from the reference", what,
-         (int) p->image.layout, p->image.has_mask, p->width, p->height);
-  gh_histogram_clear (&got);
-  gh_histogram_clear (&want);
-}
-
-static void
 check_kernel (gh_kernel kernel, const char *name)
 {
   gh_engine *e = gpu_engine (kernel, 0);
@@ -57,7 +40,7 @@ check_kernel (gh_kernel kernel, const char *name)
     {
       test_picture p;
       test_picture_random (&p, 700);
-      check_picture (e, &p, name);
+      test_check_picture (e, &p, name);
       test_picture_free (&p);
     }
   for (int layout = 1; layout <= 4; layout++)
@@ -69,7 +52,7 @@ check_kernel (gh_kernel kernel, const char *name)
            * puts far more than 255 equal samples through each thread. */
           test_picture_make (&p, (gh_layout) layout, mask, 517, 263,
                              (test_dist) d, d == 0);
-          check_picture (e, &p, name);
+          test_check_picture (e, &p, name);
           test_picture_free (&p);
         }
   /* Several chunks through the pipeline, both slots reused. */
@@ -78,7 +61,7 @@ check_kernel (gh_kernel kernel, const char *name)
       test_picture p;
       test_picture_make (&p, (gh_layout) layout, layout == 4, 4099, 3001,
                          DIST_SKEWED, 0);
-      check_picture (e, &p, name);
+      test_check_picture (e, &p, name);
       test_picture_free (&p);
     }
   CHECK (gh_engine_fallback_reason (e) == NULL, "%s fell back: %s", name,
@@ -94,10 +77,10 @@ check_float (void)
   test_picture p;
   test_seed (17);
   test_picture_make_f32 (&p, GH_LAYOUT_RGBA, 1, 999, 301, 1024);
-  check_picture (e, &p, "float on a GPU engine");
+  test_check_picture (e, &p, "float on a GPU engine");
   test_picture_free (&p);
   test_picture_make (&p, GH_LAYOUT_RGBA, 1, 999, 301, DIST_UNIFORM, 0);
-  check_picture (e, &p, "8-bit after a float image");
+  test_check_picture (e, &p, "8-bit after a float image");
   test_picture_free (&p);
   CHECK (gh_engine_fallback_reason (e) == NULL
            && !strncmp (gh_engine_backend_name (e), "cuda: ", 6),
@@ -189,7 +172,7 @@ check_pinned (void)
       test_picture p;
       test_picture_random (&p, 3000);
       pin_picture (&p);
-      check_picture (e, &p, "page-locked input");
+      test_check_picture (e, &p, "page-locked input");
       unpin_picture (&p);
     }
   gh_engine_destroy (e);
@@ -206,14 +189,14 @@ check_fallback (int after, int pinned)
                      DIST_UNIFORM, 0);
   if (pinned)
     pin_picture (&p);
-  check_picture (e, &p, pinned ? "fallback, page-locked" : "fallback");
+  test_check_picture (e, &p, pinned ? "fallback, page-locked" : "fallback");
   CHECK (gh_engine_fallback_reason (e) != NULL, "a reason after %d chunks",
          after);
   CHECK (!strncmp (gh_engine_backend_name (e), "cpu: ", 5),
          "on the CPU afterwards: %s", gh_engine_backend_name (e));
   printf ("fallback after %d chunks%s: %s\n", after,
           pinned ? " (page-locked input)" : "", gh_engine_fallback_reason (e));
-  check_picture (e, &p, "after fallback");
+  test_check_picture (e, &p, "after fallback");
   if (pinned)
     unpin_picture (&p);
   test_picture_free (&p);

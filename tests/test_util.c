@@ -216,6 +216,23 @@ test_engine_run (gh_engine *e, const test_picture *p, gh_histogram *out,
   return st;
 }
 
+void
+test_check_picture (gh_engine *e, const test_picture *p, const char *what)
+{
+  gh_histogram got, want;
+  gh_error err;
+  gh_histogram_init (&got);
+  gh_histogram_init (&want);
+  test_reference (p, &want);
+  CHECK (test_engine_run (e, p, &got, &err) == GH_OK, "%s: %s", what,
+         err.message);
+  CHECK (test_same_histogram (&got, &want),
+         "%s: layout %d mask %d %zux%zu differs from the reference", what,
+         (int) p->image.layout, p->image.has_mask, p->width, p->height);
+  gh_histogram_clear (&got);
+  gh_histogram_clear (&want);
+}
+
 int
 test_same_histogram (const gh_histogram *a, const gh_histogram *b)
 {

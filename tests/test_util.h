@@ -76,6 +76,11 @@ void test_reference (const test_picture *p, gh_histogram *h);
 gh_status test_engine_run (gh_engine *e, const test_picture *p,
                            gh_histogram *out, gh_error *err);
 
+/* Runs the picture through the engine and checks the result against the
+ * reference (two CHECKs). */
+void test_check_picture (gh_engine *e, const test_picture *p,
+                         const char *what);
+
 /* 1 when two histograms are identical (bins, channels, units, sums; float
  * weights to 1e-12 relative, since summation order differs); prints the
  * first difference otherwise. */
