@@ -158,9 +158,9 @@ gh_group_pixel (const gh_group<BPP, MASK> &grp, int i,
           BPP > 3 ? grp.byte (i * BPP + 3) : 0u, grp.mask_byte (i));
 }
 
-/* Steps of a block (threads x 16 pixels each) after which 32-bit sums of
- * weights up to `full` could overflow: a block adds them to the global
- * result at least that often. */
+/* Steps (16 pixels for each thread) after which a 32-bit sum of weights
+ * up to `full`, shared by `threads` threads, could overflow: a block adds
+ * its sums to the global result at least that often. */
 __host__ __device__ constexpr int
 gh_flush_steps (unsigned full, int threads)
 {

@@ -8,8 +8,9 @@
  * the atomics.  Each pixel adds its weight (1, or alpha x mask in the
  * result's units) straight to its bins: there is no separate slow path for
  * weighted images.  When weights could overflow the 32-bit counters the
- * block adds them to the global result and clears them (every 65536 pixels
- * with alpha and a mask, never within a launch otherwise); at the end each
+ * block adds them to the global result and clears them (with alpha and a
+ * mask every 129 steps, when one lane's 32 threads have added 66048
+ * pixels; never within a launch otherwise); at the end each
  * bin's 32 lanes are summed (lane-rotated, conflict-free) and added with one
  * 64-bit atomic per non-empty bin.
  *
@@ -62,7 +63,8 @@ gh_kernel_shared_atomic (const uint8_t *__restrict__ pix,
   typedef gh_channels<BPP, RAW> ch;
   typedef gh_pixel_bins<BPP, MASK, RAW> pixel;
   constexpr int NCH = ch::count;
-  constexpr int FLUSH = gh_flush_steps (pixel::full_colour, GH_SA_THREADS);
+  /* A counter is shared by one lane of each warp: 32 threads, not 1024. */
+  constexpr int FLUSH = gh_flush_steps (pixel::full_colour, GH_SA_THREADS / 32);
   extern __shared__ __align__ (16) uint32_t hist[];
   uint32_t *mine = hist + (threadIdx.x & 31);
   const size_t groups = n / GH_GROUP;

@@ -178,6 +178,42 @@ check_pinned (void)
   gh_engine_destroy (e);
 }
 
+/* One launch over 300 M equal pixels with alpha and a mask: each block
+ * handles over 2 M pixels, so the kernels must empty their 32-bit sums
+ * into the 64-bit result on the way (sums here pass 2^43). */
+static void
+check_big_launch (gh_kernel kernel)
+{
+  const size_t n = 300u << 20;
+  uint8_t *pix = NULL, *mask = NULL;
+  unsigned long long *sums = NULL, got[GH_NUM_CHANNELS * 256];
+  cudaError_t e;
+  if (cudaMalloc (&pix, n * 4) != cudaSuccess
+      || cudaMalloc (&mask, n) != cudaSuccess
+      || cudaMalloc (&sums, sizeof got) != cudaSuccess)
+    {
+      printf ("cannot allocate %zu MB on the GPU\n", n * 5 >> 20);
+      exit (1);
+    }
+  cudaMemset (pix, 200, n * 4); /* R = G = B = A = 200 */
+  cudaMemset (mask, 255, n);
+  cudaMemset (sums, 0, sizeof got);
+  e = gh_cuda_histogram (kernel, GH_LAYOUT_RGBA, true, false, pix, mask, n,
+                         sums, 0);
+  CHECK (e == cudaSuccess, "big launch: %s", cudaGetErrorString (e));
+  cudaMemcpy (got, sums, sizeof got, cudaMemcpyDeviceToHost);
+  for (int c = 0; c < GH_NUM_CHANNELS; c++)
+    {
+      unsigned long long want
+        = (unsigned long long) n * (c == GH_CHANNEL_ALPHA ? 255 : 200 * 255);
+      CHECK (got[c * 256 + 200] == want, "kernel %d channel %d: %llu, want %llu",
+             (int) kernel, c, got[c * 256 + 200], want);
+    }
+  cudaFree (pix);
+  cudaFree (mask);
+  cudaFree (sums);
+}
+
 /* A failure after `after` chunks: same result, one reason, CPU after. */
 static void
 check_fallback (int after, int pinned)
@@ -221,6 +257,11 @@ main (int argc, char **argv)
   check_kernel (GH_KERNEL_AUTO, "auto");
   check_raw (GH_KERNEL_PACKED);
   check_raw (GH_KERNEL_SHARED_ATOMIC);
+  if (!quick)
+    {
+      check_big_launch (GH_KERNEL_PACKED);
+      check_big_launch (GH_KERNEL_SHARED_ATOMIC);
+    }
   /* 20 M pixels are 5 chunks: fail at the first, in the middle, and at
    * the last one, submitted by finish. */
   check_pinned ();
