@@ -249,6 +249,25 @@ fall_back (gh_cuda *gpu, gh_cpu *cpu, const gh_piece *piece, size_t y,
     }
 }
 
+void *
+gh_cuda_alloc_host (size_t bytes)
+{
+  void *p = NULL;
+  return cudaHostAlloc (&p, bytes, cudaHostAllocDefault) == cudaSuccess ? p
+                                                                       : NULL;
+}
+
+static bool page_locked (const void *p);
+
+void
+gh_cuda_free_host (void *memory)
+{
+  if (memory && page_locked (memory))
+    cudaFreeHost (memory);
+  else
+    free (memory);
+}
+
 static bool
 page_locked (const void *p)
 {

@@ -37,6 +37,11 @@ gh_status gh_cuda_feed (gh_cuda *gpu, const gh_piece *piece, gh_cpu *cpu,
 gh_status gh_cuda_finish (gh_cuda *gpu, gh_accum *acc, gh_cpu *cpu,
                           gh_error *error);
 
+/* Page-locked host memory (NULL if none); freeing takes either kind: what
+ * is not page-locked goes to free(). */
+void *gh_cuda_alloc_host (size_t bytes);
+void gh_cuda_free_host (void *memory);
+
 #ifdef __cplusplus
 }
 #endif

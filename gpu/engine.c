@@ -145,6 +145,32 @@ gh_engine_fallback_reason (const gh_engine *e)
   return e && e->fallback[0] ? e->fallback : NULL;
 }
 
+void *
+gh_engine_alloc_host (gh_engine *e, size_t bytes)
+{
+#if GH_HAVE_CUDA
+  if (e && e->gpu)
+    {
+      void *p = gh_cuda_alloc_host (bytes);
+      if (p)
+        return p;
+    }
+#endif
+  (void) e;
+  return malloc (bytes ? bytes : 1);
+}
+
+void
+gh_engine_free_host (gh_engine *e, void *memory)
+{
+  (void) e;
+#if GH_HAVE_CUDA
+  gh_cuda_free_host (memory);
+#else
+  free (memory);
+#endif
+}
+
 gh_status
 gh_engine_begin (gh_engine *e, const gh_image *image, gh_error *error)
 {

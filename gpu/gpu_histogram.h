@@ -159,6 +159,13 @@ const char *gh_engine_backend_name (const gh_engine *engine);
 /* Why the engine left the GPU (one line), or NULL if it never did. */
 const char *gh_engine_fallback_reason (const gh_engine *engine);
 
+/* Memory for the pieces a caller fills and feeds: page-locked when the
+ * engine runs on the GPU (those pieces are copied straight to the device,
+ * at the transfer limit), ordinary otherwise.  NULL when out of memory.
+ * Free it with gh_engine_free_host, before destroying the engine. */
+void *gh_engine_alloc_host (gh_engine *engine, size_t bytes);
+void gh_engine_free_host (gh_engine *engine, void *memory);
+
 /* Starts a new image, discarding anything accumulated before. */
 gh_status gh_engine_begin (gh_engine *engine, const gh_image *image,
                            gh_error *error);

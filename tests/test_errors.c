@@ -141,6 +141,16 @@ main (void)
                   "NULL pixels");
   }
 
+  /* Host memory from a CPU engine is ordinary and usable. */
+  {
+    uint8_t *m = gh_engine_alloc_host (engine, 1000);
+    CHECK (m != NULL, "alloc_host");
+    if (m)
+      memset (m, 1, 1000);
+    gh_engine_free_host (engine, m);
+    gh_engine_free_host (engine, NULL);
+  }
+
   /* The backend variable. */
   {
     gh_engine *e = NULL;

@@ -122,19 +122,20 @@ check_raw (gh_kernel kernel)
   free (h);
 }
 
-/* The picture moved into page-locked memory without row padding, so
- * whole-width strips take the direct path and tiles the staged one. */
+/* The picture moved into the engine's page-locked memory without row
+ * padding, so whole-width strips take the direct path and tiles the staged
+ * one. */
 static void
-pin_picture (test_picture *p)
+pin_picture (gh_engine *e, test_picture *p)
 {
   size_t bpp = (size_t) p->image.layout, row = p->width * bpp;
-  uint8_t *pix = NULL, *mask = NULL;
-  if (cudaHostAlloc (&pix, row * p->height + 1, cudaHostAllocDefault)
-        != cudaSuccess
-      || cudaHostAlloc (&mask, p->width * p->height + 1, cudaHostAllocDefault)
-           != cudaSuccess)
+  uint8_t *pix = (uint8_t *) gh_engine_alloc_host (e, row * p->height + 1);
+  uint8_t *mask = (uint8_t *) gh_engine_alloc_host (e, p->width * p->height + 1);
+  cudaPointerAttributes a;
+  if (!pix || !mask || cudaPointerGetAttributes (&a, pix) != cudaSuccess
+      || a.type != cudaMemoryTypeHost)
     {
-      printf ("cannot allocate page-locked memory\n");
+      printf ("the engine gave no page-locked memory\n");
       exit (1);
     }
   for (size_t y = 0; y < p->height; y++)
@@ -148,17 +149,16 @@ pin_picture (test_picture *p)
   p->pixels = pix;
   p->mask = p->mask ? mask : NULL;
   if (!p->mask)
-    cudaFreeHost (mask);
+    gh_engine_free_host (e, mask);
   p->stride = row;
   p->mask_stride = p->width;
 }
 
 static void
-unpin_picture (test_picture *p)
+unpin_picture (gh_engine *e, test_picture *p)
 {
-  cudaFreeHost (p->pixels);
-  if (p->mask)
-    cudaFreeHost (p->mask);
+  gh_engine_free_host (e, p->pixels);
+  gh_engine_free_host (e, p->mask);
   p->pixels = p->mask = NULL;
 }
 
@@ -171,9 +171,9 @@ check_pinned (void)
     {
       test_picture p;
       test_picture_random (&p, 3000);
-      pin_picture (&p);
+      pin_picture (e, &p);
       test_check_picture (e, &p, "page-locked input");
-      unpin_picture (&p);
+      unpin_picture (e, &p);
     }
   gh_engine_destroy (e);
 }
@@ -224,7 +224,7 @@ check_fallback (int after, int pinned)
   test_picture_make (&p, GH_LAYOUT_RGBA, 1, 5003, quick ? 1001 : 4001,
                      DIST_UNIFORM, 0);
   if (pinned)
-    pin_picture (&p);
+    pin_picture (e, &p);
   test_check_picture (e, &p, pinned ? "fallback, page-locked" : "fallback");
   CHECK (gh_engine_fallback_reason (e) != NULL, "a reason after %d chunks",
          after);
@@ -234,7 +234,7 @@ check_fallback (int after, int pinned)
           pinned ? " (page-locked input)" : "", gh_engine_fallback_reason (e));
   test_check_picture (e, &p, "after fallback");
   if (pinned)
-    unpin_picture (&p);
+    unpin_picture (e, &p);
   test_picture_free (&p);
   gh_engine_destroy (e);
 }
