@@ -250,9 +250,11 @@ int gh_pixel_bin_f32 (gh_layout layout, const float *pixel,
 
 /* Equalization of float data: the cumulative distribution made continuous
  * by spreading each bin's count evenly across the bin, divided by the
- * total.  The occupied range maps onto the full 0..1 range, distinct levels
- * stay distinct and a smooth gradient stays smooth.  (The 8-bit table
- * above is OpenCV's discrete mapping instead.)
+ * total.  Distinct levels stay distinct and a smooth gradient stays smooth;
+ * the bottom edge of the lowest occupied bin maps to 0 and the top edge of
+ * the highest to 1, so a level exactly at a bin's centre lands half its
+ * bin's share inside the range.  (The 8-bit table above is OpenCV's
+ * discrete mapping instead, which reaches 0 and 255.)
  *
  *   gh_equalize_curve c;
  *   gh_equalize_curve_init (&c, counts, bins);   -- counts: bins values
