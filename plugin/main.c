@@ -3,14 +3,17 @@
  *
  * One process per call; it creates one engine, at the first procedure that
  * needs it, so a batch pays the GPU start-up once.  Settings are kept with
- * gimp_set_data after every successful run, so RUN-WITH-LAST-VALS (and,
- * until the dialog exists, RUN-INTERACTIVE) repeats them.
+ * gimp_set_data after every successful run, so RUN-WITH-LAST-VALS repeats
+ * them.  RUN-INTERACTIVE opens the histogram dialog (ui/) for the analyse
+ * procedure; the others repeat their last settings.
  */
 #include <string.h>
 
 #include <libgimp/gimp.h>
+#include <libgimp/gimpui.h>
 
 #include "batch.h"
+#include "dialog_gtk2.h"
 #include "errors.h"
 #include "operations.h"
 
@@ -19,6 +22,7 @@
 #define PROC_BINARIZE "plug-in-gpu-histogram-binarize"
 #define PROC_EXPORT   "plug-in-gpu-histogram-export"
 #define PROC_BATCH    "plug-in-gpu-histogram-batch"
+#define PLUG_IN_BINARY "gpu-histogram"
 #define MENU_PATH     "<Image>/Filters/Histogram (GPU)"
 #define AUTHOR        "gpu-histogram contributors"
 #define COPYRIGHT     "GPL-3.0-or-later"
@@ -127,8 +131,12 @@ query (void)
                           "blue, alpha, luminance; weighted by alpha and "
                           "the selection) and their count, min, max, mean, "
                           "median, standard deviation and Otsu threshold. "
-                          "Interactive runs show the numbers in a message.",
-                          AUTHOR, COPYRIGHT, DATE, "_Statistics",
+                          "Interactive runs open a dialog: the histogram, "
+                          "the statistics of any channel and range of "
+                          "levels, and equalize or binarize with a preview "
+                          "(OK applies it). RUN-WITH-LAST-VALS repeats the "
+                          "dialog's last action.",
+                          AUTHOR, COPYRIGHT, DATE, "_Histogram...",
                           "RGB*, GRAY*, INDEXED*", GIMP_PLUGIN,
                           G_N_ELEMENTS (analyse_args),
                           G_N_ELEMENTS (analyse_return), analyse_args,
@@ -285,9 +293,179 @@ show_statistics (const gdouble *stats, guint channels, const gchar *backend)
   g_string_free (text, TRUE);
 }
 
+/* What the dialog's hooks work on. */
+typedef struct
+{
+  gint32              drawable;
+  const gh_histogram *hist;
+} DialogTarget;
+
+/* The 8-bit format of a drawable's type: what a GimpDrawablePreview
+ * draws. */
+static const Babl *
+preview_format (gint32 drawable)
+{
+  gboolean alpha = gimp_drawable_has_alpha (drawable);
+
+  if (gimp_drawable_is_gray (drawable))
+    return babl_format (alpha ? "Y'A u8" : "Y' u8");
+  return babl_format (alpha ? "R'G'B'A u8" : "R'G'B' u8");
+}
+
+/* Applies the dialog's choice to the drawable (one undo step) with the
+ * histogram it showed. */
+static gboolean
+apply_choice (gint32 drawable, const DialogChoice *choice,
+              const gh_histogram *hist, GError **error)
+{
+  const PixelsProgress progress = { 0, 1 };
+  gint                 used;
+
+  switch (choice->action)
+    {
+    case DIALOG_ACTION_EQUALIZE:
+      gimp_progress_init ("Equalizing (GPU)");
+      return operations_equalize (engine, drawable, choice->mode, hist,
+                                  &progress, error);
+    case DIALOG_ACTION_BINARIZE:
+      gimp_progress_init ("Binarizing (GPU)");
+      return operations_binarize (engine, drawable, choice->channel,
+                                  choice->threshold, hist, &used, &progress,
+                                  error);
+    default:
+      return TRUE;
+    }
+}
+
+/* The preview runs the very operation OK will run, on a scratch image
+ * holding a copy of the previewed rectangle at the layer's own type and
+ * precision, with the whole layer's histogram: what it shows is what OK
+ * does, pixel for pixel, and no step is written twice. */
+static guchar *
+preview_pixels (const DialogChoice *choice, gint x, gint y, gint width,
+                gint height, gint *rowstride, gpointer data, GError **error)
+{
+  const DialogTarget *t = data;
+  const Babl         *format = preview_format (t->drawable);
+  gint32              image, layer;
+  GeglBuffer         *buffer, *copy;
+  guchar             *pixels = NULL;
+
+  if (choice->action == DIALOG_ACTION_NONE)
+    return NULL;
+  image = gimp_image_new_with_precision (width, height,
+                                         gimp_drawable_is_gray (t->drawable)
+                                           ? GIMP_GRAY : GIMP_RGB,
+                                         gimp_image_get_precision (
+                                           gimp_item_get_image (
+                                             t->drawable)));
+  gimp_image_undo_disable (image);
+  layer = gimp_layer_new (image, "preview", width, height,
+                          gimp_drawable_type (t->drawable), 100,
+                          GIMP_LAYER_MODE_NORMAL);
+  gimp_image_insert_layer (image, layer, -1, 0);
+  buffer = gimp_drawable_get_buffer (t->drawable);
+  copy = gimp_drawable_get_buffer (layer);
+  gegl_buffer_copy (buffer, GEGL_RECTANGLE (x, y, width, height),
+                    GEGL_ABYSS_NONE, copy,
+                    GEGL_RECTANGLE (0, 0, width, height));
+  g_object_unref (buffer);
+  /* Unreferencing sends the copied tiles to GIMP before the operation
+   * reads them. */
+  g_object_unref (copy);
+  if (apply_choice (layer, choice, t->hist, error))
+    {
+      *rowstride = width * babl_format_get_bytes_per_pixel (format);
+      pixels = g_malloc ((gsize) *rowstride * height);
+      buffer = gimp_drawable_get_buffer (layer);
+      gegl_buffer_get (buffer, GEGL_RECTANGLE (0, 0, width, height), 1.0,
+                       format, pixels, *rowstride, GEGL_ABYSS_NONE);
+      g_object_unref (buffer);
+    }
+  gimp_image_delete (image);
+  return pixels;
+}
+
+/* The dialog's Export CSV: the export procedure's operation, remembered
+ * as its last file. */
+static gboolean
+export_csv (const gchar *filename, gpointer data, GError **error)
+{
+  const DialogTarget *t = data;
+  ExportSettings      s;
+
+  if (! copy_string (s.filename, filename, "file name", error)
+      || ! operations_export (engine, t->drawable, filename, error))
+    return FALSE;
+  gimp_set_data (PROC_EXPORT, &s, sizeof s);
+  return TRUE;
+}
+
+/* Whether a dialog can be shown.  gimp-console has no display: there an
+ * interactive run repeats the last settings, as a repeated run does.  The
+ * display is GIMP's, as gimp_ui_init picks it. */
+static gboolean
+display_available (void)
+{
+  gchar       *argv_data[] = { (gchar *) PLUG_IN_BINARY, NULL };
+  gchar      **argv = argv_data;
+  gint         argc = 1;
+  const gchar *name = gimp_display_name ();
+
+  if (name && *name)
+    g_setenv ("DISPLAY", name, TRUE);
+  return gtk_init_check (&argc, &argv);
+}
+
+/* The interactive and repeated analyse: the dialog (or the last
+ * settings) decide what, if anything, to apply. */
+static gboolean
+analyse_choose (GimpRunMode run_mode, gint32 drawable,
+                const gh_histogram *hist, const gchar *backend,
+                gdouble seconds, const gdouble *stats, gboolean *changed,
+                GError **error)
+{
+  DialogSettings defaults, settings;
+  DialogState    state;
+  DialogTarget   target = { drawable, hist };
+  DialogHooks    hooks = { preview_pixels, export_csv, &target };
+  DialogChoice   choice;
+  GError        *refusal = NULL;
+  gboolean       chosen = TRUE, ok;
+
+  dialog_settings_defaults (&defaults);
+  last_settings (PROC_ANALYSE, &settings, sizeof settings, &defaults, NULL);
+  dialog_state_init (&state, hist, backend, seconds, &settings);
+  if (run_mode == GIMP_RUN_INTERACTIVE && display_available ())
+    {
+      operations_check_changeable (drawable, &refusal);
+      gimp_ui_init (PLUG_IN_BINARY, TRUE);
+      chosen = dialog_run (drawable, &state,
+                           refusal ? refusal->message : NULL, &hooks,
+                           &choice);
+      g_clear_error (&refusal);
+    }
+  else
+    {
+      dialog_state_choice (&state, &choice);
+      if (choice.action == DIALOG_ACTION_NONE)
+        show_statistics (stats, hist->channels, backend);
+    }
+  /* Cancel changes nothing, not even the remembered settings. */
+  ok = ! chosen || apply_choice (drawable, &choice, hist, error);
+  if (chosen && ok)
+    {
+      gimp_set_data (PROC_ANALYSE, &state.settings, sizeof state.settings);
+      *changed = choice.action != DIALOG_ACTION_NONE;
+    }
+  dialog_state_clear (&state);
+  return ok;
+}
+
 static gboolean
 run_analyse (GimpRunMode run_mode, gint nparams, const GimpParam *param,
-             GimpParam *values, gint *nreturn_vals, GError **error)
+             GimpParam *values, gint *nreturn_vals, gboolean *changed,
+             GError **error)
 {
   /* Returned values must outlive run(): libgimp sends them afterwards. */
   static gdouble        stats[OPERATIONS_NUM_STATS];
@@ -295,6 +473,7 @@ run_analyse (GimpRunMode run_mode, gint nparams, const GimpParam *param,
   static gchar          backend[256];
   const PixelsProgress  progress = { 0, 1 };
   gh_histogram          hist;
+  GTimer               *timer;
   gboolean              ok;
 
   if (! check_arguments (run_mode, nparams, 3, 3, error)
@@ -302,15 +481,22 @@ run_analyse (GimpRunMode run_mode, gint nparams, const GimpParam *param,
     return FALSE;
   gimp_progress_init ("Histogram (GPU)");
   gh_histogram_init (&hist);
+  timer = g_timer_new ();
   ok = operations_histogram (engine, param[2].data.d_drawable, &hist,
                              &progress, error);
+  g_timer_stop (timer);
   if (ok)
     {
       operations_stats (&hist, stats);
       operations_counts (&hist, counts);
       g_strlcpy (backend, gh_engine_backend_name (engine), sizeof backend);
       if (run_mode != GIMP_RUN_NONINTERACTIVE)
-        show_statistics (stats, hist.channels, backend);
+        ok = analyse_choose (run_mode, param[2].data.d_drawable, &hist,
+                             backend, g_timer_elapsed (timer, NULL), stats,
+                             changed, error);
+    }
+  if (ok)
+    {
       values[1].type = GIMP_PDB_STRING;
       values[1].data.d_string = backend;
       values[2].type = GIMP_PDB_INT32;
@@ -323,6 +509,7 @@ run_analyse (GimpRunMode run_mode, gint nparams, const GimpParam *param,
       values[5].data.d_floatarray = counts;
       *nreturn_vals = 6;
     }
+  g_timer_destroy (timer);
   gh_histogram_clear (&hist);
   return ok;
 }
@@ -465,7 +652,8 @@ run (const gchar *name, gint nparams, const GimpParam *param,
   values[0].type = GIMP_PDB_STATUS;
 
   if (! strcmp (name, PROC_ANALYSE))
-    ok = run_analyse (run_mode, nparams, param, values, nreturn_vals, &error);
+    ok = run_analyse (run_mode, nparams, param, values, nreturn_vals,
+                      &changed, &error);
   else if (! strcmp (name, PROC_EQUALIZE))
     ok = changed = run_equalize (run_mode, nparams, param, &error);
   else if (! strcmp (name, PROC_BINARIZE))

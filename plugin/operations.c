@@ -40,7 +40,7 @@ operations_stats (const gh_histogram *hist,
       gh_stats s;
 
       if (! (hist->channels & (1u << c))
-          || gh_stats_compute (hist, (gh_channel) c, 0, OPERATIONS_BINS - 1,
+          || gh_stats_compute (hist, (gh_channel) c, 0, hist->bins - 1,
                                &s) != GH_OK)
         continue;
       out[0] = s.count;
@@ -57,8 +57,21 @@ void
 operations_counts (const gh_histogram *hist,
                    gdouble counts[OPERATIONS_NUM_BINS])
 {
+  gdouble *bins = g_new (gdouble, hist->bins);
+  gint     last = hist->bins - 1;
+
+  memset (counts, 0, OPERATIONS_NUM_BINS * sizeof counts[0]);
   for (gint c = 0; c < GH_NUM_CHANNELS; c++)
-    gh_histogram_counts (hist, (gh_channel) c, counts + c * OPERATIONS_BINS);
+    {
+      gh_histogram_counts (hist, (gh_channel) c, bins);
+      /* Bin k's level k * 255 / last, rounded half up in integers; with
+       * 256 bins each bin is its own level. */
+      for (gint k = 0; k <= last; k++)
+        counts[c * OPERATIONS_BINS
+               + (2 * k * (OPERATIONS_BINS - 1) + last) / (2 * last)]
+          += bins[k];
+    }
+  g_free (bins);
 }
 
 static void
@@ -71,10 +84,8 @@ set_drawable_error (GError **error, gint32 drawable, const gchar *why)
   g_free (name);
 }
 
-/* Whether the plug-in may rewrite this drawable's pixels; every refusal
- * comes before any pixel is touched. */
-static gboolean
-check_changeable (gint32 drawable, GError **error)
+gboolean
+operations_check_changeable (gint32 drawable, GError **error)
 {
   const gchar *why = NULL;
 
@@ -85,19 +96,6 @@ check_changeable (gint32 drawable, GError **error)
           "to RGB or grayscale first (Image > Mode)";
   else if (gimp_item_get_lock_content (drawable))
     why = "has its pixels locked";
-  else
-    switch (gimp_image_get_precision (gimp_item_get_image (drawable)))
-      {
-      case GIMP_PRECISION_U8_LINEAR:
-      case GIMP_PRECISION_U8_GAMMA:
-        break;
-      default:
-        /* The engine applies 8-bit tables only; writing them back would
-         * throw away the layer's extra precision. */
-        why = "has more than 8 bits per sample, which this version can "
-              "analyse but not change yet; convert to 8 bit "
-              "(Image > Precision) to apply";
-      }
   if (why)
     {
       set_drawable_error (error, drawable, why);
@@ -109,7 +107,7 @@ check_changeable (gint32 drawable, GError **error)
 static gboolean
 changeable_region (gint32 drawable, PixelsRegion *region, GError **error)
 {
-  return check_changeable (drawable, error)
+  return operations_check_changeable (drawable, error)
          && pixels_region_init (drawable, region, error);
 }
 
@@ -125,6 +123,13 @@ ensure_histogram (gh_engine *engine, const PixelsRegion *region,
 
   if (progress)
     *apply_progress = *progress;
+  if (*hist && (*hist)->bins != region->bins)
+    {
+      g_set_error (error, GH_PLUGIN_ERROR, GH_PLUGIN_ERROR_CALLING,
+                   "the histogram given has %d bins, the drawable's has %d",
+                   (*hist)->bins, region->bins);
+      return FALSE;
+    }
   if (*hist)
     return TRUE;
   if (progress)
@@ -141,57 +146,133 @@ ensure_histogram (gh_engine *engine, const PixelsRegion *region,
   return TRUE;
 }
 
-static gboolean
-apply_tables_strip (gh_layout layout, guchar *pixels, gsize width,
-                    gsize rows, gsize stride, gpointer data, GError **error)
+/* What equalize maps colour sample k (gray: 0) through: OpenCV's 8-bit
+ * table on U8 regions; on F32 regions the continuous curve, which keeps
+ * distinct levels distinct at any precision. */
+typedef struct
 {
-  gh_error err;
+  guint16           tables[3][OPERATIONS_BINS];
+  gh_equalize_curve curves[3];
+} Equalizer;
 
-  return errors_from_engine (gh_apply_tables (layout, pixels, width, rows,
-                                              stride, data, &err),
-                             &err, error);
+static gboolean
+equalizer_set (Equalizer *eq, gint k, const PixelsRegion *region,
+               const gh_histogram *hist, gh_channel channel, GError **error)
+{
+  gdouble  *counts = g_new (gdouble, hist->bins);
+  gh_status status = GH_OK;
+
+  gh_histogram_counts (hist, channel, counts);
+  if (region->sample == GH_SAMPLE_U8)
+    gh_equalize_table (counts, OPERATIONS_BINS, eq->tables[k]);
+  else
+    status = gh_equalize_curve_init (&eq->curves[k], counts, hist->bins);
+  g_free (counts);
+  if (status != GH_OK)
+    g_set_error (error, GH_PLUGIN_ERROR, GH_PLUGIN_ERROR_FAILED,
+                 "no memory for an equalization curve of %d bins",
+                 hist->bins);
+  return status == GH_OK;
 }
 
-/* Luminance-only equalization.  The colour model: a pixel's R'G'B' is its
- * luminance L (GIMP's weights on the stored perceptual values) plus a
- * chroma offset d = c - L.  Scaling c by L_new / L scales both, which keeps
- * the hue and the R':G':B' ratios (HSV saturation).  Where that would push
- * a sample past 255, the chroma is shrunk instead, c = L_new + s d with the
- * largest s that fits: luminance and hue stay, saturation drops, and at
- * L_new = 255 the pixel is white. */
-static void
-equalize_luminance_pixel (guchar *p, gh_layout layout, const guint16 *table)
+static gboolean
+equalize_channels_strip (const PixelsRegion *region, gpointer pixels,
+                         gsize width, gsize rows, gsize stride, gpointer data,
+                         GError **error)
 {
-  gdouble target = MIN (table[gh_pixel_level (layout, p,
-                                              GH_CHANNEL_LUMINANCE)], 255);
-  gdouble lum = GIMP_RGB_LUMINANCE (p[0], p[1], p[2]);
-  gdouble c[3], top = 0;
+  const Equalizer *eq = data;
+  gh_error         err;
+  gh_status        status;
+
+  if (region->sample == GH_SAMPLE_U8)
+    {
+      const guint16 *const t[3] = { eq->tables[0], eq->tables[1],
+                                    eq->tables[2] };
+
+      status = gh_apply_tables (region->layout, pixels, width, rows, stride,
+                                t, &err);
+    }
+  else
+    {
+      const gh_equalize_curve *const c[3] = { &eq->curves[0], &eq->curves[1],
+                                              &eq->curves[2] };
+
+      status = gh_apply_curves_f32 (region->layout, pixels, width, rows,
+                                    stride, c, &err);
+    }
+  return errors_from_engine (status, &err, error);
+}
+
+/* Luminance-only equalization.  The colour model: a pixel's R'G'B' (c,
+ * white at `white`) is its luminance L (GIMP's weights on the stored
+ * perceptual values) plus a chroma offset d = c - L.  Scaling c by
+ * target / L scales both, which keeps the hue and the R':G':B' ratios
+ * (HSV saturation).  Where that would push a sample past white, the chroma
+ * is shrunk instead, c = target + s d with the largest s that fits:
+ * luminance and hue stay, saturation drops, and at target = white the
+ * pixel is white.  One model for both sample types. */
+static void
+luminance_shift (gdouble c[3], gdouble target, gdouble white)
+{
+  gdouble lum = GIMP_RGB_LUMINANCE (c[0], c[1], c[2]);
+  gdouble top = 0;
 
   for (gint k = 0; k < 3; k++)
     {
       /* Black has no hue: it becomes the gray of the new luminance. */
-      c[k] = lum > 0 ? p[k] * (target / lum) : target;
+      c[k] = lum > 0 ? c[k] * (target / lum) : target;
       top = MAX (top, c[k]);
     }
-  if (top > 255)
+  if (top > white)
     for (gint k = 0; k < 3; k++)
-      c[k] = target + (255 - target) / (top - target) * (c[k] - target);
+      c[k] = target + (white - target) / (top - target) * (c[k] - target);
+}
+
+static void
+equalize_luminance_u8 (guchar *p, gh_layout layout, const guint16 *table)
+{
+  gdouble c[3] = { p[0], p[1], p[2] };
+
+  luminance_shift (c, MIN (table[gh_pixel_level (layout, p,
+                                                 GH_CHANNEL_LUMINANCE)],
+                           255),
+                   255);
   for (gint k = 0; k < 3; k++)
     p[k] = (guchar) CLAMP (floor (c[k] + 0.5), 0, 255);
 }
 
-static gboolean
-equalize_luminance_strip (gh_layout layout, guchar *pixels, gsize width,
-                          gsize rows, gsize stride, gpointer data,
-                          GError **error)
+static void
+equalize_luminance_f32 (gfloat *p, const gh_equalize_curve *curve)
 {
+  gdouble c[3] = { p[0], p[1], p[2] };
+
+  luminance_shift (c, gh_equalize_curve_map (curve, GIMP_RGB_LUMINANCE (
+                                               p[0], p[1], p[2])),
+                   1.0);
+  /* Float layers may hold samples outside 0..1 (negative chroma, say);
+   * the equalized result lies within the range. */
+  for (gint k = 0; k < 3; k++)
+    p[k] = (gfloat) CLAMP (c[k], 0.0, 1.0);
+}
+
+static gboolean
+equalize_luminance_strip (const PixelsRegion *region, gpointer pixels,
+                          gsize width, gsize rows, gsize stride,
+                          gpointer data, GError **error)
+{
+  const Equalizer *eq = data;
+  gsize            bpp = babl_format_get_bytes_per_pixel (region->format);
+
   (void) error;
   for (gsize y = 0; y < rows; y++)
     {
-      guchar *p = pixels + y * stride;
+      guchar *p = (guchar *) pixels + y * stride;
 
-      for (gsize x = 0; x < width; x++, p += (gsize) layout)
-        equalize_luminance_pixel (p, layout, data);
+      for (gsize x = 0; x < width; x++, p += bpp)
+        if (region->sample == GH_SAMPLE_U8)
+          equalize_luminance_u8 (p, region->layout, eq->tables[0]);
+        else
+          equalize_luminance_f32 ((gfloat *) p, &eq->curves[0]);
     }
   return TRUE;
 }
@@ -204,9 +285,8 @@ operations_equalize (gh_engine *engine, gint32 drawable, gint mode,
   PixelsRegion   region;
   PixelsProgress apply_progress;
   gh_histogram   own;
-  gdouble        counts[OPERATIONS_BINS];
-  guint16        tables[3][OPERATIONS_BINS];
-  gboolean       ok;
+  Equalizer      eq;
+  gboolean       ok, rgb;
 
   if (mode != OPERATIONS_EQUALIZE_CHANNELS
       && mode != OPERATIONS_EQUALIZE_LUMINANCE)
@@ -216,36 +296,30 @@ operations_equalize (gh_engine *engine, gint32 drawable, gint mode,
                    "(luminance)", mode);
       return FALSE;
     }
+  memset (&eq, 0, sizeof eq);
   gh_histogram_init (&own);
   ok = changeable_region (drawable, &region, error)
        && ensure_histogram (engine, &region, &hist, &own, progress,
                             &apply_progress, error);
-  if (ok && (region.layout == GH_LAYOUT_RGB || region.layout == GH_LAYOUT_RGBA)
-      && mode == OPERATIONS_EQUALIZE_LUMINANCE)
-    {
-      gh_histogram_counts (hist, GH_CHANNEL_LUMINANCE, counts);
-      gh_equalize_table (counts, OPERATIONS_BINS, tables[0]);
-      ok = pixels_apply (&region, equalize_luminance_strip, tables[0],
-                         progress ? &apply_progress : NULL, error);
-    }
+  rgb = ok && (region.layout == GH_LAYOUT_RGB
+               || region.layout == GH_LAYOUT_RGBA);
+  if (rgb && mode == OPERATIONS_EQUALIZE_LUMINANCE)
+    ok = equalizer_set (&eq, 0, &region, hist, GH_CHANNEL_LUMINANCE, error)
+         && pixels_apply (&region, equalize_luminance_strip, &eq,
+                          progress ? &apply_progress : NULL, error);
   else if (ok)
     {
       /* On gray, luminance is the gray level: both modes are the same. */
-      gboolean            rgb = region.layout == GH_LAYOUT_RGB
-                                || region.layout == GH_LAYOUT_RGBA;
-      const guint16 *const t[3] = { tables[0], tables[1], tables[2] };
-
-      for (gint k = 0; k < (rgb ? 3 : 1); k++)
-        {
-          gh_histogram_counts (hist,
-                               rgb ? (gh_channel) (GH_CHANNEL_RED + k)
-                                   : GH_CHANNEL_VALUE,
-                               counts);
-          gh_equalize_table (counts, OPERATIONS_BINS, tables[k]);
-        }
-      ok = pixels_apply (&region, apply_tables_strip, (gpointer) t,
-                         progress ? &apply_progress : NULL, error);
+      for (gint k = 0; ok && k < (rgb ? 3 : 1); k++)
+        ok = equalizer_set (&eq, k, &region, hist,
+                            rgb ? (gh_channel) (GH_CHANNEL_RED + k)
+                                : GH_CHANNEL_VALUE,
+                            error);
+      ok = ok && pixels_apply (&region, equalize_channels_strip, &eq,
+                               progress ? &apply_progress : NULL, error);
     }
+  for (gint k = 0; k < 3; k++)
+    gh_equalize_curve_clear (&eq.curves[k]);
   gh_histogram_clear (&own);
   return ok;
 }
@@ -253,21 +327,25 @@ operations_equalize (gh_engine *engine, gint32 drawable, gint mode,
 typedef struct
 {
   gh_channel channel;
-  gint       threshold;
+  gint       threshold; /* in the region's bins: bins above it are white */
 } ThresholdData;
 
 static gboolean
-apply_threshold_strip (gh_layout layout, guchar *pixels, gsize width,
-                       gsize rows, gsize stride, gpointer data,
+apply_threshold_strip (const PixelsRegion *region, gpointer pixels,
+                       gsize width, gsize rows, gsize stride, gpointer data,
                        GError **error)
 {
   const ThresholdData *t = data;
   gh_error             err;
 
-  return errors_from_engine (gh_apply_threshold (layout, pixels, width, rows,
-                                                 stride, t->channel,
-                                                 t->threshold, &err),
-                             &err, error);
+  return errors_from_engine (
+    region->sample == GH_SAMPLE_U8
+      ? gh_apply_threshold (region->layout, pixels, width, rows, stride,
+                            t->channel, t->threshold, &err)
+      : gh_apply_threshold_f32 (region->layout, pixels, width, rows, stride,
+                                t->channel, t->threshold, region->bins,
+                                &err),
+    &err, error);
 }
 
 gboolean
@@ -311,23 +389,29 @@ operations_binarize (gh_engine *engine, gint32 drawable, gint channel,
   gh_histogram_init (&own);
   if (threshold >= 0)
     {
-      /* A fixed threshold needs no histogram: one pass only. */
+      /* A fixed threshold needs no histogram: one pass only.  Level T on
+       * the 0..255 scale: the bins whose level k * 255 / (bins - 1) is
+       * above it. */
+      t.threshold = threshold * (region.bins - 1) / 255;
       if (progress)
         apply_progress = *progress;
     }
   else if ((ok = ensure_histogram (engine, &region, &hist, &own, progress,
                                    &apply_progress, error)))
     {
-      gdouble counts[OPERATIONS_BINS];
+      gdouble *counts = g_new (gdouble, hist->bins);
 
       gh_histogram_counts (hist, t.channel, counts);
-      t.threshold = gh_otsu_threshold (counts, 0, OPERATIONS_BINS - 1);
+      t.threshold = gh_otsu_threshold (counts, 0, hist->bins - 1);
+      g_free (counts);
     }
   if (ok)
     ok = pixels_apply (&region, apply_threshold_strip, &t,
                        progress ? &apply_progress : NULL, error);
   if (ok)
-    *used = t.threshold;
+    /* The level of the last dark bin, rounded down to a whole level. */
+    *used = threshold >= 0 ? threshold
+                           : t.threshold * 255 / (region.bins - 1);
   gh_histogram_clear (&own);
   return ok;
 }
@@ -338,6 +422,7 @@ operations_export (gh_engine *engine, gint32 drawable, const gchar *filename,
 {
   static const gchar *const header = "bin,value,red,green,blue,alpha,luminance";
   gh_histogram              hist;
+  gdouble                   counts[OPERATIONS_NUM_BINS];
   FILE                     *file;
   gboolean                  ok;
 
@@ -357,6 +442,7 @@ operations_export (gh_engine *engine, gint32 drawable, const gchar *filename,
     }
   if (ok)
     {
+      operations_counts (&hist, counts);
       fprintf (file, "%s\n", header);
       for (gint b = 0; b < OPERATIONS_BINS; b++)
         {
@@ -364,8 +450,7 @@ operations_export (gh_engine *engine, gint32 drawable, const gchar *filename,
           for (gint c = 0; c < GH_NUM_CHANNELS; c++)
             {
               fputc (',', file);
-              csv_write_number (file, gh_histogram_count (&hist,
-                                                          (gh_channel) c, b));
+              csv_write_number (file, counts[c * OPERATIONS_BINS + b]);
             }
           fputc ('\n', file);
         }

@@ -49,16 +49,25 @@ gboolean operations_histogram (gh_engine *engine, gint32 drawable,
 void operations_stats (const gh_histogram *hist,
                        gdouble stats[OPERATIONS_NUM_STATS]);
 
-/* The weighted counts, channel-major. */
+/* The weighted counts of the 256 levels 0..255, channel-major.  A
+ * histogram of more bins (1024 above 8 bits) adds each bin k to level
+ * round (k * 255 / (bins - 1)). */
 void operations_counts (const gh_histogram *hist,
                         gdouble counts[OPERATIONS_NUM_BINS]);
+
+/* Whether equalize and binarize may rewrite this drawable's pixels (not
+ * indexed, a group or locked); the dialog asks before offering them, the
+ * operations before touching any pixel. */
+gboolean operations_check_changeable (gint32 drawable, GError **error);
 
 gboolean operations_equalize (gh_engine *engine, gint32 drawable, gint mode,
                               const gh_histogram *hist,
                               const PixelsProgress *progress,
                               GError **error);
 
-/* threshold -1: Otsu on the channel; the one used goes to *used. */
+/* threshold: -1 Otsu on the channel, or a level 0..254 (levels above it
+ * turn white); the one used goes to *used, as a level (Otsu's last dark
+ * bin's level, rounded down). */
 gboolean operations_binarize (gh_engine *engine, gint32 drawable,
                               gint channel, gint threshold,
                               const gh_histogram *hist, gint *used,

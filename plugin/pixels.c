@@ -11,8 +11,14 @@
 gboolean
 pixels_region_init (gint32 drawable, PixelsRegion *region, GError **error)
 {
-  gint32   image = gimp_item_get_image (drawable);
-  gboolean alpha = gimp_drawable_has_alpha (drawable);
+  /* By sample type (U8, F32) and layout (gray, gray+alpha, RGB, RGBA). */
+  static const gchar *const formats[2][4] = {
+    { "Y' u8", "Y'A u8", "R'G'B' u8", "R'G'B'A u8" },
+    { "Y' float", "Y'A float", "R'G'B' float", "R'G'B'A float" },
+  };
+  gint32        image = gimp_item_get_image (drawable);
+  gboolean      alpha = gimp_drawable_has_alpha (drawable);
+  GimpPrecision precision;
 
   if (image == -1)
     {
@@ -21,18 +27,23 @@ pixels_region_init (gint32 drawable, PixelsRegion *region, GError **error)
       return FALSE;
     }
   region->drawable = drawable;
-  /* Reading "R'G'B'A u8" from an indexed drawable goes through its
-   * palette, which is how GIMP's own histogram sees it. */
+  /* Reading "R'G'B'A" from an indexed drawable goes through its palette,
+   * which is how GIMP's own histogram sees it. */
   if (gimp_drawable_is_gray (drawable))
-    {
-      region->format = babl_format (alpha ? "Y'A u8" : "Y' u8");
-      region->layout = alpha ? GH_LAYOUT_GRAYA : GH_LAYOUT_GRAY;
-    }
+    region->layout = alpha ? GH_LAYOUT_GRAYA : GH_LAYOUT_GRAY;
   else
-    {
-      region->format = babl_format (alpha ? "R'G'B'A u8" : "R'G'B' u8");
-      region->layout = alpha ? GH_LAYOUT_RGBA : GH_LAYOUT_RGB;
-    }
+    region->layout = alpha ? GH_LAYOUT_RGBA : GH_LAYOUT_RGB;
+  /* GIMP's histogram reads every layer as perceptual float.  Only 8-bit
+   * perceptual storage (indexed images are that too) gives exactly the
+   * same bins through bytes; 8-bit linear would round on its way to
+   * perceptual bytes, and higher precisions would lose bits. */
+  precision = gimp_image_get_precision (image);
+  region->sample = precision == GIMP_PRECISION_U8_GAMMA ? GH_SAMPLE_U8
+                                                        : GH_SAMPLE_F32;
+  region->bins = precision == GIMP_PRECISION_U8_GAMMA
+                 || precision == GIMP_PRECISION_U8_LINEAR ? 256 : 1024;
+  region->format = babl_format (formats[region->sample == GH_SAMPLE_F32]
+                                       [region->layout - 1]);
   gimp_drawable_offsets (drawable, &region->offset_x, &region->offset_y);
   region->selection = gimp_selection_is_empty (image)
                         ? -1 : gimp_image_get_selection (image);
@@ -84,13 +95,19 @@ pixels_histogram (gh_engine *engine, const PixelsRegion *region,
                   gh_histogram *hist, const PixelsProgress *progress,
                   GError **error)
 {
-  gh_image    image = { region->layout, GH_SAMPLE_U8, 256,
+  gh_image    image = { region->layout, region->sample, region->bins,
                         region->selection != -1 };
   gh_error    err;
   GeglBuffer *buffer = NULL, *mask_buffer = NULL;
-  guchar     *pixels = NULL, *mask = NULL;
+  /* The selection is stored as "Y u8" in 8-bit images, so bytes are its
+   * exact values there; GIMP reads it as "Y float" otherwise. */
+  const Babl *mask_format = babl_format (region->sample == GH_SAMPLE_U8
+                                         ? "Y u8" : "Y float");
+  gpointer    pixels = NULL, mask = NULL;
   gsize       stride = (gsize) region->width
                        * babl_format_get_bytes_per_pixel (region->format);
+  gsize       mask_stride = (gsize) region->width
+                            * babl_format_get_bytes_per_pixel (mask_format);
   gboolean    begun, ok;
 
   begun = ok = errors_from_engine (gh_engine_begin (engine, &image, &err),
@@ -100,31 +117,32 @@ pixels_histogram (gh_engine *engine, const PixelsRegion *region,
       gint rows = strip_rows (region);
 
       buffer = gimp_drawable_get_buffer (region->drawable);
-      pixels = g_malloc (stride * rows);
+      /* Page-locked when the engine is on the GPU: strips then go
+       * straight to the device. */
+      pixels = gh_engine_alloc_host (engine, stride * rows);
       if (image.has_mask)
         {
           mask_buffer = gimp_drawable_get_buffer (region->selection);
-          mask = g_malloc ((gsize) region->width * rows);
+          mask = gh_engine_alloc_host (engine, mask_stride * rows);
         }
       for (gint y = region->y; ok && y < region->y + region->height;)
         {
           gint     end = strip_end (region, y, rows);
           gh_piece piece = { pixels, region->width, end - y, stride,
-                             mask, region->width };
+                             mask, mask_stride };
 
           gegl_buffer_get (buffer,
                            GEGL_RECTANGLE (region->x, y, region->width,
                                            end - y),
                            1.0, region->format, pixels, stride,
                            GEGL_ABYSS_NONE);
-          /* The selection channel is in image coordinates; 8-bit images
-           * store it as "Y u8", so these are its exact values. */
+          /* The selection channel is in image coordinates. */
           if (mask)
             gegl_buffer_get (mask_buffer,
                              GEGL_RECTANGLE (region->x + region->offset_x,
                                              y + region->offset_y,
                                              region->width, end - y),
-                             1.0, babl_format ("Y u8"), mask, region->width,
+                             1.0, mask_format, mask, mask_stride,
                              GEGL_ABYSS_NONE);
           ok = errors_from_engine (gh_engine_feed (engine, &piece, &err),
                                    &err, error);
@@ -143,8 +161,8 @@ pixels_histogram (gh_engine *engine, const PixelsRegion *region,
     }
   g_clear_object (&buffer);
   g_clear_object (&mask_buffer);
-  g_free (pixels);
-  g_free (mask);
+  gh_engine_free_host (engine, pixels);
+  gh_engine_free_host (engine, mask);
   return ok;
 }
 
@@ -153,7 +171,7 @@ pixels_apply (const PixelsRegion *region, PixelsStripFunc func, gpointer data,
               const PixelsProgress *progress, GError **error)
 {
   GeglBuffer *src, *shadow;
-  guchar     *pixels;
+  gpointer    pixels;
   gsize       stride = (gsize) region->width
                        * babl_format_get_bytes_per_pixel (region->format);
   gint        rows;
@@ -173,8 +191,7 @@ pixels_apply (const PixelsRegion *region, PixelsStripFunc func, gpointer data,
 
       gegl_buffer_get (src, rect, 1.0, region->format, pixels, stride,
                        GEGL_ABYSS_NONE);
-      ok = func (region->layout, pixels, region->width, end - y, stride, data,
-                 error);
+      ok = func (region, pixels, region->width, end - y, stride, data, error);
       if (ok)
         gegl_buffer_set (shadow, rect, 0, region->format, pixels, stride);
       y = end;

@@ -1,16 +1,21 @@
 /* pixels.h — pixels between a GIMP drawable and the engine, in strips.
  *
  * A PixelsRegion is the part of a drawable inside the selection, with the
- * 8-bit format the engine reads it in.  Strips of at most a few MiB stream
- * through, so memory stays bounded whatever the image size:
+ * format the engine reads it in: perceptual 8-bit for 8-bit perceptual and
+ * indexed layers, perceptual float for every other precision (as GIMP's own
+ * histogram reads them), so nothing is rounded on the way in or out.
+ * Strips of at most a few MiB stream through, so memory stays bounded
+ * whatever the image size:
  *
  *   PixelsRegion region;
  *   if (! pixels_region_init (drawable, &region, &error)) ...
  *   pixels_histogram (engine, &region, &hist, NULL, &error);
  *   pixels_apply (&region, my_strip_func, my_data, NULL, &error);
  *
- * pixels_apply writes through the drawable's shadow buffer and merges it
- * as one undo step; GIMP's merge blends the result with the original by
+ * pixels_apply writes through the drawable's shadow buffer in the region's
+ * format, which GIMP converts to the layer's own precision (float results
+ * keep 16-bit and float layers at their precision), and merges it as one
+ * undo step; GIMP's merge blends the result with the original by
  * the selection's value (Replace mode, as for every GIMP filter).  If it
  * fails nothing is merged and the drawable is unchanged.
  */
@@ -30,8 +35,10 @@ typedef struct
   gint        height;    /* width and height are 0 when it misses        */
   gint        offset_x;  /* the drawable's offsets: the selection is in  */
   gint        offset_y;  /* image coordinates                            */
-  const Babl *format;    /* "R'G'B'(A) u8" or "Y'(A) u8"                  */
+  const Babl *format;    /* "R'G'B'(A)" or "Y'(A)", u8 or float           */
   gh_layout   layout;
+  gh_sample   sample;    /* U8 (8-bit perceptual, indexed) or F32         */
+  gint        bins;      /* GIMP's: 256 for 8-bit storage, 1024 otherwise */
 } PixelsRegion;
 
 /* Where gimp_progress_update goes while a region streams: from start to
@@ -43,13 +50,13 @@ typedef struct
 } PixelsProgress;
 
 /* Rewrites one strip in place: `rows` rows of `width` pixels, `stride`
- * bytes apart, in the region's format. */
-typedef gboolean (*PixelsStripFunc) (gh_layout layout, guchar *pixels,
-                                     gsize width, gsize rows, gsize stride,
-                                     gpointer data, GError **error);
+ * bytes apart, in the region's format (guchar or gfloat samples). */
+typedef gboolean (*PixelsStripFunc) (const PixelsRegion *region,
+                                     gpointer pixels, gsize width, gsize rows,
+                                     gsize stride, gpointer data,
+                                     GError **error);
 
-/* Indexed drawables are read through their palette (as RGB); every
- * precision is read as 8-bit. */
+/* Indexed drawables are read through their palette (as RGB). */
 gboolean pixels_region_init (gint32 drawable, PixelsRegion *region,
                              GError **error);
 

@@ -1,0 +1,246 @@
+#!/usr/bin/python3
+"""The plug-in on every precision GIMP 2.10 offers besides 8-bit perceptual
+(plugin_stats.py and plugin_apply.py cover that one), in one gimp-console-2.10
+session:
+
+- statistics (count, mean, median, std-dev per channel) equal to
+  gimp-drawable-histogram's on an RGB, an RGBA and a gray photo, and under a
+  feathered selection on 16-bit layers; the 256-level histogram is GIMP's
+  1024 bins added up by level, and the CSV export holds the same numbers;
+- equalize (both modes) and binarize keep the image's precision;
+- equalize of a smooth 16-bit ramp keeps its distinct levels distinct, the
+  mapping monotonic, and makes it linear (through a 16-bit PNG);
+- binarize on float layers writes only 0 and 1, white exactly where the level
+  is above the threshold.
+
+Script-Fu's precision state: once a command has called gimp-image-convert-
+precision (or -get-precision), gimp-drawable-histogram on that command's
+>8-bit images returns linear-light statistics on 0..1.  So each image is
+converted and saved as XCF in one command and compared in a later one, whose
+gimp-drawable-histogram gives GIMP's perceptual numbers on 0..255 (each -b is
+its own Script-Fu process).
+
+Usage: plugin_precision.py PATH-TO-gpu-histogram
+Ends with "N passed, N failed"; exit 0 all passed, 1 a failure, 77 skipped.
+"""
+import sys
+
+from plugin_gimp import ROOT, GimpSession, Tally, require_gimp, scm_str
+from plugin_stats import RGB, GRAY, check_export, check_stats, close
+
+IMAGES = ROOT / "testimages"
+FIX = ROOT / "tests" / "fixtures" / "gimp"
+PRECISIONS = ["U8-LINEAR", "U16-LINEAR", "U16-GAMMA", "U32-LINEAR", "U32-GAMMA",
+              "HALF-LINEAR", "HALF-GAMMA", "FLOAT-LINEAR", "FLOAT-GAMMA",
+              "DOUBLE-LINEAR", "DOUBLE-GAMMA"]
+# name -> (file, channels GIMP is asked for)
+PHOTOS = {"chelsea": (IMAGES / "chelsea.png", RGB),
+          "rgba": (FIX / "rgba_partial.png", [0, 1, 2, 3, 4, 5]),
+          "camera": (IMAGES / "camera.png", GRAY)}
+FEATHERED = {"U16-GAMMA", "U16-LINEAR", "FLOAT-LINEAR"}
+RAMP_WIDTH = 4096
+THRESHOLD = 100  # the fixed binarize level on the float ramp
+
+
+def bins_of(precision):
+    return 256 if precision.startswith("U8") else 1024
+
+
+def level_bins(level, bins=1024):
+    """The bins that the 256-level histogram adds up into `level`."""
+    ks = [k for k in range(bins) if (2 * k * 255 + bins - 1) // (2 * (bins - 1)) == level]
+    return ks[0], ks[-1]
+
+
+def write_ramps(tmp):
+    """A 16-bit gray ramp, dense in the shadows (so equalize moves it), and
+    the same ramp as RGB with R = G = B."""
+    import cv2
+    import numpy as np
+    x = np.arange(RAMP_WIDTH) / (RAMP_WIDTH - 1)
+    ramp = np.round(65535 * x ** 2).astype(np.uint16)
+    gray = np.vstack([ramp, ramp])
+    cv2.imwrite(str(tmp / "ramp.png"), gray)
+    cv2.imwrite(str(tmp / "ramp-rgb.png"), np.dstack([gray] * 3))
+    return ramp
+
+
+def commands(tmp):
+    def load(file):
+        return f"(let* ((l (gh-load {scm_str(file)})) (img (car l)) (drw (cadr l)))"
+
+    def out(name):
+        return scm_str(tmp / name)
+
+    def prec(tag, p):
+        return f"(gh-say \"PREC\" \"{tag}\" (car (gimp-image-get-precision img)) PRECISION-{p})"
+
+    cmds = {}
+    for p in PRECISIONS:
+        for name, (file, _) in PHOTOS.items():
+            cmds[f"{p}/{name}/convert"] = (load(file) + f"(gimp-image-convert-precision img PRECISION-{p})"
+                                           f"(gh-save img drw {out(f'{name}-{p}.xcf')}))")
+        # Applying on the converted photo (here the precision state no longer matters).
+        cmds[f"{p}/apply"] = (
+            load(PHOTOS["chelsea"][0]) + f"(gimp-image-convert-precision img PRECISION-{p})"
+            "(plug-in-gpu-histogram-equalize RUN-NONINTERACTIVE img drw 0)" + prec("equalize 0", p) +
+            "(plug-in-gpu-histogram-equalize RUN-NONINTERACTIVE img drw 1)" + prec("equalize 1", p) +
+            "(gh-say \"T\" (car (plug-in-gpu-histogram-binarize RUN-NONINTERACTIVE img drw 5 -1)))" +
+            prec("binarize", p) + f"(gh-save img drw {out(f'bin-{p}.png')}))")
+    for p in PRECISIONS:
+        for name, (_, chans) in PHOTOS.items():
+            tag = f"{p}/{name}"
+            ranges = ""
+            if name == "chelsea" and bins_of(p) == 1024:
+                # GIMP's counts over the 1024-bin ranges that make up a few levels.
+                for level in (0, 1, 60, 127, 128, 200, 254, 255):
+                    k0, k1 = level_bins(level)
+                    ranges += (f"(gh-say \"RANGE\" {level} (car (cddddr (gimp-drawable-histogram "
+                               f"drw HISTOGRAM-VALUE {k0 / 1023:.9f} {k1 / 1023:.9f}))))")
+            cmds[tag] = (load(tmp / f"{name}-{p}.xcf") + f"(gh-stats \"{tag}\" img drw)"
+                         f"(gh-gimp-stats \"{tag}\" drw '({' '.join(map(str, chans))})) {ranges})")
+        if p in FEATHERED:
+            tag = f"{p}/chelsea/feathered"
+            cmds[tag] = (load(tmp / f"chelsea-{p}.xcf") + "(gh-select img '(ellipse 60 30 300 220))"
+                         f"(gh-stats \"{tag}\" img drw)(gh-gimp-stats \"{tag}\" drw '(0 1 2 3 5)))")
+    cmds["U16-GAMMA/export"] = (load(tmp / "chelsea-U16-GAMMA.xcf") +
+                                f"(plug-in-gpu-histogram-export RUN-NONINTERACTIVE img drw {out('hist.csv')})"
+                                "(gh-stats \"U16-GAMMA/export\" img drw))")
+    cmds["U16-GAMMA/equalize luminance"] = (load(tmp / "chelsea-U16-GAMMA.xcf") +
+                                            "(plug-in-gpu-histogram-equalize RUN-NONINTERACTIVE img drw 1)"
+                                            f"(gh-save img drw {out('chelsea-eq-lum16.png')}))")
+    cmds["ramp equalize"] = (load(tmp / "ramp.png") +
+                             "(plug-in-gpu-histogram-equalize RUN-NONINTERACTIVE img drw 0)" +
+                             prec("ramp", "U16-GAMMA") + f"(gh-save img drw {out('ramp-eq.png')}))")
+    cmds["ramp rgb equalize luminance"] = (load(tmp / "ramp-rgb.png") +
+                                           "(plug-in-gpu-histogram-equalize RUN-NONINTERACTIVE img drw 1)"
+                                           f"(gh-save img drw {out('ramp-rgb-eq.png')}))")
+    cmds["float ramp binarize"] = (load(tmp / "ramp.png") +
+                                   "(gimp-image-convert-precision img PRECISION-FLOAT-GAMMA)"
+                                   "(gh-say \"T\" (car (plug-in-gpu-histogram-binarize RUN-NONINTERACTIVE "
+                                   f"img drw 0 {THRESHOLD})))" + prec("float ramp", "FLOAT-GAMMA") +
+                                   f"(gh-save img drw {out('ramp-bin.png')}))")
+    return cmds
+
+
+def main():
+    if len(sys.argv) != 2:
+        raise SystemExit("usage: plugin_precision.py PATH-TO-gpu-histogram")
+    require_gimp()
+    import cv2
+    import numpy as np
+    t = Tally()
+    with GimpSession(sys.argv[1]) as s:
+        tmp = s.tmp
+        ramp = write_ramps(tmp)
+        out = s.run(commands(tmp))
+        for tag, chunk in out.items():
+            if tag.endswith("/convert"):
+                t.check(f"{tag}: ran", chunk.ok, chunk.text)
+
+        # (a) statistics, (e) under a feathered selection
+        for p in PRECISIONS:
+            for name, (_, chans) in PHOTOS.items():
+                got = check_stats(t, f"{p}/{name}", out[f"{p}/{name}"], chans)
+                if got and name == "chelsea" and bins_of(p) == 1024:
+                    h = got[1]
+                    ranges = {int(f[0]): float(f[1]) for f in out[f"{p}/{name}"].fields("RANGE")}
+                    bad = [f"level {lv}: {h[lv]} != GIMP {c}" for lv, c in ranges.items()
+                           if not close(h[lv], c)]
+                    t.check(f"{p}/{name}: each level = GIMP's count over its 1024-bin range",
+                            len(ranges) == 8 and not bad, "; ".join(bad) or f"{len(ranges)} ranges")
+            if p in FEATHERED:
+                tag = f"{p}/chelsea/feathered"
+                got = check_stats(t, tag, out[tag], RGB)
+                if got:
+                    t.check(f"{tag}: partial weights counted", 0 < got[0][0] < 451 * 300
+                            and got[0][0] != int(got[0][0]), f"count {got[0][0]}")
+        got = check_stats(t, "U16-GAMMA/export", out["U16-GAMMA/export"], None)
+        if got:
+            check_export(t, tmp / "hist.csv", got[1])
+
+        # (b) precision kept; (d) binarize writes only black and white
+        thresholds = []
+        for p in PRECISIONS:
+            chunk = out[f"{p}/apply"]
+            t.check(f"{p}/apply: ran", chunk.ok, chunk.text)
+            for f in chunk.fields("PREC"):
+                t.check(f"{p}: {f[0]} keeps the precision", f[1] == f[2], f"{f[1]} != {f[2]}")
+            t.check(f"{p}: precision checked 3 times", len(chunk.fields("PREC")) == 3)
+            thresholds.append(f"{p} {chunk.fields('T')[0][0] if chunk.fields('T') else '?'}")
+            img = cv2.imread(str(tmp / f"bin-{p}.png"), cv2.IMREAD_UNCHANGED)
+            top = 255 if bins_of(p) == 256 else 65535
+            t.check(f"{p}: binarized PNG of {top + 1} levels holds only 0 and {top}",
+                    img is not None and img.max() == top and np.isin(img, (0, top)).all(),
+                    "unreadable" if img is None else f"{img.dtype}, values {np.unique(img)[:6]}")
+        print("     Otsu on luminance after both equalizes:", ", ".join(thresholds))
+
+        check_luminance_equalize(t, out["U16-GAMMA/equalize luminance"], tmp / "chelsea-eq-lum16.png")
+
+        # (c) a smooth ramp stays smooth
+        for tag, name in (("ramp equalize", "ramp-eq.png"),
+                          ("ramp rgb equalize luminance", "ramp-rgb-eq.png")):
+            t.check(f"{tag}: ran", out[tag].ok, out[tag].text)
+            img = cv2.imread(str(tmp / name), cv2.IMREAD_UNCHANGED)
+            if img is None or img.dtype != np.uint16:
+                t.check(f"{tag}: 16-bit result", False, "unreadable" if img is None else str(img.dtype))
+                continue
+            res = img[0] if img.ndim == 2 else img[0, :, 0]
+            n_in, n_out = len(np.unique(ramp)), len(np.unique(res))
+            t.check(f"{tag}: distinct levels kept ({n_out} of {n_in})", n_out >= 0.9 * n_in)
+            t.check(f"{tag}: monotonic", (np.diff(res.astype(int)) >= 0).all())
+            # The ramp is x^2: its distribution is sqrt, so equalized it is about x.
+            dev = np.abs(res / 65535 - np.arange(RAMP_WIDTH) / (RAMP_WIDTH - 1)).max()
+            t.check(f"{tag}: equalized to a linear ramp (largest deviation {dev:.4f})", dev < 0.02)
+            if img.ndim == 3:
+                t.check(f"{tag}: stays gray", (img[..., 0] == img[..., 1]).all()
+                        and (img[..., 1] == img[..., 2]).all())
+        for f in out["ramp equalize"].fields("PREC"):
+            t.check("ramp equalize: keeps 16 bits", f[1] == f[2], f"{f[1]} != {f[2]}")
+
+        chunk = out["float ramp binarize"]
+        t.check("float ramp binarize: ran, threshold as given",
+                chunk.ok and chunk.fields("T") == [[str(THRESHOLD)]], chunk.text)
+        img = cv2.imread(str(tmp / "ramp-bin.png"), cv2.IMREAD_UNCHANGED)
+        if img is None:
+            t.check("float ramp binarize: result", False, "unreadable")
+        else:
+            # GIMP's bin of each sample, in float as the engine computes it
+            pos = (ramp.astype(np.float32) / np.float32(65535)) * np.float32(1023)
+            clear = np.abs(pos - np.floor(pos) - 0.5) > 1e-3  # not on a rounding edge
+            want = np.where(np.rint(pos) > THRESHOLD * 1023 // 255, 65535, 0)
+            t.check("float ramp binarize: only 0 and 65535", np.isin(img, (0, 65535)).all(),
+                    f"{img.dtype}, {np.unique(img)[:6]}")
+            t.check(f"float ramp binarize: white exactly where the level is above {THRESHOLD}",
+                    (img[0][clear] == want[clear]).all(),
+                    f"{(img[0][clear] != want[clear]).sum()} samples differ")
+    t.finish()
+
+
+def check_luminance_equalize(t, chunk, path):
+    """Mode 1 on a 16-bit photo: the new luminance is spread evenly, hue is kept."""
+    import cv2
+    import numpy as np
+    tag = "U16-GAMMA/equalize luminance"
+    t.check(f"{tag}: ran", chunk.ok, chunk.text)
+    after = cv2.imread(str(path), cv2.IMREAD_UNCHANGED)
+    if after is None or after.dtype != np.uint16:
+        t.check(f"{tag}: 16-bit result", False, "unreadable" if after is None else str(after.dtype))
+        return
+    after = after[..., ::-1] / 65535.0
+    before = cv2.imread(str(PHOTOS["chelsea"][0]))[..., ::-1] / 255.0
+    weights = np.array([0.22248840, 0.71690369, 0.06060791])
+    q = np.quantile(after @ weights, np.linspace(0.1, 0.9, 9))
+    t.check(f"{tag}: luminance deciles evenly spread", np.abs(q - np.linspace(0.1, 0.9, 9)).max() < 0.05,
+            f"deciles {np.round(q, 3)}")
+    hsv_b = cv2.cvtColor(before.astype(np.float32), cv2.COLOR_RGB2HSV)
+    hsv_a = cv2.cvtColor(after.astype(np.float32), cv2.COLOR_RGB2HSV)
+    sel = (np.ptp(before, axis=2) >= 24 / 255) & (np.ptp(after, axis=2) >= 24 / 255)
+    d = np.abs(hsv_a[..., 0] - hsv_b[..., 0])[sel]
+    d = np.minimum(d, 360 - d)
+    t.check(f"{tag}: hue kept", sel.sum() > 1000 and np.percentile(d, 99) < 4,
+            f"{sel.sum()} pixels, 99th percentile hue shift {np.percentile(d, 99):.2f} degrees")
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,512 @@
+/* ui_render.c — the histogram dialog drawn from a known histogram.
+ *
+ * Without a display: histogram_view into a cairo image surface (written to
+ * ui_render_view.png), checked pixel by pixel: bar heights where the
+ * counts say (linear and logarithmic), empty bins empty, the Otsu marker on
+ * the engine's Otsu level, the selected range, the RGB overlay's colours,
+ * the pointer's bin.  With a display (run under xvfb-run): the dialog's
+ * content in an offscreen window (ui_render_dialog.png): its plot equals
+ * the view drawn directly, and every number shown equals the engine's
+ * gh_stats_compute, also after a drag on the plot and a change of channel.
+ * Ends with "N passed, N failed".
+ */
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <libgimp/gimp.h>
+#include <libgimp/gimpui.h>
+
+#include "dialog_gtk2.h"
+#include "dialog_state.h"
+#include "histogram_view.h"
+#include "test_util.h"
+
+#define W 600
+#define H 260
+#define BINS 256
+
+/* Two humps in value, red in 0..127 only, green in 64..191, blue in
+ * 128..255, alpha all opaque, luminance one hump. */
+static void
+make_histogram (gh_histogram *h)
+{
+  gh_error err;
+
+  gh_histogram_init (h);
+  gh_histogram_reset (h, BINS, 0, &err);
+  h->channels = (1u << GH_NUM_CHANNELS) - 1;
+  for (int b = 0; b < BINS; b++)
+    {
+      uint64_t *raw = h->raw;
+      double    hump1 = 900 * exp (-(b - 60) * (b - 60) / 300.0);
+      double    hump2 = 500 * exp (-(b - 190) * (b - 190) / 500.0);
+
+      raw[GH_CHANNEL_VALUE * BINS + b] = b % 16 == 7 ? 0
+                                         : (uint64_t) (hump1 + hump2);
+      raw[GH_CHANNEL_RED * BINS + b] = b < 128 ? 100 + b : 0;
+      raw[GH_CHANNEL_GREEN * BINS + b] = b >= 64 && b < 192 ? 150 : 0;
+      raw[GH_CHANNEL_BLUE * BINS + b] = b >= 128 ? 400 - b : 0;
+      raw[GH_CHANNEL_LUMINANCE * BINS + b]
+        = (uint64_t) (700 * exp (-(b - 120) * (b - 120) / 900.0));
+    }
+  h->raw[GH_CHANNEL_ALPHA * BINS + 255] = 50000;
+}
+
+static void
+pixel (cairo_surface_t *s, int x, int y, double rgb[3])
+{
+  const unsigned char *data = cairo_image_surface_get_data (s);
+  uint32_t             p;
+
+  memcpy (&p, data + (size_t) y * cairo_image_surface_get_stride (s)
+                + (size_t) x * 4, 4);
+  rgb[0] = ((p >> 16) & 255) / 255.0;
+  rgb[1] = ((p >> 8) & 255) / 255.0;
+  rgb[2] = (p & 255) / 255.0;
+}
+
+static int
+is_white (const double c[3])
+{
+  return c[0] > 0.97 && c[1] > 0.97 && c[2] > 0.97;
+}
+
+static int
+is_orange (const double c[3])
+{
+  return c[0] > 0.8 && c[1] > 0.3 && c[1] < 0.6 && c[2] < 0.15;
+}
+
+static cairo_surface_t *
+render (const HistogramView *view, const char *png)
+{
+  cairo_surface_t *s = cairo_image_surface_create (CAIRO_FORMAT_RGB24, W, H);
+  cairo_t         *cr = cairo_create (s);
+
+  histogram_view_draw (view, cr, W, H);
+  cairo_destroy (cr);
+  cairo_surface_flush (s);
+  if (png)
+    cairo_surface_write_to_png (s, png);
+  return s;
+}
+
+/* Each bin's bar top where the counts put it: the pixel two rows inside
+ * the bar is the bar's colour, two rows above it the background; empty
+ * bins leave the plot's bottom white. */
+static void
+check_bars (const gh_histogram *h, HistogramViewScale scale)
+{
+  double            counts[BINS], max = 0;
+  HistogramView     view;
+  cairo_rectangle_t plot;
+  cairo_surface_t  *s;
+  int               good = 0, checked = 0;
+
+  gh_histogram_counts (h, GH_CHANNEL_VALUE, counts);
+  for (int b = 0; b < BINS; b++)
+    max = fmax (max, counts[b]);
+  histogram_view_init (&view, BINS);
+  view.counts[GH_CHANNEL_VALUE] = counts;
+  view.shown = 1u << GH_CHANNEL_VALUE;
+  view.scale = scale;
+  histogram_view_plot_area (W, H, &plot);
+  s = render (&view, scale == HISTOGRAM_VIEW_LOG ? "ui_render_log.png"
+                                                  : "ui_render_linear.png");
+  for (int b = 0; b < BINS; b++)
+    {
+      double x0, x1, c[3], frac, top, bottom = plot.y + plot.height;
+      int    x;
+
+      histogram_view_bin_extent (&view, W, H, b, &x0, &x1);
+      x = (int) floor ((x0 + x1) / 2);
+      if (counts[b] == 0)
+        {
+          pixel (s, x, (int) bottom - 2, c);
+          checked++;
+          good += is_white (c);
+          continue;
+        }
+      frac = scale == HISTOGRAM_VIEW_LOG ? log1p (counts[b]) / log1p (max)
+                                         : counts[b] / max;
+      top = bottom - plot.height * frac;
+      if (bottom - top < 5 || top - plot.y < 5)
+        continue; /* too short or too tall to see both sides */
+      checked++;
+      pixel (s, x, (int) top + 2, c);
+      if (is_white (c) || c[0] > 0.5)
+        continue;
+      pixel (s, x, (int) top - 3, c);
+      good += is_white (c);
+    }
+  CHECK (checked > 200 && good == checked,
+         "%s bars: %d of %d bins where the counts say",
+         scale == HISTOGRAM_VIEW_LOG ? "log" : "linear", good, checked);
+  cairo_surface_destroy (s);
+}
+
+/* The marker: orange columns only at the border after the Otsu bin, which
+ * is the engine's gh_otsu_threshold of the channel. */
+static void
+check_marker (const gh_histogram *h)
+{
+  DialogSettings    settings;
+  DialogState       st;
+  HistogramView     view;
+  cairo_rectangle_t plot;
+  cairo_surface_t  *s;
+  double            counts[BINS], x0, x1;
+  int               otsu, hits = 0, stray = 0;
+
+  gh_histogram_counts (h, GH_CHANNEL_VALUE, counts);
+  otsu = gh_otsu_threshold (counts, 0, BINS - 1);
+  dialog_settings_defaults (&settings);
+  dialog_state_init (&st, h, "cpu: test", 0.012, &settings);
+  dialog_state_view (&st, &view);
+  CHECK (view.n_markers == 1 && view.markers[0].bin == otsu,
+         "marker bin %d, engine's Otsu %d",
+         view.n_markers ? view.markers[0].bin : -1, otsu);
+  s = render (&view, "ui_render_view.png");
+  histogram_view_plot_area (W, H, &plot);
+  histogram_view_bin_extent (&view, W, H, otsu, &x0, &x1);
+  for (int y = (int) (plot.y + 40); y < plot.y + plot.height; y += 7)
+    for (int x = (int) plot.x; x < plot.x + plot.width; x++)
+      {
+        double c[3];
+
+        pixel (s, x, y, c);
+        if (! is_orange (c))
+          continue;
+        if (fabs (x + 0.5 - x1) <= 1.5)
+          hits++;
+        else
+          stray++;
+      }
+  CHECK (hits > 10 && stray == 0,
+         "marker at x %.1f (Otsu %d): %d pixels on it, %d elsewhere", x1,
+         otsu, hits, stray);
+  cairo_surface_destroy (s);
+
+  /* Binarizing with a fixed threshold moves the marker there. */
+  dialog_state_set_action (&st, DIALOG_ACTION_BINARIZE);
+  dialog_state_set_threshold (&st, 200);
+  dialog_state_view (&st, &view);
+  CHECK (view.n_markers == 1 && view.markers[0].bin == 200,
+         "binarize marker at the slider's 200");
+  dialog_state_clear (&st);
+}
+
+/* A selected range: the backdrop of an empty bin inside is tinted, bars
+ * outside are lighter than bars inside. */
+static void
+check_range (const gh_histogram *h)
+{
+  double            counts[BINS], x0, x1, in[3], out[3], empty[3];
+  HistogramView     view;
+  cairo_rectangle_t plot;
+  cairo_surface_t  *s;
+  int               y;
+
+  gh_histogram_counts (h, GH_CHANNEL_VALUE, counts);
+  histogram_view_init (&view, BINS);
+  view.counts[GH_CHANNEL_VALUE] = counts;
+  view.shown = 1u << GH_CHANNEL_VALUE;
+  view.lo = 40;
+  view.hi = 80;
+  s = render (&view, "ui_render_range.png");
+  histogram_view_plot_area (W, H, &plot);
+  y = (int) (plot.y + plot.height - 3);
+  histogram_view_bin_extent (&view, W, H, 60, &x0, &x1);
+  pixel (s, (int) ((x0 + x1) / 2), y, in);
+  histogram_view_bin_extent (&view, W, H, 30, &x0, &x1);
+  pixel (s, (int) ((x0 + x1) / 2), y, out);
+  histogram_view_bin_extent (&view, W, H, 71, &x0, &x1); /* 71 % 16 == 7 */
+  pixel (s, (int) ((x0 + x1) / 2), y, empty);
+  CHECK (in[0] < 0.4 && out[0] > 0.6 && out[0] < 0.95,
+         "range: bar inside %.2f, outside %.2f", in[0], out[0]);
+  CHECK (empty[2] > 0.95 && empty[0] < 0.92,
+         "range: empty bin's backdrop tinted (%.2f %.2f %.2f)", empty[0],
+         empty[1], empty[2]);
+  for (int b = 0; b < BINS; b++)
+    {
+      histogram_view_bin_extent (&view, W, H, b, &x0, &x1);
+      if (histogram_view_bin_at (&view, W, H, (x0 + x1) / 2) != b)
+        {
+          CHECK (0, "bin_at of bin %d's centre", b);
+          break;
+        }
+    }
+  CHECK (histogram_view_bin_at (&view, W, H, -50) == 0
+         && histogram_view_bin_at (&view, W, H, W + 50) == BINS - 1,
+         "bin_at clamps outside the plot");
+  cairo_surface_destroy (s);
+}
+
+/* The RGB overlay: red alone is red, red with green darker than either. */
+static void
+check_overlay (const gh_histogram *h)
+{
+  DialogSettings    settings;
+  DialogState       st;
+  HistogramView     view;
+  cairo_rectangle_t plot;
+  cairo_surface_t  *s;
+  double            x0, x1, red[3], both[3], blue[3];
+  int               y;
+
+  dialog_settings_defaults (&settings);
+  settings.channel = DIALOG_CHANNEL_RGB;
+  dialog_state_init (&st, h, "cpu: test", 0.012, &settings);
+  dialog_state_view (&st, &view);
+  CHECK (view.shown == 0xe && view.n_markers == 3,
+         "overlay shows red, green, blue with three Otsu markers");
+  view.n_markers = 0;
+  s = render (&view, "ui_render_rgb.png");
+  histogram_view_plot_area (W, H, &plot);
+  y = (int) (plot.y + plot.height - 3);
+  histogram_view_bin_extent (&view, W, H, 20, &x0, &x1);
+  pixel (s, (int) ((x0 + x1) / 2), y, red);
+  histogram_view_bin_extent (&view, W, H, 100, &x0, &x1);
+  pixel (s, (int) ((x0 + x1) / 2), y, both);
+  histogram_view_bin_extent (&view, W, H, 220, &x0, &x1);
+  pixel (s, (int) ((x0 + x1) / 2), y, blue);
+  CHECK (red[0] > red[1] + 0.3 && red[0] > red[2] + 0.3,
+         "red alone is red (%.2f %.2f %.2f)", red[0], red[1], red[2]);
+  CHECK (blue[2] > blue[0] + 0.3 && blue[2] > blue[1] + 0.3,
+         "blue alone is blue");
+  CHECK (both[0] < red[0] - 0.3 && both[1] < 0.6,
+         "red over green is darker (%.2f %.2f %.2f)", both[0], both[1],
+         both[2]);
+  cairo_surface_destroy (s);
+  dialog_state_clear (&st);
+}
+
+/* ---- the GTK dialog, with a display ---- */
+
+static GtkWidget *
+find (GtkWidget *root, const char *name)
+{
+  GList     *children, *l;
+  GtkWidget *found = NULL;
+
+  if (! g_strcmp0 (gtk_widget_get_name (root), name))
+    return root;
+  if (! GTK_IS_CONTAINER (root))
+    return NULL;
+  children = gtk_container_get_children (GTK_CONTAINER (root));
+  for (l = children; l && ! found; l = l->next)
+    found = find (l->data, name);
+  g_list_free (children);
+  return found;
+}
+
+static void
+settle (void)
+{
+  for (int i = 0; i < 50; i++)
+    while (gtk_events_pending ())
+      gtk_main_iteration ();
+}
+
+static double
+shown_number (GtkWidget *content, int column, DialogStat stat)
+{
+  char       name[32];
+  GtkWidget *label;
+
+  g_snprintf (name, sizeof name, "stat-%d-%d", column, stat);
+  label = find (content, name);
+  return label ? g_strtod (gtk_label_get_text (GTK_LABEL (label)), NULL)
+               : NAN;
+}
+
+/* Every number in one column equals the engine's, to its printed
+ * precision. */
+static void
+check_numbers (GtkWidget *content, const gh_histogram *h, int column,
+               gh_channel channel, int lo, int hi, const char *what)
+{
+  gh_stats s;
+  double   want[DIALOG_NUM_STATS], tol[DIALOG_NUM_STATS]
+    = { 0.5, 0, 0, 0.005, 0, 0.005, 0, 0.05 };
+  int      bad = 0;
+
+  gh_stats_compute (h, channel, lo, hi, &s);
+  want[DIALOG_STAT_COUNT] = s.count;
+  want[DIALOG_STAT_MIN] = s.min;
+  want[DIALOG_STAT_MAX] = s.max;
+  want[DIALOG_STAT_MEAN] = s.mean;
+  want[DIALOG_STAT_MEDIAN] = s.median;
+  want[DIALOG_STAT_STD_DEV] = s.std_dev;
+  want[DIALOG_STAT_OTSU] = s.otsu;
+  want[DIALOG_STAT_PERCENTILE] = 100 * s.percentile;
+  for (int k = 0; k < DIALOG_NUM_STATS; k++)
+    {
+      double got = shown_number (content, column, (DialogStat) k);
+
+      if (! (fabs (got - want[k]) <= tol[k] + 1e-9))
+        {
+          printf ("  %s: %s shows %g, engine %g\n", what,
+                  dialog_stat_label ((DialogStat) k), got, want[k]);
+          bad++;
+        }
+    }
+  CHECK (bad == 0, "%s: the numbers shown are the engine's", what);
+}
+
+static void
+press (GtkWidget *plot, GdkEventType type, double x)
+{
+  GdkEvent *e = gdk_event_new (type);
+
+  if (type == GDK_MOTION_NOTIFY)
+    {
+      e->motion.window = g_object_ref (gtk_widget_get_window (plot));
+      e->motion.x = x;
+      e->motion.y = 20;
+    }
+  else
+    {
+      e->button.window = g_object_ref (gtk_widget_get_window (plot));
+      e->button.button = 1;
+      e->button.x = x;
+      e->button.y = 20;
+    }
+  gtk_widget_event (plot, e);
+  gdk_event_free (e);
+}
+
+static void
+check_dialog (const gh_histogram *h)
+{
+  DialogSettings settings;
+  DialogState    st;
+  GtkWidget     *window = gtk_offscreen_window_new ();
+  GtkWidget     *content, *plot;
+  GdkPixbuf     *shot;
+  GtkAllocation  a;
+  HistogramView  view;
+  double         x0, x1, unused;
+  int            same = 0, total = 0;
+
+  dialog_settings_defaults (&settings);
+  dialog_state_init (&st, h, "cpu: test", 0.012, &settings);
+  content = dialog_content_new (&st, NULL, NULL, NULL);
+  gtk_container_add (GTK_CONTAINER (window), content);
+  gtk_widget_show_all (window);
+  settle ();
+  shot = gtk_offscreen_window_get_pixbuf (GTK_OFFSCREEN_WINDOW (window));
+  CHECK (shot != NULL, "the dialog renders");
+  if (! shot)
+    return;
+  gdk_pixbuf_save (shot, "ui_render_dialog.png", "png", NULL, NULL);
+
+  /* The plot in the dialog is the view drawn directly at its size. */
+  plot = find (content, "plot");
+  gtk_widget_get_allocation (plot, &a);
+  {
+    cairo_surface_t *s = cairo_image_surface_create (CAIRO_FORMAT_RGB24,
+                                                     a.width, a.height);
+    cairo_t         *cr = cairo_create (s);
+    int              n = gdk_pixbuf_get_n_channels (shot);
+    int              stride = gdk_pixbuf_get_rowstride (shot);
+    const guchar    *px = gdk_pixbuf_get_pixels (shot);
+
+    dialog_state_view (&st, &view);
+    histogram_view_draw (&view, cr, a.width, a.height);
+    cairo_destroy (cr);
+    cairo_surface_flush (s);
+    for (int y = 0; y < a.height; y++)
+      for (int x = 0; x < a.width; x++)
+        {
+          const guchar *p = px + (size_t) (a.y + y) * stride
+                            + (size_t) (a.x + x) * n;
+          double        c[3];
+
+          pixel (s, x, y, c);
+          total++;
+          same += abs (p[0] - (int) lround (c[0] * 255)) <= 8
+                  && abs (p[1] - (int) lround (c[1] * 255)) <= 8
+                  && abs (p[2] - (int) lround (c[2] * 255)) <= 8;
+        }
+    CHECK (a.width >= 300 && same >= 0.97 * total,
+           "the dialog's plot (%dx%d) is the view: %d of %d pixels", a.width,
+           a.height, same, total);
+    cairo_surface_destroy (s);
+  }
+  g_object_unref (shot);
+
+  check_numbers (content, h, 0, GH_CHANNEL_VALUE, 0, BINS - 1,
+                 "value, all levels");
+  CHECK (! g_strcmp0 (gtk_label_get_text (GTK_LABEL (find (content,
+                                                           "backend"))),
+                      "Computed by cpu: test in 12.0 ms"),
+         "the backend and time are shown");
+
+  /* A drag from level 40 to level 150 selects that range. */
+  dialog_state_view (&st, &view);
+  histogram_view_bin_extent (&view, a.width, a.height, 40, &x0, &unused);
+  histogram_view_bin_extent (&view, a.width, a.height, 150, &unused, &x1);
+  press (plot, GDK_BUTTON_PRESS, x0 + 0.5);
+  press (plot, GDK_MOTION_NOTIFY, (x0 + x1) / 2);
+  press (plot, GDK_BUTTON_RELEASE, x1 - 0.5);
+  settle ();
+  CHECK (st.lo == 40 && st.hi == 150, "drag selected %d..%d", st.lo, st.hi);
+  check_numbers (content, h, 0, GH_CHANNEL_VALUE, 40, 150,
+                 "value, levels 40..150");
+  {
+    int   bin = histogram_view_bin_at (&view, a.width, a.height,
+                                       (x0 + x1) / 2);
+    char *want = g_strdup_printf ("Level %d: %.0f pixels", bin,
+                                  gh_histogram_count (h, GH_CHANNEL_VALUE,
+                                                      bin));
+    const char *got = gtk_label_get_text (GTK_LABEL (find (content,
+                                                           "hover")));
+
+    CHECK (! strcmp (got, want), "hover text '%s', want '%s'", got, want);
+    g_free (want);
+  }
+
+  /* The RGB overlay: three columns, each the engine's. */
+  gimp_int_combo_box_set_active (GIMP_INT_COMBO_BOX (find (content,
+                                                           "channel")),
+                                 DIALOG_CHANNEL_RGB);
+  settle ();
+  for (int k = 0; k < 3; k++)
+    {
+      char what[64];
+
+      g_snprintf (what, sizeof what, "column %d of RGB, levels 40..150", k);
+      check_numbers (content, h, k, (gh_channel) (GH_CHANNEL_RED + k), 40,
+                     150, what);
+    }
+  CHECK (gtk_widget_get_visible (find (content, "stat-2-0")),
+         "the blue column is shown");
+  shot = gtk_offscreen_window_get_pixbuf (GTK_OFFSCREEN_WINDOW (window));
+  gdk_pixbuf_save (shot, "ui_render_dialog_rgb.png", "png", NULL, NULL);
+  g_object_unref (shot);
+
+  gtk_widget_destroy (window);
+  dialog_state_clear (&st);
+}
+
+int
+main (int argc, char **argv)
+{
+  gh_histogram h;
+
+  make_histogram (&h);
+  check_bars (&h, HISTOGRAM_VIEW_LINEAR);
+  check_bars (&h, HISTOGRAM_VIEW_LOG);
+  check_marker (&h);
+  check_range (&h);
+  check_overlay (&h);
+  if (gtk_init_check (&argc, &argv))
+    check_dialog (&h);
+  else
+    printf ("no display: the GTK dialog's checks are skipped "
+            "(run under xvfb-run)\n");
+  gh_histogram_clear (&h);
+  return test_summary ();
+}

@@ -1,0 +1,59 @@
+/* dialog_gtk2.h — the histogram dialog in GTK 2 / libgimpui (GIMP 2.10).
+ *
+ * Thin glue: the drawing is histogram_view's, every number and decision
+ * dialog_state's; this file only lays out widgets and forwards their
+ * events.  It knows nothing of the plug-in's operations: the caller hands
+ * in hooks that render the preview and write the CSV, so the same
+ * operations the procedures use do the work (the arrows stay plugin ->
+ * ui -> engine).
+ *
+ *   gimp_ui_init (PLUG_IN_BINARY, FALSE);
+ *   DialogState st;  dialog_state_init (&st, &hist, backend, secs, &settings);
+ *   DialogHooks hooks = { my_preview, my_export, my_data };
+ *   DialogChoice choice;
+ *   if (dialog_run (drawable, &st, refusal, &hooks, &choice))
+ *     ... apply choice; st.settings is what to remember ...
+ *
+ * dialog_content_new builds everything but the window, the preview and
+ * the buttons, for a test to render without GIMP running.  Its widgets
+ * are named for finding them: "plot", "stat-<column>-<row>" (DialogStat
+ * rows), "column-<column>", "backend", "range", "hover".
+ */
+#ifndef GH_UI_DIALOG_GTK2_H
+#define GH_UI_DIALOG_GTK2_H
+
+#include <gtk/gtk.h>
+
+#include "dialog_state.h"
+
+typedef struct
+{
+  /* The pixels of the drawable's rectangle (x, y, width, height) with
+   * `choice` applied, 8-bit in the drawable's type (what
+   * gimp_preview_draw_buffer takes), rows *rowstride bytes apart; g_free
+   * them.  NULL with no error: nothing to apply (the preview shows the
+   * original); NULL with an error: it failed, and the dialog says why. */
+  guchar *(*preview) (const DialogChoice *choice, gint x, gint y,
+                      gint width, gint height, gint *rowstride,
+                      gpointer data, GError **error);
+  /* Writes the histogram as CSV. */
+  gboolean (*export_csv) (const gchar *filename, gpointer data,
+                          GError **error);
+  gpointer data;
+} DialogHooks;
+
+/* Shows the dialog on `drawable` until the user closes it.  `refusal`:
+ * why the layer cannot be changed (the actions are then greyed out and
+ * say so), or NULL.  TRUE for OK: `choice` says what to apply (perhaps
+ * nothing) and state->settings what to remember.  FALSE: cancelled. */
+gboolean dialog_run (gint32 drawable, DialogState *state,
+                     const gchar *refusal, const DialogHooks *hooks,
+                     DialogChoice *choice);
+
+/* The dialog's content; `preview` (may be NULL) goes above the actions
+ * and is invalidated whenever the choice changes.  `hooks` may be NULL
+ * (no export).  The state must outlive the widget. */
+GtkWidget *dialog_content_new (DialogState *state, const gchar *refusal,
+                               const DialogHooks *hooks, GtkWidget *preview);
+
+#endif

@@ -1,0 +1,363 @@
+/* dialog_state.c — the histogram dialog's model, without any toolkit. */
+#include "dialog_state.h"
+
+#include <math.h>
+
+#define RGB_BITS ((1u << GH_CHANNEL_RED) | (1u << GH_CHANNEL_GREEN) \
+                  | (1u << GH_CHANNEL_BLUE))
+
+void
+dialog_settings_defaults (DialogSettings *settings)
+{
+  settings->channel = GH_CHANNEL_VALUE;
+  settings->scale = HISTOGRAM_VIEW_LINEAR;
+  settings->action = DIALOG_ACTION_NONE;
+  settings->mode = 0;
+  settings->threshold = -1;
+}
+
+const gchar *
+dialog_channel_label (gint channel)
+{
+  static const gchar *const labels[DIALOG_NUM_CHANNEL_CHOICES]
+    = { "Value", "Red", "Green", "Blue", "Alpha", "Luminance", "RGB" };
+
+  return channel >= 0 && channel < DIALOG_NUM_CHANNEL_CHOICES
+           ? labels[channel] : "?";
+}
+
+gboolean
+dialog_state_has_channel (const DialogState *state, gint channel)
+{
+  if (channel == DIALOG_CHANNEL_RGB)
+    return (state->hist->channels & RGB_BITS) == RGB_BITS;
+  return channel >= 0 && channel < GH_NUM_CHANNELS
+         && (state->hist->channels & (1u << channel));
+}
+
+gh_channel
+dialog_state_binarize_channel (const DialogState *state)
+{
+  if (state->settings.channel != DIALOG_CHANNEL_RGB)
+    return (gh_channel) state->settings.channel;
+  return dialog_state_has_channel (state, GH_CHANNEL_LUMINANCE)
+           ? GH_CHANNEL_LUMINANCE : GH_CHANNEL_VALUE;
+}
+
+gint
+dialog_state_max_threshold (const DialogState *state)
+{
+  (void) state;
+  /* Levels above the threshold turn white: 255 would leave none. */
+  return 254;
+}
+
+gint
+dialog_state_threshold (const DialogState *state)
+{
+  if (state->settings.threshold >= 0)
+    return state->settings.threshold;
+  /* As the binarize procedure reports it: the last dark bin's level,
+   * rounded down. */
+  return state->binarize_stats.otsu_bin * 255 / (state->hist->bins - 1);
+}
+
+/* The last dark bin: Otsu's own, or the bins at or below a fixed level,
+ * as the binarize procedure counts them. */
+static gint
+threshold_bin (const DialogState *state)
+{
+  if (state->settings.threshold >= 0)
+    return state->settings.threshold * (state->hist->bins - 1) / 255;
+  return state->binarize_stats.otsu_bin;
+}
+
+/* The statistics follow every change of channel or range. */
+static void
+update (DialogState *state)
+{
+  if (state->settings.channel == DIALOG_CHANNEL_RGB)
+    {
+      state->n_columns = 3;
+      for (gint k = 0; k < 3; k++)
+        state->columns[k] = (gh_channel) (GH_CHANNEL_RED + k);
+    }
+  else
+    {
+      state->n_columns = 1;
+      state->columns[0] = (gh_channel) state->settings.channel;
+    }
+  for (gint k = 0; k < state->n_columns; k++)
+    gh_stats_compute (state->hist, state->columns[k], state->lo, state->hi,
+                      &state->stats[k]);
+  gh_stats_compute (state->hist, dialog_state_binarize_channel (state),
+                    state->lo, state->hi, &state->binarize_stats);
+}
+
+void
+dialog_state_init (DialogState *state, const gh_histogram *hist,
+                   const gchar *backend, gdouble seconds,
+                   const DialogSettings *settings)
+{
+  DialogSettings *s = &state->settings;
+
+  state->hist = hist;
+  for (gint c = 0; c < GH_NUM_CHANNELS; c++)
+    {
+      state->counts[c] = g_new (gdouble, hist->bins);
+      gh_histogram_counts (hist, (gh_channel) c, state->counts[c]);
+    }
+  state->backend = g_strdup (backend);
+  state->seconds = seconds;
+  state->lo = 0;
+  state->hi = hist->bins - 1;
+  state->hover = -1;
+  state->can_apply = TRUE;
+
+  *s = *settings;
+  /* Remembered from another layer: keep what still makes sense here. */
+  if (! dialog_state_has_channel (state, s->channel))
+    s->channel = GH_CHANNEL_VALUE;
+  if (s->scale != HISTOGRAM_VIEW_LOG)
+    s->scale = HISTOGRAM_VIEW_LINEAR;
+  if (s->action < DIALOG_ACTION_NONE || s->action > DIALOG_ACTION_BINARIZE)
+    s->action = DIALOG_ACTION_NONE;
+  if (s->mode != 1)
+    s->mode = 0;
+  if (s->threshold < -1 || s->threshold > dialog_state_max_threshold (state))
+    s->threshold = -1;
+  update (state);
+}
+
+void
+dialog_state_clear (DialogState *state)
+{
+  for (gint c = 0; c < GH_NUM_CHANNELS; c++)
+    g_clear_pointer (&state->counts[c], g_free);
+  g_clear_pointer (&state->backend, g_free);
+}
+
+void
+dialog_state_set_channel (DialogState *state, gint channel)
+{
+  if (! dialog_state_has_channel (state, channel))
+    return;
+  state->settings.channel = channel;
+  update (state);
+}
+
+void
+dialog_state_set_scale (DialogState *state, HistogramViewScale scale)
+{
+  state->settings.scale = scale;
+}
+
+void
+dialog_state_set_action (DialogState *state, DialogAction action)
+{
+  state->settings.action = action;
+}
+
+void
+dialog_state_set_mode (DialogState *state, gint mode)
+{
+  state->settings.mode = mode == 1 ? 1 : 0;
+}
+
+void
+dialog_state_set_threshold (DialogState *state, gint threshold)
+{
+  state->settings.threshold
+    = CLAMP (threshold, -1, dialog_state_max_threshold (state));
+}
+
+void
+dialog_state_set_range (DialogState *state, gint from, gint to)
+{
+  gint last = state->hist->bins - 1;
+
+  state->lo = CLAMP (MIN (from, to), 0, last);
+  state->hi = CLAMP (MAX (from, to), 0, last);
+  update (state);
+}
+
+void
+dialog_state_reset_range (DialogState *state)
+{
+  dialog_state_set_range (state, 0, state->hist->bins - 1);
+}
+
+void
+dialog_state_set_hover (DialogState *state, gint bin)
+{
+  state->hover = bin >= 0 && bin < state->hist->bins ? bin : -1;
+}
+
+static gboolean
+full_range (const DialogState *state)
+{
+  return state->lo == 0 && state->hi == state->hist->bins - 1;
+}
+
+void
+dialog_state_choice (const DialogState *state, DialogChoice *choice)
+{
+  choice->action = state->can_apply ? (DialogAction) state->settings.action
+                                    : DIALOG_ACTION_NONE;
+  choice->mode = state->settings.mode;
+  choice->channel = dialog_state_binarize_channel (state);
+  /* Otsu over every level is what the procedure computes itself; over a
+   * range it is this dialog's number, passed as a fixed threshold. */
+  choice->threshold = state->settings.threshold < 0 && full_range (state)
+                        ? -1 : dialog_state_threshold (state);
+}
+
+void
+dialog_state_view (const DialogState *state, HistogramView *view)
+{
+  histogram_view_init (view, state->hist->bins);
+  for (gint c = 0; c < GH_NUM_CHANNELS; c++)
+    view->counts[c] = state->counts[c];
+  for (gint k = 0; k < state->n_columns; k++)
+    view->shown |= 1u << state->columns[k];
+  view->scale = (HistogramViewScale) state->settings.scale;
+  view->lo = state->lo;
+  view->hi = state->hi;
+  view->hover = state->hover;
+
+  if (state->settings.action == DIALOG_ACTION_BINARIZE && state->can_apply)
+    {
+      gchar label[32];
+
+      g_snprintf (label, sizeof label, "%s %d",
+                  state->settings.threshold < 0 ? "Otsu" : "threshold",
+                  dialog_state_threshold (state));
+      histogram_view_add_marker (view, threshold_bin (state),
+                                 dialog_state_binarize_channel (state),
+                                 label);
+    }
+  else
+    for (gint k = 0; k < state->n_columns; k++)
+      if (state->stats[k].count > 0)
+        {
+          gchar label[32];
+
+          g_snprintf (label, sizeof label, "Otsu %g", state->stats[k].otsu);
+          histogram_view_add_marker (view, state->stats[k].otsu_bin,
+                                     state->columns[k], label);
+        }
+}
+
+const gchar *
+dialog_stat_label (DialogStat stat)
+{
+  static const gchar *const labels[DIALOG_NUM_STATS]
+    = { "Count", "Min", "Max", "Mean", "Median", "Std dev",
+        "Otsu threshold", "Percentile" };
+
+  return stat < DIALOG_NUM_STATS ? labels[stat] : "?";
+}
+
+gchar *
+dialog_state_column_title (const DialogState *state, gint column)
+{
+  return g_strdup (dialog_channel_label (state->columns[column]));
+}
+
+static gchar *
+count_text (gdouble count)
+{
+  /* Alpha and feathered selections weight pixels: fractional counts. */
+  return g_strdup_printf (count == floor (count) ? "%.0f" : "%.2f", count);
+}
+
+gchar *
+dialog_state_stat_text (const DialogState *state, gint column,
+                        DialogStat stat)
+{
+  const gh_stats *s = &state->stats[column];
+
+  if (stat != DIALOG_STAT_COUNT && stat != DIALOG_STAT_PERCENTILE
+      && s->count <= 0)
+    return g_strdup ("\xe2\x80\x93"); /* an en dash: no pixels, no level */
+  switch (stat)
+    {
+    case DIALOG_STAT_COUNT:      return count_text (s->count);
+    case DIALOG_STAT_MIN:        return g_strdup_printf ("%g", s->min);
+    case DIALOG_STAT_MAX:        return g_strdup_printf ("%g", s->max);
+    case DIALOG_STAT_MEAN:       return g_strdup_printf ("%.2f", s->mean);
+    case DIALOG_STAT_MEDIAN:     return g_strdup_printf ("%g", s->median);
+    case DIALOG_STAT_STD_DEV:    return g_strdup_printf ("%.2f", s->std_dev);
+    case DIALOG_STAT_OTSU:       return g_strdup_printf ("%g", s->otsu);
+    case DIALOG_STAT_PERCENTILE: return g_strdup_printf ("%.1f %%",
+                                                         100 * s->percentile);
+    default:                     return g_strdup ("?");
+    }
+}
+
+/* A bin as a level on the 0..255 scale, as the statistics give them. */
+static gdouble
+level (const DialogState *state, gint bin)
+{
+  return bin * 255.0 / (state->hist->bins - 1);
+}
+
+gchar *
+dialog_state_range_text (const DialogState *state)
+{
+  if (full_range (state))
+    return g_strdup ("All levels (drag on the plot to pick a range)");
+  return g_strdup_printf ("Levels %g\xe2\x80\x93%g (double-click for all)",
+                          level (state, state->lo), level (state, state->hi));
+}
+
+gchar *
+dialog_state_hover_text (const DialogState *state)
+{
+  gchar *count, *text;
+  gint   c;
+
+  if (state->hover < 0)
+    return g_strdup ("");
+  if (state->n_columns == 1)
+    {
+      count = count_text (state->counts[state->columns[0]][state->hover]);
+      text = g_strdup_printf ("Level %g: %s pixels", level (state,
+                                                            state->hover),
+                              count);
+      g_free (count);
+      return text;
+    }
+  text = g_strdup_printf ("Level %g:", level (state, state->hover));
+  for (gint k = 0; k < state->n_columns; k++)
+    {
+      gchar *more;
+
+      c = state->columns[k];
+      count = count_text (state->counts[c][state->hover]);
+      more = g_strdup_printf ("%s %s %s", text, dialog_channel_label (c),
+                              count);
+      g_free (count);
+      g_free (text);
+      text = more;
+    }
+  return text;
+}
+
+gchar *
+dialog_state_backend_text (const DialogState *state)
+{
+  return g_strdup_printf ("Computed by %s in %.1f ms", state->backend,
+                          state->seconds * 1000);
+}
+
+gchar *
+dialog_state_binarize_label (const DialogState *state)
+{
+  gchar *name = g_ascii_strdown (dialog_channel_label (
+                                   dialog_state_binarize_channel (state)), -1);
+  gchar *text = g_strdup_printf ("_Binarize on %s", name);
+
+  g_free (name);
+  return text;
+}

@@ -1,0 +1,157 @@
+/* dialog_state.h — the histogram dialog's model, without any toolkit.
+ *
+ * Everything the dialog shows and decides, kept apart from GTK so that the
+ * GTK 2 glue (dialog_gtk2.c), a GTK 3 / GIMP 3 port and the tests share
+ * it: the remembered settings, the selected range of bins, the pointer's
+ * bin, the statistics of the chosen channel over that range (computed by
+ * the engine, gh_stats_compute) as the strings shown, the threshold a
+ * binarize would use, and what OK applies.
+ *
+ *   DialogState st;
+ *   dialog_state_init (&st, &hist, "cpu: 2 threads", 0.012, &settings);
+ *   dialog_state_set_channel (&st, GH_CHANNEL_RED);   -- the GUI's events
+ *   dialog_state_set_range (&st, 10, 200);
+ *   gchar *mean = dialog_state_stat_text (&st, 0, DIALOG_STAT_MEAN);
+ *   HistogramView view;  dialog_state_view (&st, &view);   -- to draw
+ *   DialogChoice choice;  dialog_state_choice (&st, &choice); -- for OK
+ *   dialog_state_clear (&st);
+ *
+ * The histogram must outlive the state; the settings are copied in and
+ * read back from st.settings.
+ */
+#ifndef GH_UI_DIALOG_STATE_H
+#define GH_UI_DIALOG_STATE_H
+
+#include <glib.h>
+
+#include "gpu_histogram.h"
+#include "histogram_view.h"
+
+/* The channel choice past GIMP's six: red, green and blue overlaid. */
+#define DIALOG_CHANNEL_RGB GH_NUM_CHANNELS
+#define DIALOG_NUM_CHANNEL_CHOICES (GH_NUM_CHANNELS + 1)
+
+typedef enum
+{
+  DIALOG_ACTION_NONE = 0, /* analyse only: OK changes nothing */
+  DIALOG_ACTION_EQUALIZE,
+  DIALOG_ACTION_BINARIZE
+} DialogAction;
+
+/* What is remembered between runs (gimp_set_data stores it as it is). */
+typedef struct
+{
+  gint32 channel;   /* gh_channel or DIALOG_CHANNEL_RGB                  */
+  gint32 scale;     /* HistogramViewScale                                */
+  gint32 action;    /* DialogAction                                      */
+  gint32 mode;      /* equalize: the equalize procedure's mode argument,
+                       0 each channel, 1 luminance only                  */
+  gint32 threshold; /* binarize: -1 Otsu, 0..254 a fixed threshold       */
+} DialogSettings;
+
+/* What OK applies, as the procedures' arguments. */
+typedef struct
+{
+  DialogAction action;
+  gint         mode;      /* equalize */
+  gh_channel   channel;   /* binarize */
+  gint         threshold; /* binarize: -1 Otsu on the whole channel (the
+                             procedure's own choice), else a fixed level */
+} DialogChoice;
+
+/* The rows of the statistics table. */
+typedef enum
+{
+  DIALOG_STAT_COUNT = 0,
+  DIALOG_STAT_MIN,
+  DIALOG_STAT_MAX,
+  DIALOG_STAT_MEAN,
+  DIALOG_STAT_MEDIAN,
+  DIALOG_STAT_STD_DEV,
+  DIALOG_STAT_OTSU,
+  DIALOG_STAT_PERCENTILE,
+  DIALOG_NUM_STATS
+} DialogStat;
+
+/* The columns of the statistics table: one channel, or red, green and
+ * blue for the overlay. */
+#define DIALOG_MAX_COLUMNS 3
+
+typedef struct
+{
+  const gh_histogram *hist;
+  gdouble            *counts[GH_NUM_CHANNELS]; /* hist->bins each */
+  gchar              *backend;
+  gdouble             seconds;
+  DialogSettings      settings;
+  gint                lo, hi;   /* the selected bins */
+  gint                hover;    /* -1: the pointer is not on the plot */
+  gint                n_columns;
+  gh_channel          columns[DIALOG_MAX_COLUMNS];
+  gh_stats            stats[DIALOG_MAX_COLUMNS];
+  gh_stats            binarize_stats; /* the binarize channel, same range */
+  gboolean            can_apply; /* FALSE: the layer cannot be changed, OK
+                                    applies nothing (set it after init) */
+} DialogState;
+
+/* Settings for a first run: value, linear, analyse only, each channel,
+ * Otsu. */
+void dialog_settings_defaults (DialogSettings *settings);
+
+/* `seconds`: how long computing the histogram took.  Settings that do not
+ * fit the histogram (a channel the layer lacks, a value out of range) are
+ * replaced by the nearest sensible ones. */
+void dialog_state_init (DialogState *state, const gh_histogram *hist,
+                        const gchar *backend, gdouble seconds,
+                        const DialogSettings *settings);
+void dialog_state_clear (DialogState *state);
+
+/* Whether the layer has this channel choice (RGB: red, green and blue). */
+gboolean dialog_state_has_channel (const DialogState *state, gint channel);
+
+/* "Value", "Red", ..., "RGB". */
+const gchar *dialog_channel_label (gint channel);
+
+void dialog_state_set_channel (DialogState *state, gint channel);
+void dialog_state_set_scale (DialogState *state, HistogramViewScale scale);
+void dialog_state_set_action (DialogState *state, DialogAction action);
+void dialog_state_set_mode (DialogState *state, gint mode);
+/* -1: back to Otsu. */
+void dialog_state_set_threshold (DialogState *state, gint threshold);
+/* Bins in either order, clamped; the statistics follow. */
+void dialog_state_set_range (DialogState *state, gint from, gint to);
+void dialog_state_reset_range (DialogState *state);
+void dialog_state_set_hover (DialogState *state, gint bin);
+
+/* The channel a binarize compares: the chosen one; luminance under the
+ * RGB overlay (value on gray layers, where it is the same level). */
+gh_channel dialog_state_binarize_channel (const DialogState *state);
+/* The threshold a binarize uses now, as a level 0..254 (the procedure's
+ * argument): the fixed one, or Otsu of the binarize channel over the
+ * selected range. */
+gint dialog_state_threshold (const DialogState *state);
+/* The largest threshold the procedure accepts (254). */
+gint dialog_state_max_threshold (const DialogState *state);
+
+void dialog_state_choice (const DialogState *state, DialogChoice *choice);
+
+/* The drawing's data: the chosen channel(s), scale, range, hover, and the
+ * marker (the binarize threshold when binarizing, else each column's
+ * Otsu threshold).  Points into the state. */
+void dialog_state_view (const DialogState *state, HistogramView *view);
+
+/* Texts for the dialog; each is newly allocated (g_free). */
+const gchar *dialog_stat_label (DialogStat stat);
+gchar *dialog_state_column_title (const DialogState *state, gint column);
+gchar *dialog_state_stat_text (const DialogState *state, gint column,
+                               DialogStat stat);
+/* "Levels 10-200 of 0-255" or "All levels (drag on the plot to ...)". */
+gchar *dialog_state_range_text (const DialogState *state);
+/* "Level 97: 1234 pixels" for the hovered bin; "" without hover. */
+gchar *dialog_state_hover_text (const DialogState *state);
+/* "Computed by cuda: <device> in 12.3 ms". */
+gchar *dialog_state_backend_text (const DialogState *state);
+/* "_Binarize on red": the binarize channel's name, with a mnemonic. */
+gchar *dialog_state_binarize_label (const DialogState *state);
+
+#endif
