@@ -45,15 +45,26 @@ template <int BPP, bool MASK> struct gh_group
   uint32_t w[4 * BPP];
   uint32_t m[4];
 
+  /* Loads group g.  spread: the 32 lanes of this warp load groups
+   * g - lane .. g - lane + 31, all in the image, with no mask; then, where
+   * whole pixels allow it (not RGB), lane l's k-th load takes the warp's
+   * (32k + l)-th 16 bytes, so each load instruction reads 512 contiguous
+   * bytes instead of 32 pieces 16 * BPP bytes apart: BPP times fewer L1
+   * wavefronts, which share the load/store unit with the shared-memory
+   * atomics.  The group's pixels then come from several places, which a
+   * histogram does not mind. */
   __device__ __forceinline__ void load (const uint8_t *__restrict__ pix,
                                         const uint8_t *__restrict__ mask,
-                                        size_t g)
+                                        size_t g, bool spread)
   {
-    const uint4 *p = reinterpret_cast<const uint4 *> (pix) + g * BPP;
+    spread = spread && BPP != 3 && !MASK;
+    const size_t lane = threadIdx.x & 31;
+    const uint4 *p = reinterpret_cast<const uint4 *> (pix)
+                     + (spread ? (g - lane) * BPP + lane : g * BPP);
 #pragma unroll
     for (int i = 0; i < BPP; i++)
       {
-        uint4 v = __ldg (p + i);
+        uint4 v = __ldg (p + i * (spread ? 32 : 1));
         w[4 * i] = v.x;
         w[4 * i + 1] = v.y;
         w[4 * i + 2] = v.z;
@@ -156,6 +167,22 @@ gh_group_pixel (const gh_group<BPP, MASK> &grp, int i,
   px.set (grp.byte (i * BPP), BPP > 1 ? grp.byte (i * BPP + 1) : 0u,
           BPP > 2 ? grp.byte (i * BPP + 2) : 0u,
           BPP > 3 ? grp.byte (i * BPP + 3) : 0u, grp.mask_byte (i));
+}
+
+/* Adds v to the 32-bit word at shared-memory address `at` (from
+ * gh_shared_address): a reduction with no result, addressed by a 32-bit
+ * offset computed once, so the inner loops spend no instructions turning
+ * generic pointers into shared ones. */
+__device__ __forceinline__ uint32_t
+gh_shared_address (const void *p)
+{
+  return (uint32_t) __cvta_generic_to_shared (p);
+}
+
+__device__ __forceinline__ void
+gh_shared_add (uint32_t at, uint32_t v)
+{
+  asm volatile ("red.shared.add.u32 [%0], %1;" ::"r"(at), "r"(v) : "memory");
 }
 
 /* Steps (16 pixels for each thread) after which a 32-bit sum of weights

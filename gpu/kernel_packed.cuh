@@ -118,7 +118,10 @@ gh_kernel_packed (const uint8_t *__restrict__ pix,
       if (g < groups)
         {
           gh_group<BPP, MASK> grp;
-          grp.load (pix, mask, g);
+          /* Each thread's own 16 pixels: spreading the loads over the
+           * warp measured slower here (0.20 of the read ceiling against
+           * 0.27, BENCHMARKS.md). */
+          grp.load (pix, mask, g, false);
 #pragma unroll
           for (int i = 0; i < GH_GROUP; i++)
             {

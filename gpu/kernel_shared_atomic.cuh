@@ -6,8 +6,11 @@
  * bank conflict or two lanes on one address, whatever the image (uniform,
  * all-equal, weighted); lanes of different warps share a counter through
  * the atomics.  Each pixel adds its weight (1, or alpha x mask in the
- * result's units) straight to its bins: there is no separate slow path for
- * weighted images.  When weights could overflow the 32-bit counters the
+ * result's units) straight to its bins, zero weights too (a test per
+ * channel costs more issue slots than adding 0): there is no separate slow
+ * path for weighted images.  The kernel is bound by instruction issue, so
+ * the adds are `red` reductions at 32-bit shared addresses computed once,
+ * and loads are spread over the warp (gh_group::load).  When weights could overflow the 32-bit counters the
  * block adds them to the global result and clears them (with alpha and a
  * mask every 129 steps, when one lane's 32 threads have added 66048
  * pixels; never within a launch otherwise); at the end each
@@ -66,7 +69,7 @@ gh_kernel_shared_atomic (const uint8_t *__restrict__ pix,
   /* A counter is shared by one lane of each warp: 32 threads, not 1024. */
   constexpr int FLUSH = gh_flush_steps (pixel::full_colour, GH_SA_THREADS / 32);
   extern __shared__ __align__ (16) uint32_t hist[];
-  uint32_t *mine = hist + (threadIdx.x & 31);
+  const uint32_t mine = gh_shared_address (hist + (threadIdx.x & 31));
   const size_t groups = n / GH_GROUP;
   const size_t step = (size_t) gridDim.x * GH_SA_THREADS;
   int steps = 0;
@@ -84,7 +87,8 @@ gh_kernel_shared_atomic (const uint8_t *__restrict__ pix,
       if (g < groups)
         {
           gh_group<BPP, MASK> grp;
-          grp.load (pix, mask, g);
+          grp.load (pix, mask, g,
+                    g - (threadIdx.x & 31) + 32 <= groups);
 #pragma unroll
           for (int i = 0; i < GH_GROUP; i++)
             {
@@ -92,9 +96,8 @@ gh_kernel_shared_atomic (const uint8_t *__restrict__ pix,
               gh_group_pixel (grp, i, px);
 #pragma unroll
               for (int k = 0; k < NCH; k++)
-                if (!pixel::weighted || px.weight (k))
-                  atomicAdd (&mine[(k * 256 + px.bin[k]) * 32],
-                             px.weight (k));
+                gh_shared_add (mine + (k * 256 + px.bin[k]) * 128,
+                               px.weight (k));
             }
         }
       if (pixel::weighted && ++steps == FLUSH)
@@ -113,7 +116,7 @@ gh_kernel_shared_atomic (const uint8_t *__restrict__ pix,
       px.compute (pix + i * BPP, MASK ? mask[i] : 255u);
 #pragma unroll
       for (int k = 0; k < NCH; k++)
-        atomicAdd (&mine[(k * 256 + px.bin[k]) * 32], px.weight (k));
+        gh_shared_add (mine + (k * 256 + px.bin[k]) * 128, px.weight (k));
     }
   __syncthreads ();
   gh_lane_flush<ch> (hist, sums);

@@ -178,39 +178,54 @@ check_pinned (void)
   gh_engine_destroy (e);
 }
 
-/* One launch over 300 M equal pixels with alpha and a mask: each block
- * handles over 2 M pixels, so the kernels must empty their 32-bit sums
- * into the 64-bit result on the way (sums here pass 2^43). */
+__global__ void
+fill_words (uint32_t *p, size_t n, uint32_t v)
+{
+  for (size_t i = (size_t) blockIdx.x * blockDim.x + threadIdx.x; i < n;
+       i += (size_t) gridDim.x * blockDim.x)
+    p[i] = v;
+}
+
+/* One launch over 300 M equal pixels, with alpha and a mask (R = G = B =
+ * A = 200) or opaque without one: each block handles over 2 M pixels, so
+ * the kernels must empty their 32-bit sums into the 64-bit result on the
+ * way (sums here pass 2^43). */
 static void
-check_big_launch (gh_kernel kernel)
+check_big_launch (gh_kernel kernel, bool mask)
 {
   const size_t n = 300u << 20;
-  uint8_t *pix = NULL, *mask = NULL;
+  const uint32_t pixel = mask ? 0xc8c8c8c8u : 0xffc8c8c8u;
+  uint8_t *pix = NULL, *m = NULL;
   unsigned long long *sums = NULL, got[GH_NUM_CHANNELS * 256];
   cudaError_t e;
   if (cudaMalloc (&pix, n * 4) != cudaSuccess
-      || cudaMalloc (&mask, n) != cudaSuccess
+      || cudaMalloc (&m, n) != cudaSuccess
       || cudaMalloc (&sums, sizeof got) != cudaSuccess)
     {
       printf ("cannot allocate %zu MB on the GPU\n", n * 5 >> 20);
       exit (1);
     }
-  cudaMemset (pix, 200, n * 4); /* R = G = B = A = 200 */
-  cudaMemset (mask, 255, n);
+  fill_words<<<1024, 256>>> ((uint32_t *) pix, n, pixel);
+  cudaMemset (m, 255, n);
   cudaMemset (sums, 0, sizeof got);
-  e = gh_cuda_histogram (kernel, GH_LAYOUT_RGBA, true, false, pix, mask, n,
-                         sums, 0);
+  e = gh_cuda_histogram (kernel, GH_LAYOUT_RGBA, mask, false, pix,
+                         mask ? m : NULL, n, sums, 0);
   CHECK (e == cudaSuccess, "big launch: %s", cudaGetErrorString (e));
   cudaMemcpy (got, sums, sizeof got, cudaMemcpyDeviceToHost);
   for (int c = 0; c < GH_NUM_CHANNELS; c++)
     {
+      /* Weights in the result's units (accum.h). */
       unsigned long long want
-        = (unsigned long long) n * (c == GH_CHANNEL_ALPHA ? 255 : 200 * 255);
-      CHECK (got[c * 256 + 200] == want, "kernel %d channel %d: %llu, want %llu",
-             (int) kernel, c, got[c * 256 + 200], want);
+        = (unsigned long long) n
+          * (c == GH_CHANNEL_ALPHA ? (mask ? 255 : 1)
+                                   : (mask ? 200 * 255 : 255));
+      int bin = c == GH_CHANNEL_ALPHA && !mask ? 255 : 200;
+      CHECK (got[c * 256 + bin] == want,
+             "kernel %d%s channel %d: %llu, want %llu", (int) kernel,
+             mask ? " (mask)" : "", c, got[c * 256 + bin], want);
     }
   cudaFree (pix);
-  cudaFree (mask);
+  cudaFree (m);
   cudaFree (sums);
 }
 
@@ -259,8 +274,9 @@ main (int argc, char **argv)
   check_raw (GH_KERNEL_SHARED_ATOMIC);
   if (!quick)
     {
-      check_big_launch (GH_KERNEL_PACKED);
-      check_big_launch (GH_KERNEL_SHARED_ATOMIC);
+      check_big_launch (GH_KERNEL_PACKED, true);
+      check_big_launch (GH_KERNEL_SHARED_ATOMIC, true);
+      check_big_launch (GH_KERNEL_SHARED_ATOMIC, false);
     }
   /* 20 M pixels are 5 chunks: fail at the first, in the middle, and at
    * the last one, submitted by finish. */
