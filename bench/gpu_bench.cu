@@ -82,6 +82,17 @@ time_ms (timer &t, F f)
   return ms[ms.size () / 2];
 }
 
+/* The dispatcher's calibration for one kind of call: what "chosen" ran. */
+static void
+print_choice (gh_layout layout, bool mask, bool raw)
+{
+  float ms[2];
+  gh_kernel k = gh_cuda_choose_kernel (layout, mask, raw, ms);
+  printf ("chosen: %s (calibration probe of 1 M random pixels: packed "
+          "%.3f ms, shared-atomic %.3f ms)\n",
+          k == GH_KERNEL_PACKED ? "packed" : "shared-atomic", ms[0], ms[1]);
+}
+
 static double
 host_median (std::vector<double> v)
 {
@@ -242,8 +253,8 @@ gpu_bench (uint8_t *const images[IMG_KINDS], size_t width, size_t height,
             }
           printf ("\n");
         }
+      print_choice (GH_LAYOUT_RGBA, mode == 2, mode == 0);
     }
-  printf ("(chosen: what the dispatcher picks for that call)\n");
 
   /* Gray: the same bytes read as 4n one-channel pixels. */
   printf ("\n== Gray images on the GPU (the bytes above as %zu gray pixels)\n",
@@ -272,6 +283,7 @@ gpu_bench (uint8_t *const images[IMG_KINDS], size_t width, size_t height,
         }
       printf ("\n");
     }
+  print_choice (GH_LAYOUT_GRAY, false, false);
 
   /* Host-resident input: the plug-in's case. */
   {

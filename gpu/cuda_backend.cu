@@ -42,7 +42,8 @@ struct gh_cuda {
   int cur;
   gh_image image;
   size_t bpp;
-  gh_kernel kernel;
+  gh_kernel kernel; /* as asked: AUTO lets the dispatcher choose */
+  gh_kernel chosen; /* for this image */
   gh_accum total;
   int inject_after, submitted;
   bool failed; /* the GPU failed during this image; the CPU has the rest */
@@ -152,6 +153,11 @@ gh_cuda_begin (gh_cuda *gpu, const gh_image *image, gh_error *error)
   (void) error;
   gpu->image = *image;
   gpu->bpp = (size_t) gh_layout_bpp (image->layout);
+  /* Calibrates on the first image of its kind, before any copy. */
+  gpu->chosen = gpu->kernel != GH_KERNEL_AUTO
+                  ? gpu->kernel
+                  : gh_cuda_choose_kernel (image->layout,
+                                           image->has_mask != 0, false, NULL);
   gh_accum_zero (&gpu->total);
   gpu->failed = false;
   for (int i = 0; i < SLOTS; i++)
@@ -181,7 +187,7 @@ submit (gh_cuda *gpu, slot *s)
                                    cudaMemcpyHostToDevice, s->stream))
                != cudaSuccess)
       || (e = cudaMemsetAsync (s->d_sums, 0, sums, s->stream)) != cudaSuccess
-      || (e = gh_cuda_histogram (gpu->kernel, gpu->image.layout, mask, false,
+      || (e = gh_cuda_histogram (gpu->chosen, gpu->image.layout, mask, false,
                                  s->d_pix, mask ? s->d_mask : NULL, s->n,
                                  s->d_sums, s->stream))
            != cudaSuccess

@@ -6,21 +6,10 @@
  */
 #include "cuda_launch.h"
 
+#include <mutex>
+
 #include "kernel_packed.cuh"
 #include "kernel_shared_atomic.cuh"
-
-/* Rule, until the performance work's calibration replaces it: the
- * shared-atomic kernel (lane-private sub-histograms) everywhere; on the
- * H100 it is level across inputs and beats the packed per-thread kernel on
- * every one measured (BENCHMARKS.md, 2026-11-22). */
-gh_kernel
-gh_cuda_choose_kernel (gh_layout layout, bool mask, bool raw)
-{
-  (void) layout;
-  (void) mask;
-  (void) raw;
-  return GH_KERNEL_SHARED_ATOMIC;
-}
 
 typedef void (*kernel_fn) (const uint8_t *, const uint8_t *, size_t,
                            gh_u64 *);
@@ -85,6 +74,115 @@ launch_layout (gh_kernel kernel, bool mask, bool raw, const uint8_t *pix,
   return launch_typed<BPP, false, false> (kernel, pix, NULL, n, sums, stream);
 }
 
+/* The dispatcher: a one-time calibration per device and kind of call
+ * (layout, mask, raw), cached for the process.  Each kernel counts a probe
+ * of 1 M pixels of random bytes (with a random mask), once to warm up,
+ * then three times; the fastest time wins.  Random bytes because the
+ * kernels differ most there: the shared-atomic kernel is level across
+ * inputs, the packed one is no faster on degenerate ones (BENCHMARKS.md).
+ * A calibration that fails (the GPU failing) settles on the shared-atomic
+ * kernel; the call that follows fails too and the engine falls back. */
+#define MAX_DEVICES 16
+#define PROBE_PIXELS ((size_t) 1 << 20)
+
+typedef struct {
+  gh_kernel kernel; /* GH_KERNEL_AUTO: not calibrated yet */
+  float ms[2];      /* packed, shared-atomic */
+} calibration;
+
+static calibration calibrations[MAX_DEVICES][4][2][2];
+static std::mutex calibration_lock;
+
+__global__ void
+fill_probe (uint32_t *p, size_t words)
+{
+  for (size_t i = (size_t) blockIdx.x * blockDim.x + threadIdx.x; i < words;
+       i += (size_t) gridDim.x * blockDim.x)
+    {
+      uint32_t x = (uint32_t) i * 0x9E3779B9u + 0x7F4A7C15u;
+      x ^= x >> 15;
+      x *= 0x2C1B3C6Du;
+      x ^= x >> 12;
+      x *= 0x297A2D39u;
+      p[i] = x ^ (x >> 15);
+    }
+}
+
+static cudaError_t
+calibrate (gh_layout layout, bool mask, bool raw, calibration *c)
+{
+  const size_t bytes = PROBE_PIXELS * (size_t) layout + PROBE_PIXELS;
+  const gh_kernel kernels[2] = { GH_KERNEL_PACKED, GH_KERNEL_SHARED_ATOMIC };
+  uint8_t *probe = NULL;
+  gh_u64 *sums = NULL;
+  cudaEvent_t start = NULL, stop = NULL;
+  cudaError_t e;
+
+  if ((e = cudaMalloc (&probe, bytes)) == cudaSuccess
+      && (e = cudaMalloc (&sums, GH_NUM_CHANNELS * 256 * sizeof *sums))
+           == cudaSuccess
+      && (e = cudaMemset (sums, 0, GH_NUM_CHANNELS * 256 * sizeof *sums))
+           == cudaSuccess
+      && (e = cudaEventCreate (&start)) == cudaSuccess
+      && (e = cudaEventCreate (&stop)) == cudaSuccess)
+    {
+      fill_probe<<<256, 256>>> ((uint32_t *) probe, bytes / 4);
+      e = cudaGetLastError ();
+    }
+  for (int k = 0; k < 2 && e == cudaSuccess; k++)
+    {
+      c->ms[k] = 1e30f;
+      for (int i = 0; i < 4 && e == cudaSuccess; i++)
+        {
+          float ms;
+          if ((e = cudaEventRecord (start)) != cudaSuccess
+              || (e = gh_cuda_histogram (kernels[k], layout, mask, raw, probe,
+                                         probe + PROBE_PIXELS * layout,
+                                         PROBE_PIXELS, sums, 0))
+                   != cudaSuccess
+              || (e = cudaEventRecord (stop)) != cudaSuccess
+              || (e = cudaEventSynchronize (stop)) != cudaSuccess
+              || (e = cudaEventElapsedTime (&ms, start, stop)) != cudaSuccess)
+            break;
+          if (i > 0 && ms < c->ms[k])
+            c->ms[k] = ms;
+        }
+    }
+  c->kernel = e == cudaSuccess && c->ms[0] < c->ms[1] ? GH_KERNEL_PACKED
+                                                      : GH_KERNEL_SHARED_ATOMIC;
+  if (start)
+    cudaEventDestroy (start);
+  if (stop)
+    cudaEventDestroy (stop);
+  cudaFree (sums);
+  cudaFree (probe);
+  return e;
+}
+
+gh_kernel
+gh_cuda_choose_kernel (gh_layout layout, bool mask, bool raw, float ms[2])
+{
+  int device = 0;
+  calibration *c;
+
+  if (cudaGetDevice (&device) != cudaSuccess || device < 0
+      || device >= MAX_DEVICES || layout < GH_LAYOUT_GRAY
+      || layout > GH_LAYOUT_RGBA)
+    return GH_KERNEL_SHARED_ATOMIC;
+  c = &calibrations[device][layout - 1][mask][raw];
+  {
+    std::lock_guard<std::mutex> hold (calibration_lock);
+    if (c->kernel == GH_KERNEL_AUTO)
+      calibrate (layout, mask, raw, c);
+  }
+  if (ms)
+    {
+      ms[0] = c->ms[0];
+      ms[1] = c->ms[1];
+    }
+  return c->kernel;
+}
+
 cudaError_t
 gh_cuda_histogram (gh_kernel kernel, gh_layout layout, bool mask, bool raw,
                    const uint8_t *d_pixels, const uint8_t *d_mask, size_t n,
@@ -93,7 +191,7 @@ gh_cuda_histogram (gh_kernel kernel, gh_layout layout, bool mask, bool raw,
   if (n >= ((size_t) 1 << 32) || (mask && !raw && !d_mask))
     return cudaErrorInvalidValue;
   if (kernel == GH_KERNEL_AUTO)
-    kernel = gh_cuda_choose_kernel (layout, mask, raw);
+    kernel = gh_cuda_choose_kernel (layout, mask, raw, NULL);
   switch (layout)
     {
     case GH_LAYOUT_GRAY:

@@ -21,8 +21,12 @@
 
 #include "gpu_histogram.h"
 
-/* The dispatcher's rule (see cuda_launch.cu). */
-gh_kernel gh_cuda_choose_kernel (gh_layout layout, bool mask, bool raw);
+/* The dispatcher (see cuda_launch.cu): the kernel for this kind of call on
+ * the current device, from a calibration run on first use and cached for
+ * the process; ms (or NULL) gets the probe's times in milliseconds,
+ * packed then shared-atomic. */
+gh_kernel gh_cuda_choose_kernel (gh_layout layout, bool mask, bool raw,
+                                 float ms[2]);
 
 cudaError_t gh_cuda_histogram (gh_kernel kernel, gh_layout layout, bool mask,
                                bool raw, const uint8_t *d_pixels,

@@ -229,6 +229,35 @@ check_big_launch (gh_kernel kernel, bool mask)
   cudaFree (sums);
 }
 
+/* The dispatcher's calibration ran (both probe times measured) and keeps
+ * the faster kernel, the same on every later call. */
+static void
+check_dispatcher (void)
+{
+  for (int layout = 1; layout <= 4; layout++)
+    for (int mask = 0; mask <= 1; mask++)
+      {
+        float ms[2], again[2];
+        gh_kernel k = gh_cuda_choose_kernel ((gh_layout) layout, mask, false,
+                                             ms);
+        gh_kernel k2 = gh_cuda_choose_kernel ((gh_layout) layout, mask,
+                                              false, again);
+        CHECK (ms[0] > 0 && ms[1] > 0 && ms[0] < 1e3f && ms[1] < 1e3f,
+               "layout %d mask %d: probe times %g, %g ms", layout, mask,
+               ms[0], ms[1]);
+        CHECK (k == (ms[0] < ms[1] ? GH_KERNEL_PACKED
+                                   : GH_KERNEL_SHARED_ATOMIC),
+               "layout %d mask %d: the faster kernel", layout, mask);
+        CHECK (k2 == k && again[0] == ms[0] && again[1] == ms[1],
+               "layout %d mask %d: calibrated once", layout, mask);
+        printf ("dispatcher, layout %d%s: %s (probe: packed %.3f ms, "
+                "shared-atomic %.3f ms)\n",
+                layout, mask ? " with mask" : "",
+                k == GH_KERNEL_PACKED ? "packed" : "shared-atomic", ms[0],
+                ms[1]);
+      }
+}
+
 /* A failure after `after` chunks: same result, one reason, CPU after. */
 static void
 check_fallback (int after, int pinned)
@@ -267,6 +296,7 @@ main (int argc, char **argv)
       return 77;
     }
   gh_engine_destroy (probe);
+  check_dispatcher ();
   check_kernel (GH_KERNEL_PACKED, "packed");
   check_kernel (GH_KERNEL_SHARED_ATOMIC, "shared-atomic");
   check_kernel (GH_KERNEL_AUTO, "auto");
