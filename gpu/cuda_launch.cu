@@ -6,28 +6,36 @@
  */
 #include "cuda_launch.h"
 
+#include <atomic>
 #include <mutex>
 
 #include "kernel_packed.cuh"
 #include "kernel_shared_atomic.cuh"
 
+#define MAX_DEVICES 16
+
 typedef void (*kernel_fn) (const uint8_t *, const uint8_t *, size_t,
                            gh_u64 *);
 
-static cudaError_t
-launch (kernel_fn fn, int threads, size_t smem, const uint8_t *pix,
-        const uint8_t *mask, size_t n, gh_u64 *sums, cudaStream_t stream)
+/* One kernel's full grid on each device (0: not worked out yet).  The
+ * attribute call and the occupancy calculator cost microseconds of host
+ * time, during which the GPU waits for the launch: paid once per kernel
+ * and device, not once per chunk.  Working it out twice in a race is
+ * harmless. */
+struct launch_shape
 {
-  int device, sms, per_sm = 0;
-  size_t groups = n / GH_GROUP, blocks;
+  std::atomic<int> blocks[MAX_DEVICES];
+};
+
+static cudaError_t
+full_grid (kernel_fn fn, int threads, size_t smem, int device, int *blocks)
+{
+  int sms, per_sm = 0;
   cudaError_t e;
 
-  if (n == 0)
-    return cudaSuccess;
-  if ((e = cudaGetDevice (&device)) != cudaSuccess
-      || (e = cudaDeviceGetAttribute (&sms, cudaDevAttrMultiProcessorCount,
-                                      device))
-           != cudaSuccess
+  if ((e = cudaDeviceGetAttribute (&sms, cudaDevAttrMultiProcessorCount,
+                                   device))
+        != cudaSuccess
       || (e = cudaFuncSetAttribute ((const void *) fn,
                                     cudaFuncAttributeMaxDynamicSharedMemorySize,
                                     (int) smem))
@@ -38,7 +46,36 @@ launch (kernel_fn fn, int threads, size_t smem, const uint8_t *pix,
     return e;
   if (per_sm < 1)
     return cudaErrorInvalidConfiguration;
-  blocks = (size_t) sms * (size_t) per_sm;
+  *blocks = sms * per_sm;
+  return cudaSuccess;
+}
+
+static cudaError_t
+launch (kernel_fn fn, launch_shape &shape, int threads, size_t smem,
+        const uint8_t *pix, const uint8_t *mask, size_t n, gh_u64 *sums,
+        cudaStream_t stream)
+{
+  int device, full;
+  size_t groups = n / GH_GROUP, blocks;
+  cudaError_t e;
+
+  if (n == 0)
+    return cudaSuccess;
+  if ((e = cudaGetDevice (&device)) != cudaSuccess)
+    return e;
+  if (device < 0 || device >= MAX_DEVICES)
+    {
+      if ((e = full_grid (fn, threads, smem, device, &full)) != cudaSuccess)
+        return e;
+    }
+  else if ((full = shape.blocks[device].load (std::memory_order_acquire))
+           == 0)
+    {
+      if ((e = full_grid (fn, threads, smem, device, &full)) != cudaSuccess)
+        return e;
+      shape.blocks[device].store (full, std::memory_order_release);
+    }
+  blocks = (size_t) full;
   if (blocks > (groups + threads - 1) / threads)
     blocks = (groups + threads - 1) / threads;
   if (blocks < 1)
@@ -52,13 +89,14 @@ static cudaError_t
 launch_typed (gh_kernel kernel, const uint8_t *pix, const uint8_t *mask,
               size_t n, gh_u64 *sums, cudaStream_t stream)
 {
+  static launch_shape packed, shared_atomic;
   if (kernel == GH_KERNEL_PACKED)
-    return launch (gh_kernel_packed<BPP, MASK, RAW>, GH_PK_THREADS,
+    return launch (gh_kernel_packed<BPP, MASK, RAW>, packed, GH_PK_THREADS,
                    gh_packed_smem<BPP, MASK, RAW> (), pix, mask, n, sums,
                    stream);
-  return launch (gh_kernel_shared_atomic<BPP, MASK, RAW>, GH_SA_THREADS,
-                 gh_shared_atomic_smem<BPP, MASK, RAW> (), pix, mask, n, sums,
-                 stream);
+  return launch (gh_kernel_shared_atomic<BPP, MASK, RAW>, shared_atomic,
+                 GH_SA_THREADS, gh_shared_atomic_smem<BPP, MASK, RAW> (), pix,
+                 mask, n, sums, stream);
 }
 
 template <int BPP>
@@ -82,7 +120,6 @@ launch_layout (gh_kernel kernel, bool mask, bool raw, const uint8_t *pix,
  * inputs, the packed one is no faster on degenerate ones (BENCHMARKS.md).
  * A calibration that fails (the GPU failing) settles on the shared-atomic
  * kernel; the call that follows fails too and the engine falls back. */
-#define MAX_DEVICES 16
 #define PROBE_PIXELS ((size_t) 1 << 20)
 
 typedef struct {
