@@ -21,7 +21,7 @@ struct gh_engine {
   int open;       /* between begin and finish */
   gh_image image;
   gh_accum acc;
-  char name[340];
+  char name[340]; /* the backend counting the current (or last) image */
   char fallback[300];
 };
 
@@ -171,6 +171,19 @@ gh_engine_free_host (gh_engine *e, void *memory)
 #endif
 }
 
+#if GH_HAVE_CUDA
+/* The GPU failed: the CUDA backend has already handed what it held to the
+ * CPU; later pieces and images go to the CPU. */
+static void
+gpu_failed (gh_engine *e, const gh_error *why)
+{
+  char line[sizeof e->fallback];
+  snprintf (line, sizeof line, "GPU failed (%.250s)", why->message);
+  note_fallback (e, line, 1);
+  e->image_on_gpu = 0;
+}
+#endif
+
 gh_status
 gh_engine_begin (gh_engine *e, const gh_image *image, gh_error *error)
 {
@@ -192,26 +205,32 @@ gh_engine_begin (gh_engine *e, const gh_image *image, gh_error *error)
   e->image = *image;
   e->open = 1;
 #if GH_HAVE_CUDA
+  e->gpu_began = 0;
   /* The kernels count 8-bit samples; float images go to the CPU. */
-  e->gpu_began = e->gpu && image->sample == GH_SAMPLE_U8
-                 && gh_cuda_begin (e->gpu, image, error) == GH_OK;
+  if (e->gpu && image->sample == GH_SAMPLE_U8)
+    {
+      gh_error why;
+      if (gh_cuda_begin (e->gpu, image, &why) == GH_OK)
+        e->gpu_began = 1;
+      else
+        {
+          gpu_failed (e, &why);
+          gh_cuda_destroy (e->gpu);
+          e->gpu = NULL;
+        }
+    }
   e->image_on_gpu = e->gpu_began;
+  /* The name says who counts this image: callers report it with the
+   * numbers. */
+  if (e->gpu_began)
+    {
+      snprintf (e->name, sizeof e->name, "%s", gh_cuda_device_name (e->gpu));
+      return GH_OK;
+    }
 #endif
+  set_cpu_name (e);
   return GH_OK;
 }
-
-#if GH_HAVE_CUDA
-/* The GPU failed: the CUDA backend has already handed what it held to the
- * CPU; later pieces and images go to the CPU. */
-static void
-gpu_failed (gh_engine *e, const gh_error *why)
-{
-  char line[sizeof e->fallback];
-  snprintf (line, sizeof line, "GPU failed (%.250s)", why->message);
-  note_fallback (e, line, 1);
-  e->image_on_gpu = 0;
-}
-#endif
 
 gh_status
 gh_engine_feed (gh_engine *e, const gh_piece *piece, gh_error *error)

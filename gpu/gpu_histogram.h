@@ -153,7 +153,10 @@ gh_status gh_engine_create (const gh_options *options, gh_engine **engine,
                             gh_error *error);
 void gh_engine_destroy (gh_engine *engine);
 
-/* "cuda: <device name>" or "cpu: <n> threads". */
+/* Who counts the image begun last (until the next gh_engine_begin): "cuda:
+ * <device name>", or "cpu: <n> threads" for F32 images, with no usable GPU,
+ * or once the GPU failed.  Before the first image: where 8-bit images
+ * would go. */
 const char *gh_engine_backend_name (const gh_engine *engine);
 
 /* Why the engine left the GPU (one line), or NULL if it never did. */

@@ -69,22 +69,29 @@ check_kernel (gh_kernel kernel, const char *name)
   gh_engine_destroy (e);
 }
 
-/* Float images go to the CPU without the GPU being given up. */
+/* Float images go to the CPU without the GPU being given up, and the
+ * backend named is the one that counted each image. */
 static void
 check_float (void)
 {
   gh_engine *e = gpu_engine (GH_KERNEL_AUTO, 0);
   test_picture p;
+  char device[400];
+  snprintf (device, sizeof device, "%s", gh_engine_backend_name (e));
+  CHECK (!strncmp (device, "cuda: ", 6), "a GPU engine: %s", device);
   test_seed (17);
   test_picture_make_f32 (&p, GH_LAYOUT_RGBA, 1, 999, 301, 1024);
   test_check_picture (e, &p, "float on a GPU engine");
+  CHECK (!strncmp (gh_engine_backend_name (e), "cpu: ", 5),
+         "a float image is named as counted on the CPU: %s",
+         gh_engine_backend_name (e));
   test_picture_free (&p);
   test_picture_make (&p, GH_LAYOUT_RGBA, 1, 999, 301, DIST_UNIFORM, 0);
   test_check_picture (e, &p, "8-bit after a float image");
   test_picture_free (&p);
   CHECK (gh_engine_fallback_reason (e) == NULL
-           && !strncmp (gh_engine_backend_name (e), "cuda: ", 6),
-         "still on the GPU: %s", gh_engine_backend_name (e));
+           && !strcmp (gh_engine_backend_name (e), device),
+         "8-bit back on the GPU: %s", gh_engine_backend_name (e));
   gh_engine_destroy (e);
 }
 
