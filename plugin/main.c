@@ -4,8 +4,10 @@
  * One process per call; it creates one engine, at the first procedure that
  * needs it, so a batch pays the GPU start-up once.  Settings are kept with
  * gimp_set_data after every successful run, so RUN-WITH-LAST-VALS repeats
- * them.  RUN-INTERACTIVE opens the histogram dialog (ui/) for the analyse
- * procedure; the others repeat their last settings.
+ * them.  RUN-INTERACTIVE opens the histogram dialog (ui/) for the analyse,
+ * equalize and binarize procedures (the last two with their own action
+ * selected), whose settings all three keep, and a file chooser for the
+ * export; without a display they repeat their last settings.
  */
 #include <string.h>
 
@@ -28,17 +30,6 @@
 #define COPYRIGHT     "GPL-3.0-or-later"
 #define DATE          "2026"
 #define PATH_LEN      4096
-
-typedef struct
-{
-  gint32 mode;
-} EqualizeSettings;
-
-typedef struct
-{
-  gint32 channel;
-  gint32 threshold;
-} BinarizeSettings;
 
 typedef struct
 {
@@ -106,7 +97,10 @@ query (void)
       "white" },
   };
   static const GimpParamDef binarize_return[] = {
-    { GIMP_PDB_INT32, "threshold", "The threshold used" },
+    { GIMP_PDB_INT32, "threshold",
+      "The threshold used, as a level (Otsu's: its last dark bin's level, "
+      "rounded down); -1 when an interactive run binarized nothing "
+      "(Cancel, or another action chosen in the dialog)" },
   };
   static const GimpParamDef export_args[] = {
     IMAGE_ARGS,
@@ -136,7 +130,7 @@ query (void)
                           "levels, and equalize or binarize with a preview "
                           "(OK applies it). RUN-WITH-LAST-VALS repeats the "
                           "dialog's last action.",
-                          AUTHOR, COPYRIGHT, DATE, "_Histogram...",
+                          AUTHOR, COPYRIGHT, DATE, "_Analyze...",
                           "RGB*, GRAY*, INDEXED*", GIMP_PLUGIN,
                           G_N_ELEMENTS (analyse_args),
                           G_N_ELEMENTS (analyse_return), analyse_args,
@@ -149,8 +143,9 @@ query (void)
                           "equalizes GIMP's luminance only and keeps each "
                           "pixel's hue. The histogram comes from the "
                           "selection, only the selection changes, alpha is "
-                          "kept. One undo step.",
-                          AUTHOR, COPYRIGHT, DATE, "_Equalize",
+                          "kept. One undo step. Interactive runs open the "
+                          "histogram dialog with Equalize selected.",
+                          AUTHOR, COPYRIGHT, DATE, "_Equalize...",
                           "RGB*, GRAY*", GIMP_PLUGIN,
                           G_N_ELEMENTS (equalize_args), 0, equalize_args,
                           NULL);
@@ -161,8 +156,10 @@ query (void)
                           "is kept and only the selection changes. "
                           "Threshold -1 uses Otsu's method on the "
                           "selection's histogram (as OpenCV's THRESH_OTSU). "
-                          "One undo step.",
-                          AUTHOR, COPYRIGHT, DATE, "_Binarize",
+                          "One undo step. Interactive runs open the "
+                          "histogram dialog with Binarize selected (Otsu on "
+                          "luminance at first).",
+                          AUTHOR, COPYRIGHT, DATE, "_Binarize (Otsu)...",
                           "RGB*, GRAY*", GIMP_PLUGIN,
                           G_N_ELEMENTS (binarize_args),
                           G_N_ELEMENTS (binarize_return), binarize_args,
@@ -171,8 +168,9 @@ query (void)
                           "Write the selection's histogram as CSV",
                           "Writes a header row bin,value,red,green,blue,"
                           "alpha,luminance and one row per bin with the "
-                          "weighted counts of plug-in-gpu-histogram.",
-                          AUTHOR, COPYRIGHT, DATE, "E_xport as CSV",
+                          "weighted counts of plug-in-gpu-histogram. "
+                          "Interactive runs ask for the file.",
+                          AUTHOR, COPYRIGHT, DATE, "E_xport as CSV...",
                           "RGB*, GRAY*, INDEXED*", GIMP_PLUGIN,
                           G_N_ELEMENTS (export_args), 0, export_args, NULL);
   gimp_install_procedure (PROC_BATCH,
@@ -184,16 +182,15 @@ query (void)
                           "(file,channel,count,min,max,mean,median,std_dev,"
                           "otsu,backend) to the CSV. A file that fails gets "
                           "a row with channel \"error\" and the message in "
-                          "the last column; the run goes on.",
-                          AUTHOR, COPYRIGHT, DATE, "_Batch", "",
-                          GIMP_PLUGIN, G_N_ELEMENTS (batch_args), 0,
-                          batch_args, NULL);
+                          "the last column; the run goes on. For scripts: "
+                          "it has no menu entry.",
+                          AUTHOR, COPYRIGHT, DATE, NULL, "", GIMP_PLUGIN,
+                          G_N_ELEMENTS (batch_args), 0, batch_args, NULL);
 
   gimp_plugin_menu_register (PROC_ANALYSE, MENU_PATH);
   gimp_plugin_menu_register (PROC_EQUALIZE, MENU_PATH);
   gimp_plugin_menu_register (PROC_BINARIZE, MENU_PATH);
   gimp_plugin_menu_register (PROC_EXPORT, MENU_PATH);
-  gimp_plugin_menu_register (PROC_BATCH, MENU_PATH);
 }
 
 /* The plug-in's one engine, created at first use. */
@@ -268,29 +265,52 @@ last_settings (const gchar *proc, gpointer settings, gsize size,
       return TRUE;
     }
   g_set_error (error, GH_PLUGIN_ERROR, GH_PLUGIN_ERROR_CALLING,
-               "%s has no last settings yet: run it from a script once "
-               "(its dialog is not written yet)", proc);
+               "%s has no last settings yet: run it once with its "
+               "arguments (RUN-NONINTERACTIVE)", proc);
   return FALSE;
 }
 
 static void
-show_statistics (const gdouble *stats, guint channels, const gchar *backend)
+show_statistics (const gh_histogram *hist)
 {
+  gdouble  stats[OPERATIONS_NUM_STATS];
   GString *text = g_string_new (NULL);
 
+  operations_stats (hist, stats);
   g_string_append_printf (text, "Histogram (%s)\nchannel: count, min, max, "
-                          "mean, median, std-dev, otsu", backend);
+                          "mean, median, std-dev, otsu",
+                          gh_engine_backend_name (engine));
   for (gint c = 0; c < GH_NUM_CHANNELS; c++)
     {
       const gdouble *s = stats + c * OPERATIONS_STATS_PER_CHANNEL;
 
-      if (channels & (1u << c))
+      if (hist->channels & (1u << c))
         g_string_append_printf (text, "\n%s: %.1f, %g, %g, %.3f, %g, %.3f, "
                                 "%g", operations_channel_name (c), s[0], s[1],
                                 s[2], s[3], s[4], s[5], s[6]);
     }
   gimp_message (text->str);
   g_string_free (text, TRUE);
+}
+
+/* The drawable's histogram, under GIMP's progress bar, and how long the
+ * engine took (its start-up left out). */
+static gboolean
+histogram_timed (gint32 drawable, gh_histogram *hist, gdouble *seconds,
+                 GError **error)
+{
+  const PixelsProgress progress = { 0, 1 };
+  GTimer              *timer;
+  gboolean             ok;
+
+  if (! engine_get (error))
+    return FALSE;
+  gimp_progress_init ("Histogram (GPU)");
+  timer = g_timer_new ();
+  ok = operations_histogram (engine, drawable, hist, &progress, error);
+  *seconds = g_timer_elapsed (timer, NULL);
+  g_timer_destroy (timer);
+  return ok;
 }
 
 /* What the dialog's hooks work on. */
@@ -313,25 +333,29 @@ preview_format (gint32 drawable)
 }
 
 /* Applies the dialog's choice to the drawable (one undo step) with the
- * histogram it showed. */
+ * histogram it showed.  Only OK shows GIMP's progress bar: the preview
+ * runs at every change of the choice. */
 static gboolean
 apply_choice (gint32 drawable, const DialogChoice *choice,
-              const gh_histogram *hist, GError **error)
+              const gh_histogram *hist, gboolean show_progress,
+              GError **error)
 {
-  const PixelsProgress progress = { 0, 1 };
-  gint                 used;
+  const PixelsProgress  whole = { 0, 1 };
+  const PixelsProgress *progress = show_progress ? &whole : NULL;
 
   switch (choice->action)
     {
     case DIALOG_ACTION_EQUALIZE:
-      gimp_progress_init ("Equalizing (GPU)");
+      if (show_progress)
+        gimp_progress_init ("Equalizing (GPU)");
       return operations_equalize (engine, drawable, choice->mode, hist,
-                                  &progress, error);
+                                  progress, error);
     case DIALOG_ACTION_BINARIZE:
-      gimp_progress_init ("Binarizing (GPU)");
-      return operations_binarize (engine, drawable, choice->channel,
-                                  choice->threshold, hist, &used, &progress,
-                                  error);
+      if (show_progress)
+        gimp_progress_init ("Binarizing (GPU)");
+      return operations_binarize_bin (drawable, choice->channel,
+                                      choice->threshold_bin, hist, progress,
+                                      error);
     default:
       return TRUE;
     }
@@ -373,7 +397,7 @@ preview_pixels (const DialogChoice *choice, gint x, gint y, gint width,
   /* Unreferencing sends the copied tiles to GIMP before the operation
    * reads them. */
   g_object_unref (copy);
-  if (apply_choice (layer, choice, t->hist, error))
+  if (apply_choice (layer, choice, t->hist, FALSE, error))
     {
       *rowstride = width * babl_format_get_bytes_per_pixel (format);
       pixels = g_malloc ((gsize) *rowstride * height);
@@ -386,8 +410,8 @@ preview_pixels (const DialogChoice *choice, gint x, gint y, gint width,
   return pixels;
 }
 
-/* The dialog's Export CSV: the export procedure's operation, remembered
- * as its last file. */
+/* The dialog's Export CSV: the histogram it shows, written as the export
+ * procedure writes it and remembered as that procedure's last file. */
 static gboolean
 export_csv (const gchar *filename, gpointer data, GError **error)
 {
@@ -395,7 +419,7 @@ export_csv (const gchar *filename, gpointer data, GError **error)
   ExportSettings      s;
 
   if (! copy_string (s.filename, filename, "file name", error)
-      || ! operations_export (engine, t->drawable, filename, error))
+      || ! operations_write_csv (t->hist, filename, error))
     return FALSE;
   gimp_set_data (PROC_EXPORT, &s, sizeof s);
   return TRUE;
@@ -417,15 +441,35 @@ display_available (void)
   return gtk_init_check (&argc, &argv);
 }
 
-/* The interactive and repeated analyse: the dialog (or the last
- * settings) decide what, if anything, to apply. */
-static gboolean
-analyse_choose (GimpRunMode run_mode, gint32 drawable,
-                const gh_histogram *hist, const gchar *backend,
-                gdouble seconds, const gdouble *stats, gboolean *changed,
-                GError **error)
+/* The dialog settings `proc` keeps: its last ones, else a first run's
+ * (binarize: Otsu on luminance, as the procedure's defaults).  Equalize
+ * and binarize always start on their own action; the analyse dialog on
+ * its last one. */
+static void
+dialog_settings_get (const gchar *proc, DialogAction action,
+                     DialogSettings *settings)
 {
-  DialogSettings defaults, settings;
+  DialogSettings defaults;
+
+  dialog_settings_defaults (&defaults);
+  /* dialog_state_init makes it value on gray layers: the same level. */
+  if (action == DIALOG_ACTION_BINARIZE)
+    defaults.channel = GH_CHANNEL_LUMINANCE;
+  last_settings (proc, settings, sizeof *settings, &defaults, NULL);
+  if (action != DIALOG_ACTION_NONE)
+    settings->action = action;
+}
+
+/* The interactive and repeated runs of the procedures with a dialog: the
+ * dialog (without a display, or repeating: the last settings) decides
+ * what, if anything, to apply with the histogram it shows.  *used (may be
+ * NULL): the binarize threshold applied as a level, -1 for none. */
+static gboolean
+dialog_apply (const gchar *proc, DialogAction action, GimpRunMode run_mode,
+              gint32 drawable, const gh_histogram *hist, gdouble seconds,
+              gboolean *changed, gint *used, GError **error)
+{
+  DialogSettings settings;
   DialogState    state;
   DialogTarget   target = { drawable, hist };
   DialogHooks    hooks = { preview_pixels, export_csv, &target };
@@ -433,9 +477,9 @@ analyse_choose (GimpRunMode run_mode, gint32 drawable,
   GError        *refusal = NULL;
   gboolean       chosen = TRUE, ok;
 
-  dialog_settings_defaults (&defaults);
-  last_settings (PROC_ANALYSE, &settings, sizeof settings, &defaults, NULL);
-  dialog_state_init (&state, hist, backend, seconds, &settings);
+  dialog_settings_get (proc, action, &settings);
+  dialog_state_init (&state, hist, gh_engine_backend_name (engine), seconds,
+                     &settings);
   if (run_mode == GIMP_RUN_INTERACTIVE && display_available ())
     {
       operations_check_changeable (drawable, &refusal);
@@ -449,16 +493,38 @@ analyse_choose (GimpRunMode run_mode, gint32 drawable,
     {
       dialog_state_choice (&state, &choice);
       if (choice.action == DIALOG_ACTION_NONE)
-        show_statistics (stats, hist->channels, backend);
+        show_statistics (hist);
     }
+  if (used)
+    *used = -1;
   /* Cancel changes nothing, not even the remembered settings. */
-  ok = ! chosen || apply_choice (drawable, &choice, hist, error);
+  ok = ! chosen || apply_choice (drawable, &choice, hist, TRUE, error);
   if (chosen && ok)
     {
-      gimp_set_data (PROC_ANALYSE, &state.settings, sizeof state.settings);
+      gimp_set_data (proc, &state.settings, sizeof state.settings);
       *changed = choice.action != DIALOG_ACTION_NONE;
+      if (used && choice.action == DIALOG_ACTION_BINARIZE)
+        *used = dialog_state_threshold (&state);
     }
   dialog_state_clear (&state);
+  return ok;
+}
+
+/* Equalize and binarize with their dialog, or repeated. */
+static gboolean
+dialog_procedure (const gchar *proc, DialogAction action,
+                  GimpRunMode run_mode, gint32 drawable, gboolean *changed,
+                  gint *used, GError **error)
+{
+  gh_histogram hist;
+  gdouble      seconds;
+  gboolean     ok;
+
+  gh_histogram_init (&hist);
+  ok = histogram_timed (drawable, &hist, &seconds, error)
+       && dialog_apply (proc, action, run_mode, drawable, &hist, seconds,
+                        changed, used, error);
+  gh_histogram_clear (&hist);
   return ok;
 }
 
@@ -468,32 +534,27 @@ run_analyse (GimpRunMode run_mode, gint nparams, const GimpParam *param,
              GError **error)
 {
   /* Returned values must outlive run(): libgimp sends them afterwards. */
-  static gdouble        stats[OPERATIONS_NUM_STATS];
-  static gdouble        counts[OPERATIONS_NUM_BINS];
-  static gchar          backend[256];
-  const PixelsProgress  progress = { 0, 1 };
-  gh_histogram          hist;
-  GTimer               *timer;
-  gboolean              ok;
+  static gdouble stats[OPERATIONS_NUM_STATS];
+  static gdouble counts[OPERATIONS_NUM_BINS];
+  static gchar   backend[256];
+  gh_histogram   hist;
+  gdouble        seconds;
+  gboolean       ok;
 
   if (! check_arguments (run_mode, nparams, 3, 3, error)
-      || ! check_drawable (param, error) || ! engine_get (error))
+      || ! check_drawable (param, error))
     return FALSE;
-  gimp_progress_init ("Histogram (GPU)");
   gh_histogram_init (&hist);
-  timer = g_timer_new ();
-  ok = operations_histogram (engine, param[2].data.d_drawable, &hist,
-                             &progress, error);
-  g_timer_stop (timer);
+  ok = histogram_timed (param[2].data.d_drawable, &hist, &seconds, error);
   if (ok)
     {
       operations_stats (&hist, stats);
       operations_counts (&hist, counts);
       g_strlcpy (backend, gh_engine_backend_name (engine), sizeof backend);
       if (run_mode != GIMP_RUN_NONINTERACTIVE)
-        ok = analyse_choose (run_mode, param[2].data.d_drawable, &hist,
-                             backend, g_timer_elapsed (timer, NULL), stats,
-                             changed, error);
+        ok = dialog_apply (PROC_ANALYSE, DIALOG_ACTION_NONE, run_mode,
+                           param[2].data.d_drawable, &hist, seconds, changed,
+                           NULL, error);
     }
   if (ok)
     {
@@ -509,65 +570,74 @@ run_analyse (GimpRunMode run_mode, gint nparams, const GimpParam *param,
       values[5].data.d_floatarray = counts;
       *nreturn_vals = 6;
     }
-  g_timer_destroy (timer);
   gh_histogram_clear (&hist);
   return ok;
 }
 
 static gboolean
 run_equalize (GimpRunMode run_mode, gint nparams, const GimpParam *param,
-              GError **error)
+              gboolean *changed, GError **error)
 {
-  static const EqualizeSettings defaults = { OPERATIONS_EQUALIZE_CHANNELS };
-  const PixelsProgress          progress = { 0, 1 };
-  EqualizeSettings              s;
+  const PixelsProgress progress = { 0, 1 };
+  gint32               drawable = param[2].data.d_drawable;
+  DialogSettings       s;
 
   if (! check_arguments (run_mode, nparams, 4, 3, error)
       || ! check_drawable (param, error))
     return FALSE;
-  if (run_mode == GIMP_RUN_NONINTERACTIVE)
-    s.mode = param[3].data.d_int32;
-  else if (! last_settings (PROC_EQUALIZE, &s, sizeof s, &defaults, error))
-    return FALSE;
+  if (run_mode != GIMP_RUN_NONINTERACTIVE)
+    return dialog_procedure (PROC_EQUALIZE, DIALOG_ACTION_EQUALIZE, run_mode,
+                             drawable, changed, NULL, error);
   gimp_progress_init ("Equalizing (GPU)");
   if (! engine_get (error)
-      || ! operations_equalize (engine, param[2].data.d_drawable, s.mode,
+      || ! operations_equalize (engine, drawable, param[3].data.d_int32,
                                 NULL, &progress, error))
     return FALSE;
+  /* Remembered as the dialog's settings: a repeat does the same, the
+   * dialog starts from it. */
+  dialog_settings_get (PROC_EQUALIZE, DIALOG_ACTION_EQUALIZE, &s);
+  s.mode = param[3].data.d_int32;
   gimp_set_data (PROC_EQUALIZE, &s, sizeof s);
+  *changed = TRUE;
   return TRUE;
 }
 
 static gboolean
 run_binarize (GimpRunMode run_mode, gint nparams, const GimpParam *param,
-              GimpParam *values, gint *nreturn_vals, GError **error)
+              GimpParam *values, gint *nreturn_vals, gboolean *changed,
+              GError **error)
 {
-  static const BinarizeSettings defaults = { GH_CHANNEL_LUMINANCE, -1 };
-  const PixelsProgress          progress = { 0, 1 };
-  BinarizeSettings              s;
-  gint32                        drawable = param[2].data.d_drawable;
-  gint                          used;
+  const PixelsProgress progress = { 0, 1 };
+  gint32               drawable = param[2].data.d_drawable;
+  DialogSettings       s;
+  gint                 used;
 
   if (! check_arguments (run_mode, nparams, 5, 3, error)
       || ! check_drawable (param, error))
     return FALSE;
-  if (run_mode == GIMP_RUN_NONINTERACTIVE)
+  if (run_mode != GIMP_RUN_NONINTERACTIVE)
     {
+      if (! dialog_procedure (PROC_BINARIZE, DIALOG_ACTION_BINARIZE, run_mode,
+                              drawable, changed, &used, error))
+        return FALSE;
+    }
+  else
+    {
+      gimp_progress_init ("Binarizing (GPU)");
+      if (! engine_get (error)
+          || ! operations_binarize (engine, drawable, param[3].data.d_int32,
+                                    param[4].data.d_int32, NULL, &used,
+                                    &progress, error))
+        return FALSE;
+      /* As the equalize's; the procedure's Otsu is over all levels. */
+      dialog_settings_get (PROC_BINARIZE, DIALOG_ACTION_BINARIZE, &s);
       s.channel = param[3].data.d_int32;
       s.threshold = param[4].data.d_int32;
+      s.range_lo = 0;
+      s.range_hi = 255;
+      gimp_set_data (PROC_BINARIZE, &s, sizeof s);
+      *changed = TRUE;
     }
-  else if (! last_settings (PROC_BINARIZE, &s, sizeof s, &defaults, error))
-    return FALSE;
-  else if (s.channel == GH_CHANNEL_LUMINANCE && gimp_drawable_is_gray (drawable))
-    /* Repeating a luminance run on a gray layer: its gray level is its
-     * luminance.  Explicit arguments are taken as given. */
-    s.channel = GH_CHANNEL_VALUE;
-  gimp_progress_init ("Binarizing (GPU)");
-  if (! engine_get (error)
-      || ! operations_binarize (engine, drawable, s.channel, s.threshold,
-                                NULL, &used, &progress, error))
-    return FALSE;
-  gimp_set_data (PROC_BINARIZE, &s, sizeof s);
   values[1].type = GIMP_PDB_INT32;
   values[1].data.d_int32 = used;
   *nreturn_vals = 2;
@@ -578,19 +648,40 @@ static gboolean
 run_export (GimpRunMode run_mode, gint nparams, const GimpParam *param,
             GError **error)
 {
-  ExportSettings s;
+  const PixelsProgress progress = { 0, 1 };
+  ExportSettings       s;
 
   if (! check_arguments (run_mode, nparams, 4, 3, error)
       || ! check_drawable (param, error))
     return FALSE;
-  if (run_mode == GIMP_RUN_NONINTERACTIVE
-        ? ! copy_string (s.filename, param[3].data.d_string, "file name",
-                         error)
-        : ! last_settings (PROC_EXPORT, &s, sizeof s, NULL, error))
+  if (run_mode == GIMP_RUN_NONINTERACTIVE)
+    {
+      if (! copy_string (s.filename, param[3].data.d_string, "file name",
+                         error))
+        return FALSE;
+    }
+  else if (run_mode == GIMP_RUN_INTERACTIVE && display_available ())
+    {
+      gboolean known = last_settings (PROC_EXPORT, &s, sizeof s, NULL, NULL);
+      gchar   *file;
+      gboolean copied;
+
+      gimp_ui_init (PLUG_IN_BINARY, FALSE);
+      file = dialog_csv_file_choose (NULL, known ? s.filename : NULL);
+      /* Cancel writes nothing, as the dialog's Cancel changes nothing. */
+      if (! file)
+        return TRUE;
+      copied = copy_string (s.filename, file, "file name", error);
+      g_free (file);
+      if (! copied)
+        return FALSE;
+    }
+  else if (! last_settings (PROC_EXPORT, &s, sizeof s, NULL, error))
     return FALSE;
+  gimp_progress_init ("Exporting the histogram (GPU)");
   if (! engine_get (error)
       || ! operations_export (engine, param[2].data.d_drawable, s.filename,
-                              error))
+                              &progress, error))
     return FALSE;
   gimp_set_data (PROC_EXPORT, &s, sizeof s);
   return TRUE;
@@ -655,10 +746,10 @@ run (const gchar *name, gint nparams, const GimpParam *param,
     ok = run_analyse (run_mode, nparams, param, values, nreturn_vals,
                       &changed, &error);
   else if (! strcmp (name, PROC_EQUALIZE))
-    ok = changed = run_equalize (run_mode, nparams, param, &error);
+    ok = run_equalize (run_mode, nparams, param, &changed, &error);
   else if (! strcmp (name, PROC_BINARIZE))
-    ok = changed = run_binarize (run_mode, nparams, param, values,
-                                 nreturn_vals, &error);
+    ok = run_binarize (run_mode, nparams, param, values, nreturn_vals,
+                       &changed, &error);
   else if (! strcmp (name, PROC_EXPORT))
     ok = run_export (run_mode, nparams, param, &error);
   else if (! strcmp (name, PROC_BATCH))

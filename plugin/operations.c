@@ -348,17 +348,13 @@ apply_threshold_strip (const PixelsRegion *region, gpointer pixels,
     &err, error);
 }
 
-gboolean
-operations_binarize (gh_engine *engine, gint32 drawable, gint channel,
-                     gint threshold, const gh_histogram *hist, gint *used,
-                     const PixelsProgress *progress, GError **error)
+/* The region a binarize on `channel` rewrites, once the channel is one
+ * of GIMP's and the drawable has it and may be changed. */
+static gboolean
+binarize_region (gint32 drawable, gint channel, PixelsRegion *region,
+                 GError **error)
 {
   static const guchar black[4] = { 0 };
-  PixelsRegion        region;
-  PixelsProgress      apply_progress = { 0, 0 };
-  gh_histogram        own;
-  ThresholdData       t = { (gh_channel) channel, threshold };
-  gboolean            ok = TRUE;
 
   if (channel < 0 || channel >= GH_NUM_CHANNELS)
     {
@@ -368,16 +364,10 @@ operations_binarize (gh_engine *engine, gint32 drawable, gint channel,
                    "5 luminance)", channel);
       return FALSE;
     }
-  if (threshold < -1 || threshold > 254)
-    {
-      g_set_error (error, GH_PLUGIN_ERROR, GH_PLUGIN_ERROR_CALLING,
-                   "threshold %d is not -1 (Otsu) or 0..254", threshold);
-      return FALSE;
-    }
-  if (! changeable_region (drawable, &region, error))
+  if (! changeable_region (drawable, region, error))
     return FALSE;
   /* gh_pixel_level says -1 for a channel the layout lacks. */
-  if (gh_pixel_level (region.layout, black, t.channel) < 0)
+  if (gh_pixel_level (region->layout, black, (gh_channel) channel) < 0)
     {
       gchar *why = g_strdup_printf ("has no %s channel",
                                     operations_channel_name (channel));
@@ -386,6 +376,28 @@ operations_binarize (gh_engine *engine, gint32 drawable, gint channel,
       g_free (why);
       return FALSE;
     }
+  return TRUE;
+}
+
+gboolean
+operations_binarize (gh_engine *engine, gint32 drawable, gint channel,
+                     gint threshold, const gh_histogram *hist, gint *used,
+                     const PixelsProgress *progress, GError **error)
+{
+  PixelsRegion   region;
+  PixelsProgress apply_progress = { 0, 0 };
+  gh_histogram   own;
+  ThresholdData  t = { (gh_channel) channel, threshold };
+  gboolean       ok = TRUE;
+
+  if (threshold < -1 || threshold > 254)
+    {
+      g_set_error (error, GH_PLUGIN_ERROR, GH_PLUGIN_ERROR_CALLING,
+                   "threshold %d is not -1 (Otsu) or 0..254", threshold);
+      return FALSE;
+    }
+  if (! binarize_region (drawable, channel, &region, error))
+    return FALSE;
   gh_histogram_init (&own);
   if (threshold >= 0)
     {
@@ -417,50 +429,84 @@ operations_binarize (gh_engine *engine, gint32 drawable, gint channel,
 }
 
 gboolean
-operations_export (gh_engine *engine, gint32 drawable, const gchar *filename,
-                   GError **error)
+operations_binarize_bin (gint32 drawable, gint channel, gint bin,
+                         const gh_histogram *hist,
+                         const PixelsProgress *progress, GError **error)
 {
-  static const gchar *const header = "bin,value,red,green,blue,alpha,luminance";
-  gh_histogram              hist;
-  gdouble                   counts[OPERATIONS_NUM_BINS];
-  FILE                     *file;
-  gboolean                  ok;
+  PixelsRegion  region;
+  ThresholdData t = { (gh_channel) channel, bin };
 
-  if (! filename || ! *filename)
+  if (! binarize_region (drawable, channel, &region, error))
+    return FALSE;
+  if (hist->bins != region.bins || bin < 0 || bin >= hist->bins)
     {
       g_set_error (error, GH_PLUGIN_ERROR, GH_PLUGIN_ERROR_CALLING,
-                   "no file name given for the CSV");
+                   "bin %d of a %d-bin histogram is not a threshold for "
+                   "the drawable's %d bins", bin, hist->bins, region.bins);
       return FALSE;
     }
-  gh_histogram_init (&hist);
-  ok = operations_histogram (engine, drawable, &hist, NULL, error);
-  if (ok && ! (file = g_fopen (filename, "w")))
+  return pixels_apply (&region, apply_threshold_strip, &t, progress, error);
+}
+
+static gboolean
+check_csv_name (const gchar *filename, GError **error)
+{
+  if (filename && *filename)
+    return TRUE;
+  g_set_error (error, GH_PLUGIN_ERROR, GH_PLUGIN_ERROR_CALLING,
+               "no file name given for the CSV");
+  return FALSE;
+}
+
+gboolean
+operations_write_csv (const gh_histogram *hist, const gchar *filename,
+                      GError **error)
+{
+  static const gchar *const header = "bin,value,red,green,blue,alpha,luminance";
+  gdouble                   counts[OPERATIONS_NUM_BINS];
+  FILE                     *file;
+
+  if (! check_csv_name (filename, error))
+    return FALSE;
+  if (! (file = g_fopen (filename, "w")))
     {
       g_set_error (error, GH_PLUGIN_ERROR, GH_PLUGIN_ERROR_FAILED,
                    "cannot write '%s': %s", filename, g_strerror (errno));
-      ok = FALSE;
+      return FALSE;
     }
-  if (ok)
+  operations_counts (hist, counts);
+  fprintf (file, "%s\n", header);
+  for (gint b = 0; b < OPERATIONS_BINS; b++)
     {
-      operations_counts (&hist, counts);
-      fprintf (file, "%s\n", header);
-      for (gint b = 0; b < OPERATIONS_BINS; b++)
+      fprintf (file, "%d", b);
+      for (gint c = 0; c < GH_NUM_CHANNELS; c++)
         {
-          fprintf (file, "%d", b);
-          for (gint c = 0; c < GH_NUM_CHANNELS; c++)
-            {
-              fputc (',', file);
-              csv_write_number (file, counts[c * OPERATIONS_BINS + b]);
-            }
-          fputc ('\n', file);
+          fputc (',', file);
+          csv_write_number (file, counts[c * OPERATIONS_BINS + b]);
         }
-      if (ferror (file) | fclose (file))
-        {
-          g_set_error (error, GH_PLUGIN_ERROR, GH_PLUGIN_ERROR_FAILED,
-                       "cannot write '%s': %s", filename, g_strerror (errno));
-          ok = FALSE;
-        }
+      fputc ('\n', file);
     }
+  if (ferror (file) | fclose (file))
+    {
+      g_set_error (error, GH_PLUGIN_ERROR, GH_PLUGIN_ERROR_FAILED,
+                   "cannot write '%s': %s", filename, g_strerror (errno));
+      return FALSE;
+    }
+  return TRUE;
+}
+
+gboolean
+operations_export (gh_engine *engine, gint32 drawable, const gchar *filename,
+                   const PixelsProgress *progress, GError **error)
+{
+  gh_histogram hist;
+  gboolean     ok;
+
+  gh_histogram_init (&hist);
+  /* A missing name is refused before the pixels are read. */
+  ok = check_csv_name (filename, error)
+       && operations_histogram (engine, drawable, &hist, progress, error)
+       && operations_write_csv (&hist, filename, error);
   gh_histogram_clear (&hist);
   return ok;
 }

@@ -1,8 +1,8 @@
 /* operations.h — what the procedures do to one drawable: analyse,
  * equalize, binarize, export.
  *
- * Written once for the PDB procedures, the batch and (later) the dialog's
- * OK button.  Each takes the plug-in's one engine; the apply operations
+ * Written once for the PDB procedures, the batch and the dialog (its
+ * preview and OK).  Each takes the plug-in's one engine; the apply operations
  * take the drawable's histogram when the caller already has it (else
  * NULL: they compute it), change only the selection, and are one undo
  * step.  On error the drawable is unchanged and `error` says why, with
@@ -74,8 +74,23 @@ gboolean operations_binarize (gh_engine *engine, gint32 drawable,
                               const PixelsProgress *progress,
                               GError **error);
 
-/* The histogram as CSV: bin,value,red,green,blue,alpha,luminance. */
+/* Binarizes at a bin of `hist`, the drawable's histogram: pixels whose
+ * bin in the channel is above `bin` turn white.  What the dialog applies:
+ * exactly the bin its marker shows, where a level 0..254 would be coarser
+ * than a histogram of 1024 bins. */
+gboolean operations_binarize_bin (gint32 drawable, gint channel, gint bin,
+                                  const gh_histogram *hist,
+                                  const PixelsProgress *progress,
+                                  GError **error);
+
+/* The histogram as CSV: bin,value,red,green,blue,alpha,luminance; one
+ * row per level 0..255 (operations_counts). */
+gboolean operations_write_csv (const gh_histogram *hist,
+                               const gchar *filename, GError **error);
+
+/* The drawable's histogram, computed, as operations_write_csv writes it. */
 gboolean operations_export (gh_engine *engine, gint32 drawable,
-                            const gchar *filename, GError **error);
+                            const gchar *filename,
+                            const PixelsProgress *progress, GError **error);
 
 #endif

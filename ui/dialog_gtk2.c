@@ -252,36 +252,55 @@ show_message (Dialog *d, const gchar *text)
   gtk_widget_set_visible (d->message, text && *text);
 }
 
-static void
-export_clicked (GtkWidget *button, Dialog *d)
+gchar *
+dialog_csv_file_choose (GtkWindow *parent, const gchar *filename)
 {
-  GtkWidget *chooser
-    = gtk_file_chooser_dialog_new ("Export Histogram as CSV",
-                                   GTK_WINDOW (gtk_widget_get_toplevel (button)),
+  GtkWidget     *chooser
+    = gtk_file_chooser_dialog_new ("Export Histogram as CSV", parent,
                                    GTK_FILE_CHOOSER_ACTION_SAVE,
                                    "_Cancel", GTK_RESPONSE_CANCEL,
                                    "_Save", GTK_RESPONSE_ACCEPT, NULL);
+  GtkFileFilter *csv = gtk_file_filter_new ();
+  gchar         *file = NULL;
 
+  gtk_file_filter_set_name (csv, "CSV files (*.csv)");
+  gtk_file_filter_add_pattern (csv, "*.csv");
+  gtk_file_filter_add_pattern (csv, "*.CSV");
+  gtk_file_chooser_add_filter (GTK_FILE_CHOOSER (chooser), csv);
   gtk_file_chooser_set_do_overwrite_confirmation (GTK_FILE_CHOOSER (chooser),
                                                   TRUE);
-  gtk_file_chooser_set_current_name (GTK_FILE_CHOOSER (chooser),
-                                     "histogram.csv");
+  if (filename && *filename)
+    gtk_file_chooser_set_filename (GTK_FILE_CHOOSER (chooser), filename);
+  else
+    gtk_file_chooser_set_current_name (GTK_FILE_CHOOSER (chooser),
+                                       "histogram.csv");
+  if (! parent)
+    gimp_window_set_transient (GTK_WINDOW (chooser));
   if (gtk_dialog_run (GTK_DIALOG (chooser)) == GTK_RESPONSE_ACCEPT)
-    {
-      gchar  *file = gtk_file_chooser_get_filename (GTK_FILE_CHOOSER (chooser));
-      GError *error = NULL;
-      gchar  *text;
-
-      if (d->hooks->export_csv (file, d->hooks->data, &error))
-        text = g_strdup_printf ("Histogram written to %s", file);
-      else
-        text = g_strdup (error->message);
-      show_message (d, text);
-      g_free (text);
-      g_clear_error (&error);
-      g_free (file);
-    }
+    file = gtk_file_chooser_get_filename (GTK_FILE_CHOOSER (chooser));
   gtk_widget_destroy (chooser);
+  return file;
+}
+
+static void
+export_clicked (GtkWidget *button, Dialog *d)
+{
+  gchar  *file = dialog_csv_file_choose (
+                   GTK_WINDOW (gtk_widget_get_toplevel (button)), NULL);
+  GError *error = NULL;
+  gchar  *text;
+
+  if (! file)
+    return;
+  /* A success replaces an earlier failure's message. */
+  if (d->hooks->export_csv (file, d->hooks->data, &error))
+    text = g_strdup_printf ("Histogram written to %s", file);
+  else
+    text = g_strdup (error->message);
+  show_message (d, text);
+  g_free (text);
+  g_clear_error (&error);
+  g_free (file);
 }
 
 static void
@@ -299,8 +318,8 @@ preview_invalidated (GimpPreview *preview, Dialog *d)
                               d->hooks->data, &error);
   if (pixels)
     gimp_preview_draw_buffer (preview, pixels, rowstride);
-  if (error)
-    show_message (d, error->message);
+  /* A preview that works again clears the last failure's message. */
+  show_message (d, error ? error->message : NULL);
   g_clear_error (&error);
   g_free (pixels);
 }
@@ -469,7 +488,7 @@ static GtkWidget *
 actions_part (Dialog *d, const gchar *refusal)
 {
   static const gchar *const modes[] = { "Each channel", "Luminance only" };
-  static const gchar *const labels[] = { "_Analyse only (no change)",
+  static const gchar *const labels[] = { "_Analyze only (no change)",
                                          "_Equalize", "_Binarize" };
   GtkWidget *frame = gimp_frame_new ("On OK");
   GtkWidget *vbox = gtk_vbox_new (FALSE, 6);
@@ -510,6 +529,7 @@ actions_part (Dialog *d, const gchar *refusal)
                                        dialog_state_max_threshold (d->state),
                                        1, 10, 0, TRUE, 0, 0,
                                        "Levels above it turn white", NULL);
+  gtk_widget_set_name (GIMP_SCALE_ENTRY_SCALE (d->threshold), "threshold");
   g_signal_connect (d->threshold, "value-changed",
                     G_CALLBACK (threshold_changed), d);
   gtk_box_pack_start (GTK_BOX (vbox), table, FALSE, FALSE, 0);
@@ -581,8 +601,10 @@ gboolean
 dialog_run (gint32 drawable, DialogState *state, const gchar *refusal,
             const DialogHooks *hooks, DialogChoice *choice)
 {
-  GtkWidget *dialog, *preview;
-  gboolean   ok;
+  GtkWidget   *dialog, *preview, *content;
+  Dialog      *d;
+  DialogChoice now;
+  gboolean     ok;
 
   dialog = gimp_dialog_new ("Histogram (GPU)", PLUG_IN_ROLE, NULL, 0,
                             gimp_standard_help_func, HELP_ID,
@@ -595,10 +617,15 @@ dialog_run (gint32 drawable, DialogState *state, const gchar *refusal,
   gimp_window_set_transient (GTK_WINDOW (dialog));
 
   preview = gimp_drawable_preview_new_from_drawable_id (drawable);
+  content = dialog_content_new (state, refusal, hooks, preview);
   gtk_box_pack_start (GTK_BOX (gtk_dialog_get_content_area (
                                  GTK_DIALOG (dialog))),
-                      dialog_content_new (state, refusal, hooks, preview),
-                      TRUE, TRUE, 0);
+                      content, TRUE, TRUE, 0);
+  /* The focus on the chosen action, where Return means OK (on the
+   * channel picker, the first widget, it would open the list). */
+  d = g_object_get_data (G_OBJECT (content), "gh-dialog");
+  dialog_state_choice (state, &now);
+  gtk_widget_grab_focus (d->action[now.action]);
   gtk_widget_show (dialog);
 
   ok = gimp_dialog_run (GIMP_DIALOG (dialog)) == GTK_RESPONSE_OK;

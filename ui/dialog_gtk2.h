@@ -17,7 +17,11 @@
  * dialog_content_new builds everything but the window, the preview and
  * the buttons, for a test to render without GIMP running.  Its widgets
  * are named for finding them: "plot", "stat-<column>-<row>" (DialogStat
- * rows), "column-<column>", "backend", "range", "hover".
+ * rows), "column-<column>", "backend", "range", "hover", "channel" (the
+ * channel picker), "threshold" (the threshold slider).
+ *
+ * dialog_csv_file_choose is the dialog's Export CSV file chooser, for the
+ * export procedure's own interactive run.
  */
 #ifndef GH_UI_DIALOG_GTK2_H
 #define GH_UI_DIALOG_GTK2_H
@@ -55,5 +59,10 @@ gboolean dialog_run (gint32 drawable, DialogState *state,
  * (no export).  The state must outlive the widget. */
 GtkWidget *dialog_content_new (DialogState *state, const gchar *refusal,
                                const DialogHooks *hooks, GtkWidget *preview);
+
+/* Asks for a CSV file to save to (confirming an overwrite), starting at
+ * `filename` (NULL: histogram.csv).  The chosen file (g_free it), or NULL
+ * when cancelled.  `parent` NULL: the window is GIMP's transient. */
+gchar *dialog_csv_file_choose (GtkWindow *parent, const gchar *filename);
 
 #endif

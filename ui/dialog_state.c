@@ -14,6 +14,8 @@ dialog_settings_defaults (DialogSettings *settings)
   settings->action = DIALOG_ACTION_NONE;
   settings->mode = 0;
   settings->threshold = -1;
+  settings->range_lo = 0;
+  settings->range_hi = 255;
 }
 
 const gchar *
@@ -50,6 +52,20 @@ dialog_state_max_threshold (const DialogState *state)
   (void) state;
   /* Levels above the threshold turn white: 255 would leave none. */
   return 254;
+}
+
+/* A bin as a level on the 0..255 scale, as the statistics give them. */
+static gdouble
+level (const DialogState *state, gint bin)
+{
+  return bin * 255.0 / (state->hist->bins - 1);
+}
+
+/* The nearest bin to a level; the same bin for a level its own bin gave. */
+static gint
+bin_at_level (const DialogState *state, gdouble at)
+{
+  return (gint) floor (at * (state->hist->bins - 1) / 255.0 + 0.5);
 }
 
 gint
@@ -109,8 +125,6 @@ dialog_state_init (DialogState *state, const gh_histogram *hist,
     }
   state->backend = g_strdup (backend);
   state->seconds = seconds;
-  state->lo = 0;
-  state->hi = hist->bins - 1;
   state->hover = -1;
   state->can_apply = TRUE;
 
@@ -126,7 +140,15 @@ dialog_state_init (DialogState *state, const gh_histogram *hist,
     s->mode = 0;
   if (s->threshold < -1 || s->threshold > dialog_state_max_threshold (state))
     s->threshold = -1;
-  update (state);
+  /* The levels, from a histogram of any number of bins, as the nearest
+   * bins of this one (NaN fails both tests: all levels). */
+  if (! (s->range_lo >= 0 && s->range_hi <= 255 && s->range_lo <= s->range_hi))
+    {
+      s->range_lo = 0;
+      s->range_hi = 255;
+    }
+  dialog_state_set_range (state, bin_at_level (state, s->range_lo),
+                          bin_at_level (state, s->range_hi));
 }
 
 void
@@ -178,6 +200,8 @@ dialog_state_set_range (DialogState *state, gint from, gint to)
 
   state->lo = CLAMP (MIN (from, to), 0, last);
   state->hi = CLAMP (MAX (from, to), 0, last);
+  state->settings.range_lo = level (state, state->lo);
+  state->settings.range_hi = level (state, state->hi);
   update (state);
 }
 
@@ -206,10 +230,9 @@ dialog_state_choice (const DialogState *state, DialogChoice *choice)
                                     : DIALOG_ACTION_NONE;
   choice->mode = state->settings.mode;
   choice->channel = dialog_state_binarize_channel (state);
-  /* Otsu over every level is what the procedure computes itself; over a
-   * range it is this dialog's number, passed as a fixed threshold. */
-  choice->threshold = state->settings.threshold < 0 && full_range (state)
-                        ? -1 : dialog_state_threshold (state);
+  /* The marker's bin itself: a whole level would lose up to 3 of 1024
+   * bins on the way to the operation and back. */
+  choice->threshold_bin = threshold_bin (state);
 }
 
 void
@@ -293,13 +316,6 @@ dialog_state_stat_text (const DialogState *state, gint column,
                                                          100 * s->percentile);
     default:                     return g_strdup ("?");
     }
-}
-
-/* A bin as a level on the 0..255 scale, as the statistics give them. */
-static gdouble
-level (const DialogState *state, gint bin)
-{
-  return bin * 255.0 / (state->hist->bins - 1);
 }
 
 gchar *

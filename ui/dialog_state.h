@@ -47,16 +47,18 @@ typedef struct
   gint32 mode;      /* equalize: the equalize procedure's mode argument,
                        0 each channel, 1 luminance only                  */
   gint32 threshold; /* binarize: -1 Otsu, 0..254 a fixed threshold       */
+  gdouble range_lo; /* the selected levels on the 0..255 scale: the      */
+  gdouble range_hi; /* statistics' and Otsu's range, whatever the bins   */
 } DialogSettings;
 
-/* What OK applies, as the procedures' arguments. */
+/* What OK applies, as the operations' arguments. */
 typedef struct
 {
   DialogAction action;
-  gint         mode;      /* equalize */
-  gh_channel   channel;   /* binarize */
-  gint         threshold; /* binarize: -1 Otsu on the whole channel (the
-                             procedure's own choice), else a fixed level */
+  gint         mode;          /* equalize */
+  gh_channel   channel;       /* binarize */
+  gint         threshold_bin; /* binarize: the last dark bin of the state's
+                                 histogram, the one the marker shows */
 } DialogChoice;
 
 /* The rows of the statistics table. */
@@ -95,7 +97,7 @@ typedef struct
 } DialogState;
 
 /* Settings for a first run: value, linear, analyse only, each channel,
- * Otsu. */
+ * Otsu, all levels. */
 void dialog_settings_defaults (DialogSettings *settings);
 
 /* `seconds`: how long computing the histogram took.  Settings that do not
@@ -118,7 +120,8 @@ void dialog_state_set_action (DialogState *state, DialogAction action);
 void dialog_state_set_mode (DialogState *state, gint mode);
 /* -1: back to Otsu. */
 void dialog_state_set_threshold (DialogState *state, gint threshold);
-/* Bins in either order, clamped; the statistics follow. */
+/* Bins in either order, clamped; the statistics follow, and the
+ * settings keep the range as levels. */
 void dialog_state_set_range (DialogState *state, gint from, gint to);
 void dialog_state_reset_range (DialogState *state);
 void dialog_state_set_hover (DialogState *state, gint bin);
@@ -126,9 +129,9 @@ void dialog_state_set_hover (DialogState *state, gint bin);
 /* The channel a binarize compares: the chosen one; luminance under the
  * RGB overlay (value on gray layers, where it is the same level). */
 gh_channel dialog_state_binarize_channel (const DialogState *state);
-/* The threshold a binarize uses now, as a level 0..254 (the procedure's
- * argument): the fixed one, or Otsu of the binarize channel over the
- * selected range. */
+/* The threshold a binarize uses now, as a level 0..254 (what the slider
+ * and the binarize procedure show): the fixed one, or Otsu of the
+ * binarize channel over the selected range, rounded down. */
 gint dialog_state_threshold (const DialogState *state);
 /* The largest threshold the procedure accepts (254). */
 gint dialog_state_max_threshold (const DialogState *state);
