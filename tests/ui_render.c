@@ -4,11 +4,17 @@
  * ui_render_view.png), checked pixel by pixel: bar heights where the
  * counts say (linear and logarithmic), empty bins empty, the Otsu marker on
  * the engine's Otsu level, the selected range, the RGB overlay's colours,
- * the pointer's bin.  With a display (run under xvfb-run): the dialog's
- * content in an offscreen window (ui_render_dialog.png): its plot equals
- * the view drawn directly, and every number shown equals the engine's
- * gh_stats_compute, also after a drag on the plot and a change of channel.
- * Ends with "N passed, N failed".
+ * the pointer's bin.  The dialog's model: gray and gray+alpha layers offer
+ * only their channels; on 1024 bins (layers above 8 bits) the binarize
+ * threshold OK applies is the marker's bin, Otsu over a selected range
+ * included, and the remembered range comes back.  With a display (run
+ * under xvfb-run): the dialog's content in an offscreen window
+ * (ui_render_dialog.png): its plot equals the view drawn directly, every
+ * number shown equals the engine's gh_stats_compute, also after a drag on
+ * the plot and a change of channel, the channel picker lists only the
+ * layer's channels, and the threshold slider starts at Otsu's level.
+ * Ends with "N passed, N failed"; without a display the GTK checks cannot
+ * run and it exits 77 (skipped) unless a check failed.
  */
 #include <math.h>
 #include <stdlib.h>
@@ -282,6 +288,134 @@ check_overlay (const gh_histogram *h)
   dialog_state_clear (&st);
 }
 
+/* A gray histogram (value, with alpha or not) of `bins` bins: two humps
+ * in value, double weights as layers above 8 bits give. */
+static void
+make_gray_histogram (gh_histogram *h, int bins, int alpha)
+{
+  gh_error err;
+
+  gh_histogram_init (h);
+  gh_histogram_reset (h, bins, 1, &err);
+  h->channels = 1u << GH_CHANNEL_VALUE;
+  if (alpha)
+    h->channels |= 1u << GH_CHANNEL_ALPHA;
+  for (int b = 0; b < bins; b++)
+    {
+      double x = b * 255.0 / (bins - 1);
+
+      h->weight[GH_CHANNEL_VALUE * bins + b]
+        = 900 * exp (-(x - 70) * (x - 70) / 400.0)
+          + 600 * exp (-(x - 180) * (x - 180) / 700.0) + 1;
+    }
+  if (alpha)
+    h->weight[GH_CHANNEL_ALPHA * bins + bins - 1] = 5000;
+}
+
+/* Gray layers: value (and alpha) only; a remembered RGB overlay or
+ * luminance becomes value, which binarize then compares. */
+static void
+check_gray_channels (void)
+{
+  for (int alpha = 0; alpha <= 1; alpha++)
+    {
+      DialogSettings settings;
+      DialogState    st;
+      gh_histogram   h;
+      int            wrong = 0;
+
+      make_gray_histogram (&h, BINS, alpha);
+      dialog_settings_defaults (&settings);
+      settings.channel = DIALOG_CHANNEL_RGB;
+      dialog_state_init (&st, &h, "cpu: test", 0.001, &settings);
+      for (int c = 0; c < DIALOG_NUM_CHANNEL_CHOICES; c++)
+        wrong += dialog_state_has_channel (&st, c)
+                 != (c == GH_CHANNEL_VALUE
+                     || (alpha && c == GH_CHANNEL_ALPHA));
+      CHECK (wrong == 0, "gray%s offers value%s only (%d wrong)",
+             alpha ? "+alpha" : "", alpha ? " and alpha" : "", wrong);
+      CHECK (st.settings.channel == GH_CHANNEL_VALUE
+             && dialog_state_binarize_channel (&st) == GH_CHANNEL_VALUE,
+             "gray%s: a remembered RGB overlay shows and binarizes value",
+             alpha ? "+alpha" : "");
+      dialog_state_set_channel (&st, GH_CHANNEL_LUMINANCE);
+      CHECK (st.settings.channel == GH_CHANNEL_VALUE,
+             "gray%s: luminance cannot be picked", alpha ? "+alpha" : "");
+      dialog_state_clear (&st);
+      gh_histogram_clear (&h);
+    }
+}
+
+/* 1024 bins: the threshold OK applies is the marker's bin, whether Otsu
+ * over a range or a fixed level; the slider shows Otsu's level; the range
+ * is remembered as levels and comes back as the same bins. */
+static void
+check_1024_bins (void)
+{
+  enum { BINS_HI = 1024, LO = 101, HI = 903 };
+  DialogSettings settings;
+  DialogState    st, again;
+  DialogChoice   choice;
+  HistogramView  view;
+  gh_histogram   h, h256;
+  double         counts[BINS_HI];
+  int            otsu, level;
+
+  make_gray_histogram (&h, BINS_HI, 0);
+  gh_histogram_counts (&h, GH_CHANNEL_VALUE, counts);
+  otsu = gh_otsu_threshold (counts, LO, HI);
+  level = otsu * 255 / (BINS_HI - 1);
+  /* What a whole level loses: the test would prove nothing otherwise. */
+  CHECK (level * (BINS_HI - 1) / 255 != otsu,
+         "Otsu bin %d is not level %d's bin %d", otsu, level,
+         level * (BINS_HI - 1) / 255);
+
+  dialog_settings_defaults (&settings);
+  settings.action = DIALOG_ACTION_BINARIZE;
+  dialog_state_init (&st, &h, "cpu: test", 0.001, &settings);
+  CHECK (dialog_state_threshold (&st)
+           == gh_otsu_threshold (counts, 0, BINS_HI - 1) * 255 / (BINS_HI - 1),
+         "the threshold starts at Otsu's level over all bins");
+  dialog_state_set_range (&st, LO, HI);
+  dialog_state_view (&st, &view);
+  dialog_state_choice (&st, &choice);
+  CHECK (view.n_markers == 1 && view.markers[0].bin == otsu
+         && choice.action == DIALOG_ACTION_BINARIZE
+         && choice.threshold_bin == otsu,
+         "1024 bins, Otsu over %d..%d: marker bin %d, OK's bin %d, engine's "
+         "%d", LO, HI, view.n_markers ? view.markers[0].bin : -1,
+         choice.threshold_bin, otsu);
+  CHECK (dialog_state_threshold (&st) == level,
+         "the slider shows Otsu's level %d (%d)", level,
+         dialog_state_threshold (&st));
+
+  /* The range is remembered: the same bins here, the nearest on 256. */
+  dialog_state_init (&again, &h, "cpu: test", 0.001, &st.settings);
+  dialog_state_choice (&again, &choice);
+  CHECK (again.lo == LO && again.hi == HI && choice.threshold_bin == otsu,
+         "remembered range %d..%d comes back as %d..%d, threshold bin %d",
+         LO, HI, again.lo, again.hi, choice.threshold_bin);
+  dialog_state_clear (&again);
+  make_gray_histogram (&h256, BINS, 0);
+  dialog_state_init (&again, &h256, "cpu: test", 0.001, &st.settings);
+  CHECK (again.lo == (int) lround (LO * 255.0 / 1023)
+         && again.hi == (int) lround (HI * 255.0 / 1023),
+         "the range on 256 bins: %d..%d", again.lo, again.hi);
+  dialog_state_clear (&again);
+  gh_histogram_clear (&h256);
+
+  /* A fixed level: marker and OK at the bins above it, as the procedure. */
+  dialog_state_set_threshold (&st, 200);
+  dialog_state_view (&st, &view);
+  dialog_state_choice (&st, &choice);
+  CHECK (view.markers[0].bin == 200 * (BINS_HI - 1) / 255
+         && choice.threshold_bin == view.markers[0].bin,
+         "threshold 200 on 1024 bins: marker %d, OK %d",
+         view.markers[0].bin, choice.threshold_bin);
+  dialog_state_clear (&st);
+  gh_histogram_clear (&h);
+}
+
 /* ---- the GTK dialog, with a display ---- */
 
 static GtkWidget *
@@ -491,6 +625,90 @@ check_dialog (const gh_histogram *h)
   dialog_state_clear (&st);
 }
 
+/* The channel choices a picker lists, in order; how many. */
+static int
+combo_values (GtkWidget *combo, int *values, int max)
+{
+  GtkTreeModel *model = gtk_combo_box_get_model (GTK_COMBO_BOX (combo));
+  GtkTreeIter   iter;
+  int           n = 0;
+  gboolean      more = gtk_tree_model_get_iter_first (model, &iter);
+
+  for (; more; more = gtk_tree_model_iter_next (model, &iter), n++)
+    if (n < max)
+      gtk_tree_model_get (model, &iter, GIMP_INT_STORE_VALUE, &values[n], -1);
+  return n;
+}
+
+/* The dialog opened to binarize: its slider stands at Otsu's level, its
+ * channel picker lists the layer's channels only. */
+static void
+check_dialog_opening (const gh_histogram *rgb)
+{
+  static const int want_rgb[] = { 0, 1, 2, 3, 4, 5, DIALOG_CHANNEL_RGB };
+  static const int want_graya[] = { GH_CHANNEL_VALUE, GH_CHANNEL_ALPHA };
+  struct
+  {
+    const char         *what;
+    const gh_histogram *h;
+    const int          *want;
+    int                 n_want;
+  } cases[3];
+  gh_histogram graya, gray1024;
+
+  make_gray_histogram (&graya, BINS, 1);
+  make_gray_histogram (&gray1024, 1024, 0);
+  cases[0].what = "RGBA";
+  cases[0].h = rgb;
+  cases[0].want = want_rgb;
+  cases[0].n_want = G_N_ELEMENTS (want_rgb);
+  cases[1].what = "gray+alpha";
+  cases[1].h = &graya;
+  cases[1].want = want_graya;
+  cases[1].n_want = G_N_ELEMENTS (want_graya);
+  cases[2].what = "gray, 1024 bins";
+  cases[2].h = &gray1024;
+  cases[2].want = want_graya;
+  cases[2].n_want = 1;
+  for (int k = 0; k < 3; k++)
+    {
+      DialogSettings settings;
+      DialogState    st;
+      GtkWidget     *window = gtk_offscreen_window_new ();
+      GtkWidget     *content;
+      double        *counts = g_new (double, cases[k].h->bins);
+      int            values[DIALOG_NUM_CHANNEL_CHOICES], n, otsu, bins;
+      double         slider;
+
+      dialog_settings_defaults (&settings);
+      settings.action = DIALOG_ACTION_BINARIZE;
+      dialog_state_init (&st, cases[k].h, "cpu: test", 0.001, &settings);
+      content = dialog_content_new (&st, NULL, NULL, NULL);
+      gtk_container_add (GTK_CONTAINER (window), content);
+      gtk_widget_show_all (window);
+      settle ();
+
+      n = combo_values (find (content, "channel"), values,
+                        DIALOG_NUM_CHANNEL_CHOICES);
+      CHECK (n == cases[k].n_want
+             && ! memcmp (values, cases[k].want, n * sizeof values[0]),
+             "%s: the channel picker lists %d choices, want %d", cases[k].what,
+             n, cases[k].n_want);
+
+      bins = cases[k].h->bins;
+      gh_histogram_counts (cases[k].h, GH_CHANNEL_VALUE, counts);
+      otsu = gh_otsu_threshold (counts, 0, bins - 1) * 255 / (bins - 1);
+      slider = gtk_range_get_value (GTK_RANGE (find (content, "threshold")));
+      CHECK (slider == otsu, "%s: the threshold slider starts at Otsu's "
+             "level %d (%g)", cases[k].what, otsu, slider);
+      gtk_widget_destroy (window);
+      dialog_state_clear (&st);
+      g_free (counts);
+    }
+  gh_histogram_clear (&graya);
+  gh_histogram_clear (&gray1024);
+}
+
 int
 main (int argc, char **argv)
 {
@@ -502,11 +720,19 @@ main (int argc, char **argv)
   check_marker (&h);
   check_range (&h);
   check_overlay (&h);
-  if (gtk_init_check (&argc, &argv))
-    check_dialog (&h);
-  else
-    printf ("no display: the GTK dialog's checks are skipped "
-            "(run under xvfb-run)\n");
+  check_gray_channels ();
+  check_1024_bins ();
+  if (! gtk_init_check (&argc, &argv))
+    {
+      int status = test_summary ();
+
+      printf ("no display: the GTK dialog's checks cannot run "
+              "(run under xvfb-run): skipped\n");
+      gh_histogram_clear (&h);
+      return status ? status : 77;
+    }
+  check_dialog (&h);
+  check_dialog_opening (&h);
   gh_histogram_clear (&h);
   return test_summary ();
 }
