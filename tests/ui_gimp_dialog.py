@@ -1,11 +1,21 @@
 #!/usr/bin/python3
-"""The plug-in's dialog in a real GIMP 2.10 (with its GUI, on Xvfb): a batch
-command runs plug-in-gpu-histogram RUN-INTERACTIVE on a photo; the test
-finds the dialog by its title, takes a screenshot, checks it is not blank
-and shows the histogram (the Otsu marker's orange), then closes it with key
-presses as a user would: Escape (Cancel: the image must be exactly as it
-was), then, in a second run, Alt+E (Equalize) and Return (OK: the image
-must be OpenCV's per-channel equalizeHist, as the equalize procedure's).
+"""The plug-in's dialogs in a real GIMP 2.10 (with its GUI, on Xvfb), driven by
+key presses as a user would, from one batch command:
+
+1. Analyze... (plug-in-gpu-histogram RUN-INTERACTIVE): the dialog, found by
+   its title, is screenshot (not blank, the Otsu marker's orange); Escape
+   (Cancel) must leave the image exactly as it was.
+2. Equalize... opens the dialog with Equalize selected: Return (OK) must give
+   OpenCV's per-channel equalizeHist.
+3. Analyze... on an image with a display: Alt+B (Binarize, on the value
+   channel shown, Otsu) and Return must give OpenCV's THRESH_BINARY |
+   THRESH_OTSU of max(R, G, B); then Ctrl+Z, once, in the image window must
+   bring the original back exactly (one undo step).  The script waits for the
+   test's flag file (file-glob) while the key goes in.
+4. Export as CSV... asks for a file (starting at the last one's folder): the
+   file written equals the scripted export's.
+5. Binarize (Otsu)... on a gray photo opens the dialog with Binarize and Otsu
+   selected: Return must give OpenCV's Otsu binarization.
 
 Usage: ui_gimp_dialog.py PATH-TO-gpu-histogram [SCREENSHOT.png]
 Ends with "N passed, N failed"; exit 0 all passed, 1 a failure, 77 skipped
@@ -20,7 +30,9 @@ import time
 from plugin_gimp import ROOT, GimpSession, Tally, require_gimp, scm_str
 
 TITLE = "Histogram (GPU)"
+CHOOSER = "Export Histogram as CSV"
 PHOTO = ROOT / "testimages" / "chelsea.png"
+GRAY = ROOT / "testimages" / "camera.png"
 
 
 def skip(why):
@@ -29,19 +41,40 @@ def skip(why):
     sys.exit(77)
 
 
-def find_dialog(env, timeout=90):
-    """The window id of the visible dialog, or None."""
+def visible(env, title):
+    """Ids of the visible windows whose name matches the regex title."""
+    p = subprocess.run(["xdotool", "search", "--onlyvisible", "--name", title],
+                       env=env, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL,
+                       text=True)
+    return p.stdout.split()
+
+
+def window_pid(env, window):
+    p = subprocess.run(["xdotool", "getwindowpid", window], env=env,
+                       stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True)
+    return p.stdout.strip()
+
+
+def find_window(env, title, done=(), timeout=90):
+    """The id of a visible window named exactly title, of a process not in
+    done (each dialog is a new plug-in process, whose windows may get the
+    same ids as the last one's), or None."""
+    pattern = "^" + title.replace("(", "\\(").replace(")", "\\)") + "$"
     end = time.time() + timeout
     while time.time() < end:
-        p = subprocess.run(["xdotool", "search", "--onlyvisible", "--name",
-                            "^" + TITLE.replace("(", "\\(").replace(")", "\\)") + "$"],
-                           env=env, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL,
-                           text=True)
-        ids = p.stdout.split()
+        ids = [i for i in visible(env, pattern) if window_pid(env, i) not in done]
         if ids:
             return ids[-1]
-        time.sleep(0.5)
+        time.sleep(0.3)
     return None
+
+
+def wait_file(path, timeout=60):
+    end = time.time() + timeout
+    while time.time() < end and not path.exists():
+        time.sleep(0.2)
+    time.sleep(0.5)  # written by now: a small PNG
+    return path.exists()
 
 
 def screenshot(env, window, path):
@@ -50,8 +83,8 @@ def screenshot(env, window, path):
 
 
 def keys(env, window, *names):
-    """Real key presses (XTEST) into the dialog, which takes the focus:
-    Xvfb has no window manager to give it."""
+    """Real key presses (XTEST) into a window, which takes the focus: Xvfb
+    has no window manager to give it."""
     subprocess.run(["xdotool", "windowfocus", "--sync", window], env=env)
     for name in names:
         subprocess.run(["xdotool", "key", "--clearmodifiers", name], env=env)
@@ -92,60 +125,135 @@ def main():
         if not shutil.which(tool):
             skip(f"{tool} not found")
     require_gimp()
-    import cv2
-    import numpy as np
 
     t = Tally()
     with GimpSession(plugin) as s:
         env = dict(s.env, DISPLAY=os.environ["DISPLAY"])
-        cancelled, applied = s.tmp / "cancelled.png", s.tmp / "applied.png"
+        f = {name: s.tmp / name for name in (
+            "cancelled.png", "equalized.png", "binarized.png", "undone.png",
+            "flag", "scripted.csv", "menu.csv", "gray-binarized.png")}
+        q = {name: scm_str(path) for name, path in f.items()}
         batch = (f"(let* ((l (gh-load {scm_str(PHOTO)})) (img (car l)) (drw (cadr l)))"
                  f" (plug-in-gpu-histogram RUN-INTERACTIVE img drw)"
-                 f" (gh-save img drw {scm_str(cancelled)})"
+                 f" (gh-save img drw {q['cancelled.png']})"
+                 f" (plug-in-gpu-histogram-equalize RUN-INTERACTIVE img drw 0)"
+                 f" (gh-save img drw {q['equalized.png']}))"
+                 f"(let* ((l (gh-load {scm_str(PHOTO)})) (img (car l)) (drw (cadr l)))"
+                 f" (gimp-display-new img)"
                  f" (plug-in-gpu-histogram RUN-INTERACTIVE img drw)"
-                 f" (gh-save img drw {scm_str(applied)}))")
+                 f" (gh-save img drw {q['binarized.png']})"
+                 f" (let wait () (if (= 0 (car (file-glob {q['flag']} 0))) (wait)))"
+                 f" (gh-save img drw {q['undone.png']})"
+                 f" (plug-in-gpu-histogram-export RUN-NONINTERACTIVE img drw {q['scripted.csv']})"
+                 f" (plug-in-gpu-histogram-export RUN-INTERACTIVE img drw \"\"))"
+                 f"(let* ((l (gh-load {scm_str(GRAY)})) (img (car l)) (drw (cadr l)))"
+                 f" (plug-in-gpu-histogram-binarize RUN-INTERACTIVE img drw 0 0)"
+                 f" (gh-save img drw {q['gray-binarized.png']}))")
         gimp = subprocess.Popen(["gimp-2.10", "-n", "-s", "-d", "-f", "-b", batch,
                                  "-b", "(gimp-quit 1)"], env=env,
                                 stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
         try:
-            window = find_dialog(env)
-            t.check(f"the dialog '{TITLE}' opens", window is not None)
-            if window:
-                time.sleep(2)  # the preview's first drawing
-                first = s.tmp / "dialog.png"
-                screenshot(env, window, first)
-                picture_checks(t, first, "analyse")
-                keys(env, window, "Escape")
-
-                window = find_dialog(env)
-                t.check("the dialog opens again", window is not None)
-            if window:
-                keys(env, window, "alt+e")
-                time.sleep(2)  # the preview follows Equalize
-                second = s.tmp / "dialog-equalize.png"
-                screenshot(env, window, second)
-                picture_checks(t, second, "equalize")
-                if shot_path:
-                    shutil.copy(second, shot_path)
-                    print(f"screenshot: {shot_path}")
-                keys(env, window, "Return")
+            drive(t, env, f, shot_path)
             out, _ = gimp.communicate(timeout=120)
         except subprocess.TimeoutExpired:
             gimp.kill()
             out, _ = gimp.communicate()
             t.check("GIMP finishes after the dialogs close", False, out[-2000:])
-        original = cv2.imread(str(PHOTO))
-        after_cancel = cv2.imread(str(cancelled))
-        t.check("Cancel leaves the image exactly as it was",
-                after_cancel is not None and np.array_equal(after_cancel, original),
-                out[-2000:])
-        after_ok = cv2.imread(str(applied))
-        want = cv2.merge([cv2.equalizeHist(original[..., k]) for k in range(3)])
-        t.check("OK applies Equalize (each channel, as OpenCV's equalizeHist)",
-                after_ok is not None and np.array_equal(after_ok, want),
-                "no image" if after_ok is None
-                else f"{int((after_ok != want).sum())} samples differ")
+        compare(t, f, out)
     t.finish()
+
+
+def drive(t, env, f, shot_path):
+    """Plays the user's part, dialog after dialog, as the batch opens them."""
+    done = []
+
+    def dialog(what):
+        window = find_window(env, TITLE, done)
+        t.check(f"{what}: the dialog '{TITLE}' opens", window is not None)
+        if window:
+            done.append(window_pid(env, window))
+        return window
+
+    window = dialog("Analyze...")
+    if not window:
+        return
+    time.sleep(2)  # the preview's first drawing
+    screenshot(env, window, f["cancelled.png"].with_name("dialog.png"))
+    picture_checks(t, f["cancelled.png"].with_name("dialog.png"), "analyze")
+    keys(env, window, "Escape")
+
+    window = dialog("Equalize...")
+    if not window:
+        return
+    time.sleep(2)  # the preview shows Equalize
+    shot = f["equalized.png"].with_name("dialog-equalize.png")
+    screenshot(env, window, shot)
+    picture_checks(t, shot, "equalize")
+    if shot_path:
+        shutil.copy(shot, shot_path)
+        print(f"screenshot: {shot_path}")
+    keys(env, window, "Return")
+
+    window = dialog("Analyze... with a display")
+    if not window:
+        return
+    keys(env, window, "alt+b")
+    time.sleep(1)
+    keys(env, window, "Return")
+    if wait_file(f["binarized.png"]):
+        image = visible(env, "chelsea")
+        t.check("the image window is found", bool(image))
+        if image:
+            keys(env, image[-1], "ctrl+z")
+            time.sleep(1)
+    f["flag"].touch()
+
+    window = find_window(env, CHOOSER)
+    t.check(f"Export as CSV...: the file chooser '{CHOOSER}' opens", window is not None)
+    if not window:
+        return
+    keys(env, window, "ctrl+a")
+    subprocess.run(["xdotool", "type", "--delay", "50", "menu.csv"], env=env)
+    keys(env, window, "Return")
+
+    window = dialog("Binarize (Otsu)...")
+    if window:
+        time.sleep(1)
+        keys(env, window, "Return")
+
+
+def compare(t, f, out):
+    import cv2
+    import numpy as np
+    log = out[-2000:]
+
+    def read(name):
+        return cv2.imread(str(f[name]))
+
+    def same(what, got, want):
+        t.check(what, got is not None and np.array_equal(got, want),
+                f"no image; GIMP said: {log}" if got is None
+                else f"{int((got != want).sum())} samples differ")
+
+    original = cv2.imread(str(PHOTO))
+    same("Cancel leaves the image exactly as it was", read("cancelled.png"), original)
+    same("Equalize... opens on Equalize: OK gives OpenCV's per-channel equalizeHist",
+         read("equalized.png"),
+         cv2.merge([cv2.equalizeHist(original[..., k]) for k in range(3)]))
+    _, bw = cv2.threshold(original.max(axis=2), 0, 255, cv2.THRESH_BINARY | cv2.THRESH_OTSU)
+    same("Alt+B, OK: Otsu binarization of the value channel, as OpenCV's",
+         read("binarized.png"), cv2.merge([bw, bw, bw]))
+    same("one Ctrl+Z in the image window brings the original back",
+         read("undone.png"), original)
+    scripted = f["scripted.csv"].read_bytes() if f["scripted.csv"].exists() else None
+    menu = f["menu.csv"].read_bytes() if f["menu.csv"].exists() else None
+    t.check("Export as CSV... writes the chosen file, as the scripted export",
+            menu is not None and menu == scripted,
+            "no file" if menu is None else "the files differ")
+    gray = cv2.imread(str(GRAY), cv2.IMREAD_GRAYSCALE)
+    _, bw = cv2.threshold(gray, 0, 255, cv2.THRESH_BINARY | cv2.THRESH_OTSU)
+    got = cv2.imread(str(f["gray-binarized.png"]), cv2.IMREAD_GRAYSCALE)
+    same("Binarize (Otsu)... opens on Otsu: OK gives OpenCV's THRESH_OTSU", got, bw)
 
 
 if __name__ == "__main__":
