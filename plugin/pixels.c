@@ -1,6 +1,8 @@
 /* pixels.c — pixels between a GIMP drawable and the engine, in strips. */
 #include "pixels.h"
 
+#include <string.h>
+
 #include "errors.h"
 
 /* Strips of about this many bytes: large enough that the per-call cost of
@@ -53,13 +55,12 @@ pixels_region_init (gint32 drawable, PixelsRegion *region, GError **error)
   return TRUE;
 }
 
-/* Rows per strip: whole tiles where a strip holds more than one, so each
- * GIMP tile crosses the wire once. */
+/* Rows per strip of pixels of `bpp` bytes: whole tiles where a strip
+ * holds more than one, so each GIMP tile crosses the wire once. */
 static gint
-strip_rows (const PixelsRegion *region)
+strip_rows (const PixelsRegion *region, gsize bpp)
 {
-  gsize row = (gsize) region->width
-              * babl_format_get_bytes_per_pixel (region->format);
+  gsize row = (gsize) region->width * bpp;
   gsize rows = STRIP_BYTES / MAX (row, 1);
   gsize tile = gimp_tile_height ();
 
@@ -114,7 +115,8 @@ pixels_histogram (gh_engine *engine, const PixelsRegion *region,
                                    &err, error);
   if (ok && region->height > 0)
     {
-      gint rows = strip_rows (region);
+      gint rows = strip_rows (region,
+                              babl_format_get_bytes_per_pixel (region->format));
 
       buffer = gimp_drawable_get_buffer (region->drawable);
       /* Page-locked when the engine is on the GPU: strips then go
@@ -166,6 +168,87 @@ pixels_histogram (gh_engine *engine, const PixelsRegion *region,
   return ok;
 }
 
+/* A float strip holds 24 bits of a sample: alpha of 32-bit integer and
+ * double layers would be rounded on its way through.  So F32 regions with
+ * alpha are read in the layer's own format, converted to float for the
+ * strip function, and converted back with the alpha read put back
+ * untouched, bit for bit at every precision. */
+typedef struct
+{
+  const Babl *format;   /* the layer's; NULL: strips go through as floats */
+  const Babl *to_float;
+  const Babl *to_layer;
+  gsize       bpp;
+  gsize       alpha_offset;
+  gsize       alpha_bytes;
+  guchar     *read;     /* a strip as read, in the layer's format */
+  guchar     *written;  /* the strip function's result, converted back */
+} AlphaKeeper;
+
+static void
+alpha_keeper_init (AlphaKeeper *k, const PixelsRegion *region,
+                   const Babl *layer_format, gint rows)
+{
+  memset (k, 0, sizeof *k);
+  if (region->sample != GH_SAMPLE_F32
+      || (region->layout != GH_LAYOUT_GRAYA
+          && region->layout != GH_LAYOUT_RGBA))
+    return;
+  k->format = layer_format;
+  k->to_float = babl_fish (k->format, region->format);
+  k->to_layer = babl_fish (region->format, k->format);
+  k->bpp = babl_format_get_bytes_per_pixel (k->format);
+  /* GIMP's layer formats: samples of one type, alpha last. */
+  k->alpha_bytes = k->bpp / babl_format_get_n_components (k->format);
+  k->alpha_offset = k->bpp - k->alpha_bytes;
+  k->read = g_malloc (k->bpp * region->width * rows);
+  k->written = g_malloc (k->bpp * region->width * rows);
+}
+
+static void
+alpha_keeper_clear (AlphaKeeper *k)
+{
+  g_free (k->read);
+  g_free (k->written);
+}
+
+static void
+strip_get (GeglBuffer *src, const GeglRectangle *rect,
+           const PixelsRegion *region, AlphaKeeper *k, gpointer pixels,
+           gsize stride)
+{
+  if (! k->format)
+    {
+      gegl_buffer_get (src, rect, 1.0, region->format, pixels, stride,
+                       GEGL_ABYSS_NONE);
+      return;
+    }
+  gegl_buffer_get (src, rect, 1.0, k->format, k->read,
+                   k->bpp * rect->width, GEGL_ABYSS_NONE);
+  babl_process (k->to_float, k->read, pixels,
+                (glong) rect->width * rect->height);
+}
+
+static void
+strip_set (GeglBuffer *shadow, const GeglRectangle *rect,
+           const PixelsRegion *region, AlphaKeeper *k, gpointer pixels,
+           gsize stride)
+{
+  gsize n = (gsize) rect->width * rect->height;
+
+  if (! k->format)
+    {
+      gegl_buffer_set (shadow, rect, 0, region->format, pixels, stride);
+      return;
+    }
+  babl_process (k->to_layer, pixels, k->written, (glong) n);
+  for (gsize i = 0; i < n; i++)
+    memcpy (k->written + i * k->bpp + k->alpha_offset,
+            k->read + i * k->bpp + k->alpha_offset, k->alpha_bytes);
+  gegl_buffer_set (shadow, rect, 0, k->format, k->written,
+                   k->bpp * rect->width);
+}
+
 gboolean
 pixels_apply (const PixelsRegion *region, PixelsStripFunc func, gpointer data,
               const PixelsProgress *progress, GError **error)
@@ -174,12 +257,20 @@ pixels_apply (const PixelsRegion *region, PixelsStripFunc func, gpointer data,
   gpointer    pixels;
   gsize       stride = (gsize) region->width
                        * babl_format_get_bytes_per_pixel (region->format);
+  const Babl *layer_format;
+  AlphaKeeper keeper;
   gint        rows;
   gboolean    ok = TRUE;
 
   if (region->height == 0)
     return TRUE; /* the selection misses the drawable: nothing to change */
-  rows = strip_rows (region);
+  layer_format = gimp_drawable_get_format (region->drawable);
+  /* Sized by the wider of the two formats, so the strips held stay a few
+   * MiB each. */
+  rows = strip_rows (region,
+                     MAX (babl_format_get_bytes_per_pixel (region->format),
+                          babl_format_get_bytes_per_pixel (layer_format)));
+  alpha_keeper_init (&keeper, region, layer_format, rows);
   src = gimp_drawable_get_buffer (region->drawable);
   shadow = gimp_drawable_get_shadow_buffer (region->drawable);
   pixels = g_malloc (stride * rows);
@@ -189,15 +280,15 @@ pixels_apply (const PixelsRegion *region, PixelsStripFunc func, gpointer data,
       GeglRectangle *rect = GEGL_RECTANGLE (region->x, y, region->width,
                                             end - y);
 
-      gegl_buffer_get (src, rect, 1.0, region->format, pixels, stride,
-                       GEGL_ABYSS_NONE);
+      strip_get (src, rect, region, &keeper, pixels, stride);
       ok = func (region, pixels, region->width, end - y, stride, data, error);
       if (ok)
-        gegl_buffer_set (shadow, rect, 0, region->format, pixels, stride);
+        strip_set (shadow, rect, region, &keeper, pixels, stride);
       y = end;
       progress_update (progress, region, y);
     }
   g_free (pixels);
+  alpha_keeper_clear (&keeper);
   g_object_unref (src);
   /* Unreferencing flushes the shadow's tiles to GIMP before the merge. */
   g_object_unref (shadow);

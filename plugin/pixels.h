@@ -12,10 +12,11 @@
  *   pixels_histogram (engine, &region, &hist, NULL, &error);
  *   pixels_apply (&region, my_strip_func, my_data, NULL, &error);
  *
- * pixels_apply writes through the drawable's shadow buffer in the region's
- * format, which GIMP converts to the layer's own precision (float results
- * keep 16-bit and float layers at their precision), and merges it as one
- * undo step; GIMP's merge blends the result with the original by
+ * pixels_apply hands strips to the strip function in the region's format
+ * and writes the results through the drawable's shadow buffer in the
+ * layer's own precision (float results keep 16-bit and float layers at
+ * their precision; alpha goes back exactly as it was read, bit for bit on
+ * 32-bit and double layers too), and merges it as one undo step; GIMP's merge blends the result with the original by
  * the selection's value (Replace mode, as for every GIMP filter).  If it
  * fails nothing is merged and the drawable is unchanged.
  */

@@ -50,6 +50,17 @@ HELPERS = r"""
     (gh-say "BACKEND" (car r))
     (gh-say "STATS" tag (gh-vec (caddr r)))
     (gh-say "HIST" tag (gh-vec (car (cddddr r))))))
+;; One row of pixels as gimp-drawable-get-pixel gives them (the bytes of
+;; the layer's own format), every step-th from x0 up to x1.
+(define (gh-row tag drw y x0 x1 step)
+  (let loop ((x x0) (acc '()))
+    (if (>= x x1)
+        (gh-say "ROW" tag y (apply string-append (reverse acc)))
+        (loop (+ x step)
+              (cons (apply string-append
+                           (map (lambda (b) (string-append (number->string b) " "))
+                                (vector->list (cadr (gimp-drawable-get-pixel drw x y)))))
+                    acc)))))
 (define (gh-gimp-stats tag drw channels)
   (for-each
     (lambda (ch)
