@@ -8,6 +8,7 @@ above 8 bits: plugin_precision.py.)
 Usage: plugin_apply.py PATH-TO-gpu-histogram
 Ends with "N passed, N failed"; exit 0 all passed, 1 a failure, 77 skipped.
 """
+import csv
 import sys
 
 from plugin_gimp import ROOT, GimpSession, Tally, require_gimp, scm_str
@@ -68,6 +69,13 @@ def commands(tmp):
         "astronaut binarize red": on(ast, "(gh-say \"T\" (car (plug-in-gpu-histogram-binarize "
                                           "RUN-NONINTERACTIVE img drw 1 100)))"
                                           f"(gh-save img drw {out('astronaut-bin-red.png')})"),
+        # Right after the run it repeats; the arguments given are ignored.
+        "astronaut binarize last vals": on(ast, "(gh-say \"T\" (car (plug-in-gpu-histogram-binarize "
+                                                "RUN-WITH-LAST-VALS img drw 0 -1)))"
+                                                f"(gh-save img drw {out('astronaut-bin-last.png')})"),
+        "export last vals": on(cam, f"(plug-in-gpu-histogram-export RUN-NONINTERACTIVE img drw {out('last.csv')})"
+                                    f"(let ((a (gh-load {scm_str(ast)})))"
+                                    " (plug-in-gpu-histogram-export RUN-WITH-LAST-VALS (car a) (cadr a) \"\"))"),
         "chelsea binarize luminance": on(che, "(gh-say \"T\" (car (plug-in-gpu-histogram-binarize "
                                               "RUN-NONINTERACTIVE img drw 5 -1)))"
                                               f"(gh-save img drw {out('chelsea-bin-lum.png')})"),
@@ -174,6 +182,16 @@ def main():
         same("astronaut equalize: each channel = cv2.equalizeHist", png(tmp / "astronaut-eq.png"), want)
         want = np.repeat(np.where(ast[..., :1] > 100, 255, 0).astype(np.uint8), 3, axis=2)
         same("astronaut binarize red > 100", png(tmp / "astronaut-bin-red.png"), want)
+        t.check("RUN-WITH-LAST-VALS repeats binarize's threshold 100",
+                threshold_of(out["astronaut binarize last vals"]) == 100,
+                str(threshold_of(out["astronaut binarize last vals"])))
+        same("RUN-WITH-LAST-VALS repeats binarize's channel (red) and threshold",
+             png(tmp / "astronaut-bin-last.png"), png(tmp / "astronaut-bin-red.png"))
+        rows = list(csv.reader(open(tmp / "last.csv"))) if (tmp / "last.csv").exists() else []
+        got = [float(r[1]) for r in rows[1:]]
+        want = np.bincount(ast.max(axis=2).ravel(), minlength=256).tolist()
+        t.check("RUN-WITH-LAST-VALS repeats export's file name (the second image's histogram in it)",
+                got == want, f"{len(rows)} rows")
 
         che = png(IMAGES / "chelsea.png")
         lum = gimp_luminance_bins(che)
