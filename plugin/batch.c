@@ -42,10 +42,35 @@ save_result (gint32 image, gint32 drawable, const gchar *path,
   return ok;
 }
 
-/* Loads one file, computes its histogram into `hist`, applies the
- * operation and saves the result. */
+static void
+write_stats_rows (FILE *csv, const gchar *path, const gh_histogram *hist,
+                  const gchar *backend)
+{
+  gdouble stats[OPERATIONS_NUM_STATS];
+
+  operations_stats (hist, stats);
+  for (gint c = 0; c < GH_NUM_CHANNELS; c++)
+    {
+      if (! (hist->channels & (1u << c)))
+        continue;
+      csv_write_text (csv, path);
+      fprintf (csv, ",%s", operations_channel_name (c));
+      for (gint k = 0; k < OPERATIONS_STATS_PER_CHANNEL; k++)
+        {
+          fputc (',', csv);
+          csv_write_number (csv, stats[c * OPERATIONS_STATS_PER_CHANNEL + k]);
+        }
+      fputc (',', csv);
+      csv_write_text (csv, backend);
+      fputc ('\n', csv);
+    }
+}
+
+/* Loads one file, computes its histogram into `hist` and writes its
+ * statistics rows, applies the operation and saves the result.  Rows
+ * written stay when a later step fails: the caller adds the error row. */
 static gboolean
-batch_file (gh_engine *engine, const gchar *path, gint operation,
+batch_file (gh_engine *engine, FILE *csv, const gchar *path, gint operation,
             const gchar *output_dir, gh_histogram *hist,
             const PixelsProgress *progress, GError **error)
 {
@@ -71,6 +96,9 @@ batch_file (gh_engine *engine, const gchar *path, gint operation,
     g_set_error (error, GH_PLUGIN_ERROR, GH_PLUGIN_ERROR_FAILED,
                  "the image has no layer");
   ok = ok && operations_histogram (engine, drawable, hist, &half, error);
+  /* Named now: the backend that counted this file. */
+  if (ok)
+    write_stats_rows (csv, path, hist, gh_engine_backend_name (engine));
   switch (operation)
     {
     case BATCH_EQUALIZE_CHANNELS:
@@ -96,30 +124,6 @@ batch_file (gh_engine *engine, const gchar *path, gint operation,
     ok = ok && save_result (image, drawable, path, output_dir, error);
   gimp_image_delete (image);
   return ok;
-}
-
-static void
-write_stats_rows (FILE *csv, const gchar *path, const gh_histogram *hist,
-                  const gchar *backend)
-{
-  gdouble stats[OPERATIONS_NUM_STATS];
-
-  operations_stats (hist, stats);
-  for (gint c = 0; c < GH_NUM_CHANNELS; c++)
-    {
-      if (! (hist->channels & (1u << c)))
-        continue;
-      csv_write_text (csv, path);
-      fprintf (csv, ",%s", operations_channel_name (c));
-      for (gint k = 0; k < OPERATIONS_STATS_PER_CHANNEL; k++)
-        {
-          fputc (',', csv);
-          csv_write_number (csv, stats[c * OPERATIONS_STATS_PER_CHANNEL + k]);
-        }
-      fputc (',', csv);
-      csv_write_text (csv, backend);
-      fputc ('\n', csv);
-    }
 }
 
 /* A failed file's row: the message where the backend would be. */
@@ -206,11 +210,8 @@ batch_run (gh_engine *engine, const gchar *pattern, gint operation,
 
       gimp_progress_init_printf ("Histogram batch %zu/%zu: %s", i + 1,
                                  files.gl_pathc, path);
-      if (batch_file (engine, path, operation, output_dir, &hist, &progress,
-                      &file_error))
-        write_stats_rows (csv, path, &hist,
-                          gh_engine_backend_name (engine));
-      else
+      if (! batch_file (engine, csv, path, operation, output_dir, &hist,
+                        &progress, &file_error))
         {
           write_error_row (csv, path, file_error->message);
           g_error_free (file_error);

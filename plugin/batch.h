@@ -3,8 +3,9 @@
  * Loads each file matching a glob, records its statistics, applies the
  * operation, saves the result under the output folder with the same name
  * (GIMP picks the format from the extension) and appends its rows to a
- * statistics CSV.  A file that fails gets an "error" row and the run goes
- * on; one engine serves every file, so the GPU starts once.
+ * statistics CSV.  A file that fails gets an "error" row (after its
+ * statistics rows when it failed later than the statistics) and the run
+ * goes on; one engine serves every file, so the GPU starts once.
  *
  *   guint done, failed;
  *   if (! batch_run (engine, pattern, BATCH_EQUALIZE_CHANNELS,

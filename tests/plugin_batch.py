@@ -1,7 +1,9 @@
 #!/usr/bin/python3
 """plug-in-gpu-histogram-batch in gimp-console-2.10 over a temporary copy of
-testimages/ plus one corrupt file: statistics rows for every good file and
-channel, an error row for the bad one, results written in the same format and
+testimages/ plus one corrupt file and one indexed PNG: statistics rows for
+every good file and channel, an error row for the corrupt one, the indexed
+one's statistics rows then an error row when the operation cannot change it
+(statistics rows only for operation 0), results written in the same format and
 equal to OpenCV's (equalize per channel; Otsu binarize on luminance), the CSV
 appended to without a second header, calling errors for bad arguments, and the
 Script-Fu example plugin/examples/batch-equalize.scm.
@@ -42,7 +44,14 @@ def main():
             return (f"(plug-in-gpu-histogram-batch RUN-NONINTERACTIVE {scm_str(src / '*.png')} {op}"
                     f" {scm_str(out)} {scm_str(csv_path)})")
 
+        indexed = src / "indexed.png"
         out = s.run({
+            # Made here, where GIMP can write an indexed PNG; the batches after it see it.
+            "make indexed": (f"(let* ((l (gh-load {scm_str(ROOT / 'testimages' / 'coffee.png')}))"
+                             " (img (car l)) (drw (cadr l)))"
+                             " (gimp-image-convert-indexed img CONVERT-DITHER-NONE"
+                             " CONVERT-PALETTE-GENERATE 64 FALSE FALSE \"\")"
+                             f" (gh-save img drw {scm_str(indexed)}))"),
             "equalize": batch(1, s.tmp / "out1", stats),
             "binarize": batch(3, s.tmp / "out3", stats),
             "statistics": batch(0, "", stats0),
@@ -51,7 +60,7 @@ def main():
             "example script": f"(script-fu-gpu-histogram-batch-equalize {scm_str(src)} \"c*.png\" 1"
                               f" {scm_str(s.tmp / 'example')})",
         })
-        for tag in ("equalize", "binarize", "statistics"):
+        for tag in ("make indexed", "equalize", "binarize", "statistics"):
             t.check(f"batch {tag}: ran", out[tag].ok, out[tag].text)
         t.check("no match: error", not out["no match"].ok and "no file matches" in out["no match"].text,
                 out["no match"].text)
@@ -69,6 +78,11 @@ def main():
         bad = [r for r in body if r[0] == str(src / "broken.png")]
         t.check("broken.png: an error row per run, with a message",
                 len(bad) == 2 and all(r[1] == "error" and r[9] for r in bad), repr(bad))
+        chans = [r[1] for r in body if r[0] == str(indexed)]
+        t.check("indexed.png: statistics rows, then an error row, per run",
+                chans == ["value", "red", "green", "blue", "luminance", "error"] * 2, repr(chans))
+        t.check("indexed.png: the error says it is indexed",
+                all("indexed" in r[9] for r in body if r[0] == str(indexed) and r[1] == "error"))
         t.check("every row has 10 fields and a backend",
                 all(len(r) == 10 and r[9] for r in body), repr([r for r in body if len(r) != 10][:2]))
 
@@ -89,7 +103,9 @@ def main():
                 want = np.repeat(want[..., None], 3, axis=2)
             t.check(f"{f.name}: binarized = OpenCV Otsu on luminance",
                     bi.shape == want.shape and (bi == want).all())
-        t.check("nothing written for broken.png", not (s.tmp / "out1" / "broken.png").exists())
+        t.check("nothing written for broken.png and indexed.png",
+                not any((s.tmp / d / n).exists() for d in ("out1", "out3")
+                        for n in ("broken.png", "indexed.png")))
 
         names = sorted(p.name for p in (s.tmp / "example").glob("*"))
         t.check("example batch-equalize.scm: results and statistics.csv written", out["example script"].ok
@@ -103,6 +119,9 @@ def main():
             t.check(f"statistics only: {f.name} value mean and count", len(r) == 1
                     and abs(float(r[0]["mean"]) - value.mean()) < 1e-9
                     and float(r[0]["count"]) == value.size, repr(r))
+        chans = [r["channel"] for r in rows0 if r["file"] == str(indexed)]
+        t.check("statistics only: indexed.png has its rows and no error",
+                chans == ["value", "red", "green", "blue", "luminance"], repr(chans))
     t.finish()
 
 
