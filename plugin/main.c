@@ -182,7 +182,8 @@ query (void)
                           "(file,channel,count,min,max,mean,median,std_dev,"
                           "otsu,backend) to the CSV. A file that fails gets "
                           "a row with channel \"error\" and the message in "
-                          "the last column; the run goes on. For scripts: "
+                          "the last column (after its statistics rows when "
+                          "it failed after counting); the run goes on. For scripts: "
                           "it has no menu entry.",
                           AUTHOR, COPYRIGHT, DATE, NULL, "", GIMP_PLUGIN,
                           G_N_ELEMENTS (batch_args), 0, batch_args, NULL);
