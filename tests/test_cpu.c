@@ -69,8 +69,6 @@ check_backend_name (void)
   gh_options o;
   gh_engine *e = NULL;
   gh_error err;
-  test_picture p;
-  char first[400];
   gh_options_init (&o);
   o.quiet = 1;
   if (gh_engine_create (&o, &e, &err) != GH_OK)
@@ -78,20 +76,8 @@ check_backend_name (void)
       printf ("cannot create an engine: %s\n", err.message);
       exit (1);
     }
-  snprintf (first, sizeof first, "%s", gh_engine_backend_name (e));
   test_seed (7);
-  test_picture_make_f32 (&p, GH_LAYOUT_RGBA, 0, 300, 40, 1024);
-  test_check_picture (e, &p, "float on an auto engine");
-  CHECK (!strncmp (gh_engine_backend_name (e), "cpu: ", 5),
-         "a float image is named as counted on the CPU: %s",
-         gh_engine_backend_name (e));
-  test_picture_free (&p);
-  test_picture_make (&p, GH_LAYOUT_RGBA, 0, 300, 40, DIST_UNIFORM, 0);
-  test_check_picture (e, &p, "8-bit after a float image");
-  CHECK (!strcmp (gh_engine_backend_name (e), first),
-         "an 8-bit image is named '%s' again, not '%s'", first,
-         gh_engine_backend_name (e));
-  test_picture_free (&p);
+  test_check_backend_names (e, 0, 300, 40);
   gh_engine_destroy (e);
 }
 

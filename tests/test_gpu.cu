@@ -75,23 +75,13 @@ static void
 check_float (void)
 {
   gh_engine *e = gpu_engine (GH_KERNEL_AUTO, 0);
-  test_picture p;
-  char device[400];
-  snprintf (device, sizeof device, "%s", gh_engine_backend_name (e));
-  CHECK (!strncmp (device, "cuda: ", 6), "a GPU engine: %s", device);
+  CHECK (!strncmp (gh_engine_backend_name (e), "cuda: ", 6),
+         "a GPU engine: %s", gh_engine_backend_name (e));
   test_seed (17);
-  test_picture_make_f32 (&p, GH_LAYOUT_RGBA, 1, 999, 301, 1024);
-  test_check_picture (e, &p, "float on a GPU engine");
-  CHECK (!strncmp (gh_engine_backend_name (e), "cpu: ", 5),
-         "a float image is named as counted on the CPU: %s",
-         gh_engine_backend_name (e));
-  test_picture_free (&p);
-  test_picture_make (&p, GH_LAYOUT_RGBA, 1, 999, 301, DIST_UNIFORM, 0);
-  test_check_picture (e, &p, "8-bit after a float image");
-  test_picture_free (&p);
-  CHECK (gh_engine_fallback_reason (e) == NULL
-           && !strcmp (gh_engine_backend_name (e), device),
-         "8-bit back on the GPU: %s", gh_engine_backend_name (e));
+  test_check_backend_names (e, 1, 999, 301);
+  CHECK (gh_engine_fallback_reason (e) == NULL,
+         "the GPU given up for a float image: %s",
+         gh_engine_fallback_reason (e));
   gh_engine_destroy (e);
 }
 

@@ -233,6 +233,28 @@ test_check_picture (gh_engine *e, const test_picture *p, const char *what)
   gh_histogram_clear (&want);
 }
 
+void
+test_check_backend_names (gh_engine *e, int has_mask, size_t width,
+                          size_t height)
+{
+  test_picture p;
+  char first[400];
+  snprintf (first, sizeof first, "%s", gh_engine_backend_name (e));
+  test_picture_make_f32 (&p, GH_LAYOUT_RGBA, has_mask, width, height, 1024);
+  test_check_picture (e, &p, "a float image");
+  CHECK (!strncmp (gh_engine_backend_name (e), "cpu: ", 5),
+         "a float image is named as counted on the CPU: %s",
+         gh_engine_backend_name (e));
+  test_picture_free (&p);
+  test_picture_make (&p, GH_LAYOUT_RGBA, has_mask, width, height,
+                     DIST_UNIFORM, 0);
+  test_check_picture (e, &p, "8-bit after a float image");
+  CHECK (!strcmp (gh_engine_backend_name (e), first),
+         "an 8-bit image is named '%s' again, not '%s'", first,
+         gh_engine_backend_name (e));
+  test_picture_free (&p);
+}
+
 int
 test_same_histogram (const gh_histogram *a, const gh_histogram *b)
 {

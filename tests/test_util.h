@@ -81,6 +81,12 @@ gh_status test_engine_run (gh_engine *e, const test_picture *p,
 void test_check_picture (gh_engine *e, const test_picture *p,
                          const char *what);
 
+/* Counts a float picture, then an 8-bit one, with `e` (checking both):
+ * the float one must be named as counted on the CPU ("cpu: "), the 8-bit
+ * one by the name `e` had before them. */
+void test_check_backend_names (gh_engine *e, int has_mask, size_t width,
+                               size_t height);
+
 /* 1 when two histograms are identical (bins, channels, units, sums; float
  * weights to 1e-12 relative, since summation order differs); prints the
  * first difference otherwise. */
