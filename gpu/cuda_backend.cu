@@ -147,10 +147,9 @@ gh_cuda_device_name (const gh_cuda *gpu)
   return gpu->name;
 }
 
-gh_status
-gh_cuda_begin (gh_cuda *gpu, const gh_image *image, gh_error *error)
+void
+gh_cuda_begin (gh_cuda *gpu, const gh_image *image)
 {
-  (void) error;
   gpu->image = *image;
   gpu->bpp = (size_t) gh_layout_bpp (image->layout);
   /* Calibrates on the first image of its kind, before any copy. */
@@ -167,7 +166,6 @@ gh_cuda_begin (gh_cuda *gpu, const gh_image *image, gh_error *error)
       gpu->slots[i].src_mask = gpu->slots[i].h_mask;
     }
   gpu->cur = 0;
-  return GH_OK;
 }
 
 static cudaError_t

@@ -3,7 +3,8 @@
  * the one before.  C interface over cuda_backend.cu.
  *
  *   gh_cuda_create (&options, &gpu, &err)    -- fails cleanly with no GPU
- *   gh_cuda_begin (gpu, &image, &err)
+ *   gh_cuda_begin (gpu, &image)              -- cannot fail: GPU errors
+ *                                               show at feed and finish
  *   gh_cuda_feed (gpu, &piece, cpu, &err)    -- pieces already checked
  *   gh_cuda_finish (gpu, &acc, cpu, &err)    -- adds the GPU's sums to acc
  *
@@ -30,8 +31,7 @@ gh_status gh_cuda_create (const gh_options *options, gh_cuda **out,
                           gh_error *error);
 void gh_cuda_destroy (gh_cuda *gpu);
 const char *gh_cuda_device_name (const gh_cuda *gpu);
-gh_status gh_cuda_begin (gh_cuda *gpu, const gh_image *image,
-                         gh_error *error);
+void gh_cuda_begin (gh_cuda *gpu, const gh_image *image);
 gh_status gh_cuda_feed (gh_cuda *gpu, const gh_piece *piece, gh_cpu *cpu,
                         gh_error *error);
 gh_status gh_cuda_finish (gh_cuda *gpu, gh_accum *acc, gh_cpu *cpu,

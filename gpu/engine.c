@@ -205,20 +205,10 @@ gh_engine_begin (gh_engine *e, const gh_image *image, gh_error *error)
   e->image = *image;
   e->open = 1;
 #if GH_HAVE_CUDA
-  e->gpu_began = 0;
   /* The kernels count 8-bit samples; float images go to the CPU. */
-  if (e->gpu && image->sample == GH_SAMPLE_U8)
-    {
-      gh_error why;
-      if (gh_cuda_begin (e->gpu, image, &why) == GH_OK)
-        e->gpu_began = 1;
-      else
-        {
-          gpu_failed (e, &why);
-          gh_cuda_destroy (e->gpu);
-          e->gpu = NULL;
-        }
-    }
+  e->gpu_began = e->gpu && image->sample == GH_SAMPLE_U8;
+  if (e->gpu_began)
+    gh_cuda_begin (e->gpu, image);
   e->image_on_gpu = e->gpu_began;
   /* The name says who counts this image: callers report it with the
    * numbers. */
