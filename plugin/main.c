@@ -258,7 +258,8 @@ static gboolean
 last_settings (const gchar *proc, gpointer settings, gsize size,
                gconstpointer defaults, GError **error)
 {
-  if (gimp_get_data (proc, settings))
+  /* Data of another size is another version's: not ours to read. */
+  if (gimp_get_data_size (proc) == (gint) size && gimp_get_data (proc, settings))
     return TRUE;
   if (defaults)
     {

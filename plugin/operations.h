@@ -2,10 +2,10 @@
  * equalize, binarize, export.
  *
  * Written once for the PDB procedures, the batch and the dialog (its
- * preview and OK).  Each takes the plug-in's one engine; the apply operations
- * take the drawable's histogram when the caller already has it (else
- * NULL: they compute it), change only the selection, and are one undo
- * step.  On error the drawable is unchanged and `error` says why, with
+ * preview and OK).  Those that count pixels take the plug-in's one engine;
+ * the apply operations take the drawable's histogram when the caller
+ * already has it (else NULL: they compute it; operations_binarize_bin
+ * needs it), change only the selection, and are one undo step.  On error the drawable is unchanged and `error` says why, with
  * GH_PLUGIN_ERROR_CALLING for a bad argument.
  *
  *   gh_histogram hist;  gh_histogram_init (&hist);

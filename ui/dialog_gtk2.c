@@ -15,6 +15,7 @@ typedef struct
   const DialogHooks *hooks;
   GtkWidget         *plot;
   GtkWidget         *hover, *range, *message;
+  gboolean           preview_failed; /* the message is the preview's error */
   GtkWidget         *titles[DIALOG_MAX_COLUMNS];
   GtkWidget         *values[DIALOG_MAX_COLUMNS][DIALOG_NUM_STATS];
   GtkWidget         *action[3];      /* radios, by DialogAction */
@@ -298,6 +299,7 @@ export_clicked (GtkWidget *button, Dialog *d)
   else
     text = g_strdup (error->message);
   show_message (d, text);
+  d->preview_failed = FALSE;
   g_free (text);
   g_clear_error (&error);
   g_free (file);
@@ -318,8 +320,11 @@ preview_invalidated (GimpPreview *preview, Dialog *d)
                               d->hooks->data, &error);
   if (pixels)
     gimp_preview_draw_buffer (preview, pixels, rowstride);
-  /* A preview that works again clears the last failure's message. */
-  show_message (d, error ? error->message : NULL);
+  /* A preview that works again clears its own failure's message, not
+   * what an export said. */
+  if (error || d->preview_failed)
+    show_message (d, error ? error->message : NULL);
+  d->preview_failed = error != NULL;
   g_clear_error (&error);
   g_free (pixels);
 }
