@@ -221,6 +221,13 @@ gh_status gh_stats_compute (const gh_histogram *h, gh_channel channel,
  * 8-bit images (see stats.c for the one deliberate difference). */
 int gh_otsu_threshold (const double *counts, int lo, int hi);
 
+/* A threshold as a whole level 0..255 and as the last dark bin of a
+ * histogram of `bins` bins, both rounding down: the bins whose level
+ * k * 255 / (bins - 1) is above `level` are bright, and a bin reads as the
+ * whole level at or below it.  One rule for binarizing and showing. */
+int gh_threshold_bin (int level, int bins);
+int gh_threshold_level (int bin, int bins);
+
 /* The full-range equalization table (cdf - cdf_min) / (N - cdf_min) scaled
  * to 0..bins-1 and rounded, for one channel's counts; identical to OpenCV's
  * equalizeHist on 8-bit data.  `table` receives `bins` entries. */

@@ -75,6 +75,18 @@ gh_stats_compute (const gh_histogram *h, gh_channel channel, int lo, int hi,
  * ignores real but tiny classes and leaves its running mean unscaled; here
  * only truly empty classes are skipped.  Below 2^23 pixels the two agree. */
 int
+gh_threshold_bin (int level, int bins)
+{
+  return level * (bins - 1) / 255;
+}
+
+int
+gh_threshold_level (int bin, int bins)
+{
+  return bin * 255 / (bins - 1);
+}
+
+int
 gh_otsu_threshold (const double *counts, int lo, int hi)
 {
   double total = 0.0, mu = 0.0, scale, mu1 = 0.0, q1 = 0.0, below = 0.0;

@@ -401,10 +401,8 @@ operations_binarize (gh_engine *engine, gint32 drawable, gint channel,
   gh_histogram_init (&own);
   if (threshold >= 0)
     {
-      /* A fixed threshold needs no histogram: one pass only.  Level T on
-       * the 0..255 scale: the bins whose level k * 255 / (bins - 1) is
-       * above it. */
-      t.threshold = threshold * (region.bins - 1) / 255;
+      /* A fixed threshold needs no histogram: one pass only. */
+      t.threshold = gh_threshold_bin (threshold, region.bins);
       if (progress)
         apply_progress = *progress;
     }
@@ -421,9 +419,8 @@ operations_binarize (gh_engine *engine, gint32 drawable, gint channel,
     ok = pixels_apply (&region, apply_threshold_strip, &t,
                        progress ? &apply_progress : NULL, error);
   if (ok)
-    /* The level of the last dark bin, rounded down to a whole level. */
     *used = threshold >= 0 ? threshold
-                           : t.threshold * 255 / (region.bins - 1);
+                           : gh_threshold_level (t.threshold, region.bins);
   gh_histogram_clear (&own);
   return ok;
 }

@@ -75,7 +75,8 @@ dialog_state_threshold (const DialogState *state)
     return state->settings.threshold;
   /* As the binarize procedure reports it: the last dark bin's level,
    * rounded down. */
-  return state->binarize_stats.otsu_bin * 255 / (state->hist->bins - 1);
+  return gh_threshold_level (state->binarize_stats.otsu_bin,
+                             state->hist->bins);
 }
 
 /* The last dark bin: Otsu's own, or the bins at or below a fixed level,
@@ -84,7 +85,7 @@ static gint
 threshold_bin (const DialogState *state)
 {
   if (state->settings.threshold >= 0)
-    return state->settings.threshold * (state->hist->bins - 1) / 255;
+    return gh_threshold_bin (state->settings.threshold, state->hist->bins);
   return state->binarize_stats.otsu_bin;
 }
 
