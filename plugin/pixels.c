@@ -169,10 +169,11 @@ pixels_histogram (gh_engine *engine, const PixelsRegion *region,
 }
 
 /* A float strip holds 24 bits of a sample: alpha of 32-bit integer and
- * double layers would be rounded on its way through.  So F32 regions with
- * alpha are read in the layer's own format, converted to float for the
- * strip function, and converted back with the alpha read put back
- * untouched, bit for bit at every precision. */
+ * double layers would be rounded on its way through (8 and 16-bit, half
+ * and float alpha go through float and back exactly).  So those layers'
+ * strips with alpha are read in the layer's own format, converted to float
+ * for the strip function, and converted back with the alpha read put back
+ * untouched, bit for bit. */
 typedef struct
 {
   const Babl *format;   /* the layer's; NULL: strips go through as floats */
@@ -190,9 +191,12 @@ alpha_keeper_init (AlphaKeeper *k, const PixelsRegion *region,
                    const Babl *layer_format, gint rows)
 {
   memset (k, 0, sizeof *k);
+  const Babl *type = babl_format_get_type (layer_format, 0);
+
   if (region->sample != GH_SAMPLE_F32
       || (region->layout != GH_LAYOUT_GRAYA
-          && region->layout != GH_LAYOUT_RGBA))
+          && region->layout != GH_LAYOUT_RGBA)
+      || (type != babl_type ("u32") && type != babl_type ("double")))
     return;
   k->format = layer_format;
   k->to_float = babl_fish (k->format, region->format);
