@@ -2,10 +2,13 @@
  * every input kind, then, when built with CUDA and a GPU is there, every
  * kernel beside CUB and the read ceiling, and the host pipeline beside
  * plain copies (gpu_bench.cu).  Prints GB/s and ratios from one run.
+ * --cpu-ceiling adds, after the CPU backend, the engine on one thread
+ * beside the counting schemes of cpu_ceiling.h.
  *
  *   gpu-histogram-bench [--megapixels N] [--photo FILE.pam] [--repeat R]
- *                       [--threads T] [--cpu-only]
+ *                       [--threads T] [--cpu-only] [--cpu-ceiling]
  */
+#include "cpu_ceiling.h"
 #include "gpu_histogram.h"
 #include "images.h"
 #if GH_HAVE_CUDA
@@ -68,12 +71,50 @@ cpu_engine (int threads)
   return e;
 }
 
+/* The engine on one thread beside what one core can count at best
+ * (cpu_ceiling.h), with each over "four" (calcHist's work). */
+static void
+cpu_ceiling (uint8_t *const images[IMG_KINDS], size_t width, size_t height,
+             int repeat)
+{
+  size_t pixels = width * height;
+  gh_engine *e = cpu_engine (1);
+
+  printf ("\n== CPU ceiling, one thread, GB/s (cpu_ceiling.h); over four: "
+          "engine");
+  for (int s = CEILING_FOLDED; s < CEILING_SCHEMES; s++)
+    printf (" %s", ceiling_scheme_names[s]);
+  printf ("\n%-10s %7s", "input", "engine");
+  for (int s = 0; s < CEILING_SCHEMES; s++)
+    printf (" %7s", ceiling_scheme_names[s]);
+  printf ("   over four\n");
+  for (int k = 0; k < IMG_KINDS; k++)
+    {
+      double gbs[CEILING_SCHEMES], engine;
+      if (!images[k] || pixels < 4096)
+        continue;
+      engine = (double) pixels * 4
+               / cpu_call (e, images[k], width, height, repeat) / 1e9;
+      for (int s = 0; s < CEILING_SCHEMES; s++)
+        gbs[s] = ceiling_gbs ((ceiling_scheme) s, images[k], pixels, repeat);
+      printf ("%-10s %7.2f", image_kind_names[k], engine);
+      for (int s = 0; s < CEILING_SCHEMES; s++)
+        printf (" %7.2f", gbs[s]);
+      printf ("   %.2f", engine / gbs[CEILING_FOUR]);
+      for (int s = CEILING_FOLDED; s < CEILING_SCHEMES; s++)
+        printf (" %.2f", gbs[s] / gbs[CEILING_FOUR]);
+      printf ("\n");
+    }
+  printf ("(checksum %llu)\n", ceiling_checksum ());
+  gh_engine_destroy (e);
+}
+
 int
 main (int argc, char **argv)
 {
   double mp = 64;
   const char *photo = NULL;
-  int repeat = 5, cpu_only = 0, threads = 0;
+  int repeat = 5, cpu_only = 0, ceiling = 0, threads = 0;
   uint8_t *images[IMG_KINDS] = { 0 };
   size_t width, height, bytes;
 
@@ -90,11 +131,14 @@ main (int argc, char **argv)
         threads = atoi (argv[++i]);
       else if (!strcmp (argv[i], "--cpu-only"))
         cpu_only = 1;
+      else if (!strcmp (argv[i], "--cpu-ceiling"))
+        ceiling = 1;
       else
         {
           fprintf (stderr,
                    "usage: %s [--megapixels N] [--photo FILE.pam] "
-                   "[--repeat R] [--threads T] [--cpu-only]\n",
+                   "[--repeat R] [--threads T] [--cpu-only] "
+                   "[--cpu-ceiling]\n",
                    argv[0]);
           return 2;
         }
@@ -151,6 +195,8 @@ main (int argc, char **argv)
         printf ("\n");
       }
   }
+  if (ceiling)
+    cpu_ceiling (images, width, height, repeat);
   fflush (stdout);
 
 #if GH_HAVE_CUDA
