@@ -19,13 +19,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-static int
-compare_doubles (const void *a, const void *b)
-{
-  double x = *(const double *) a, y = *(const double *) b;
-  return x < y ? -1 : x > y;
-}
-
 /* Median seconds of one whole CPU engine call on the image. */
 static double
 cpu_call (gh_engine *e, const uint8_t *rgba, size_t w, size_t h, int repeat)
@@ -35,6 +28,11 @@ cpu_call (gh_engine *e, const uint8_t *rgba, size_t w, size_t h, int repeat)
   gh_histogram out;
   gh_error err;
   double *t = calloc ((size_t) repeat, sizeof *t), med;
+  if (!t)
+    {
+      fprintf (stderr, "out of memory for %d timings\n", repeat);
+      exit (1);
+    }
   gh_histogram_init (&out);
   for (int i = 0; i < repeat; i++)
     {
@@ -47,8 +45,7 @@ cpu_call (gh_engine *e, const uint8_t *rgba, size_t w, size_t h, int repeat)
         }
       t[i] = now_seconds () - t0;
     }
-  qsort (t, (size_t) repeat, sizeof *t, compare_doubles);
-  med = t[repeat / 2];
+  med = median (t, repeat);
   free (t);
   gh_histogram_clear (&out);
   return med;
@@ -91,7 +88,7 @@ cpu_ceiling (uint8_t *const images[IMG_KINDS], size_t width, size_t height,
   for (int k = 0; k < IMG_KINDS; k++)
     {
       double gbs[CEILING_SCHEMES], engine;
-      if (!images[k] || pixels < 4096)
+      if (!images[k] || pixels < CEILING_MIN_PIXELS)
         continue;
       engine = (double) pixels * 4
                / cpu_call (e, images[k], width, height, repeat) / 1e9;

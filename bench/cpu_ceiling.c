@@ -4,11 +4,13 @@
 #include "images.h"
 #include "pixel.h"
 
+#include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #define COPIES 4
 #define ROW 272 /* 256 bins padded: no two tables 4 KB apart */
-#define BLOCK 4096
+#define BLOCK CEILING_MIN_PIXELS
 
 /* A checksum of every table, printed so no loop can be optimised away. */
 static uint64_t sink;
@@ -99,19 +101,24 @@ ceiling_gbs (ceiling_scheme scheme, const uint8_t *rgba, size_t pixels,
 {
   static void (*const count[CEILING_SCHEMES]) (const uint8_t *, size_t)
     = { four, folded, pairs };
-  double best = 0;
+  double *t = calloc ((size_t) repeat, sizeof *t), gbs;
 
+  if (!t)
+    {
+      fprintf (stderr, "out of memory for %d timings\n", repeat);
+      exit (1);
+    }
   if (scheme == CEILING_FOLDED)
     folded_prepare (rgba);
   for (int r = 0; r < repeat; r++)
     {
       double t0 = now_seconds ();
       count[scheme] (rgba, pixels);
-      double gbs = (double) pixels * 4 / (now_seconds () - t0) / 1e9;
-      if (gbs > best)
-        best = gbs;
+      t[r] = now_seconds () - t0;
     }
-  return best;
+  gbs = (double) pixels * 4 / median (t, repeat) / 1e9;
+  free (t);
+  return gbs;
 }
 
 unsigned long long

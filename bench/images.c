@@ -121,3 +121,17 @@ now_seconds (void)
   clock_gettime (CLOCK_MONOTONIC, &t);
   return (double) t.tv_sec + (double) t.tv_nsec * 1e-9;
 }
+
+static int
+compare_doubles (const void *a, const void *b)
+{
+  double x = *(const double *) a, y = *(const double *) b;
+  return x < y ? -1 : x > y;
+}
+
+double
+median (double *v, int n)
+{
+  qsort (v, (size_t) n, sizeof *v, compare_doubles);
+  return v[n / 2];
+}

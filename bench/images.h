@@ -34,6 +34,9 @@ void image_make_weighted (size_t width, size_t height, uint8_t *rgba,
 
 double now_seconds (void);
 
+/* The median of n > 0 values (sorts them). */
+double median (double *v, int n);
+
 #ifdef __cplusplus
 }
 #endif
