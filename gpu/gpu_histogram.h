@@ -35,6 +35,7 @@
 
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
 
 #ifdef __cplusplus
 extern "C" {
@@ -106,12 +107,24 @@ typedef struct {
   int inject_gpu_failure_after;
 } gh_options;
 
-/* What an image looks like; given once per image to gh_engine_begin. */
+/* Which luminance the LUMINANCE channel bins.  GIMP 2.10 weighs the
+ * stored perceptual R'G'B' values; GIMP 3 (app/core/gimphistogram.c,
+ * babl_fish (format, "Y float")) weighs linear-light RGB, so for sRGB
+ * images its luminance is that of the decoded values.  The weights are the
+ * same (0.22248840, 0.71690369, 0.06060791). */
+typedef enum {
+  GH_LUMINANCE_PERCEPTUAL = 0, /* GIMP 2.10: Y' of the samples as given   */
+  GH_LUMINANCE_LINEAR          /* GIMP 3: Y of the sRGB-decoded samples   */
+} gh_luminance;
+
+/* What an image looks like; given once per image to gh_engine_begin.
+ * Initializers that stop after has_mask get GIMP 2.10's luminance. */
 typedef struct {
   gh_layout layout;
   gh_sample sample;
   int bins;     /* 256 for U8; 2..65536 for F32 */
   int has_mask; /* every piece then carries a selection mask */
+  gh_luminance luminance;
 } gh_image;
 
 /* A rectangle of pixels: rows of `width` pixels, `stride` bytes apart
@@ -294,6 +307,112 @@ gh_status gh_apply_threshold_f32 (gh_layout layout, float *pixels,
                                   size_t width, size_t height, size_t stride,
                                   gh_channel channel, int threshold, int bins,
                                   gh_error *error);
+
+/* ---- Shared by every host (GIMP 2.10, GIMP 3, the CLI) ----------------
+ *
+ * Names, the statistics table the procedures return, the CSV files, and
+ * what each operation does to a strip of pixels, written once so that
+ * every host gives the same numbers and the same bytes. */
+
+/* "value", "red", "green", "blue", "alpha", "luminance"; NULL out of
+ * range.  gh_channel_parse: the channel of such a name, or -1. */
+const char *gh_channel_name (gh_channel channel);
+int gh_channel_parse (const char *name);
+
+/* "auto", "cpu", "cuda" -> 0 and *backend; -1 for anything else. */
+int gh_backend_parse (const char *name, gh_backend *backend);
+
+/* The channels a layout has (bit mask of 1 << gh_channel), and the one a
+ * binarize uses when none is named: luminance on colour, value on gray. */
+unsigned gh_layout_channel_mask (gh_layout layout);
+gh_channel gh_default_binarize_channel (gh_layout layout);
+
+/* The statistics table: for each channel in GIMP's order, count, min, max,
+ * mean, median, std-dev, otsu over all bins (levels on the 0..255 scale);
+ * zeros for channels the histogram lacks. */
+#define GH_STATS_PER_CHANNEL 7
+#define GH_NUM_STATS (GH_NUM_CHANNELS * GH_STATS_PER_CHANNEL)
+void gh_stats_table (const gh_histogram *h, double out[GH_NUM_STATS]);
+
+/* The weighted counts of the 256 levels, channel-major: a histogram of
+ * more bins (1024 above 8 bits) adds bin k to level round (k * 255 /
+ * (bins - 1)). */
+#define GH_LEVELS 256
+#define GH_NUM_LEVELS (GH_NUM_CHANNELS * GH_LEVELS)
+void gh_histogram_levels (const gh_histogram *h, double out[GH_NUM_LEVELS]);
+
+/* CSV, the same bytes in every locale: numbers as the shortest of %.15g
+ * and %.17g that reads back exactly, with a '.' decimal point; text
+ * quoted (RFC 4180) when it holds a comma, quote, CR or LF.
+ *
+ * gh_csv_write_histogram: the header "bin,value,red,green,blue,alpha,
+ * luminance" and one row per level 0..255 (gh_histogram_levels).
+ * gh_csv_write_stats_rows: one row per channel the histogram has,
+ * "file,channel,count,min,max,mean,median,std_dev,otsu,backend"
+ * (GH_CSV_STATS_HEADER is that header line with its newline).
+ * gh_csv_write_error_row: "file,error,,,,,,,,message".
+ * Each returns 0, or -1 when the stream reports an error. */
+#define GH_CSV_STATS_HEADER \
+  "file,channel,count,min,max,mean,median,std_dev,otsu,backend\n"
+int gh_csv_write_number (FILE *file, double value);
+int gh_csv_write_text (FILE *file, const char *text);
+int gh_csv_write_histogram (FILE *file, const gh_histogram *h);
+int gh_csv_write_stats_rows (FILE *file, const char *name,
+                             const gh_histogram *h, const char *backend);
+int gh_csv_write_error_row (FILE *file, const char *name,
+                            const char *message);
+
+/* Operations on strips.  A gh_op is prepared once from an image's
+ * histogram (or a fixed threshold) and then applied to every strip of the
+ * image, in the image's layout and sample type (U8 bytes, or F32 floats
+ * with 0..1 the perceptual range); alpha is always kept.
+ *
+ *   gh_op op;
+ *   gh_op_equalize (&op, &hist, GH_LAYOUT_RGBA, GH_SAMPLE_U8,
+ *                   GH_EQUALIZE_LUMINANCE, &err);
+ *   for each strip: gh_op_apply (&op, pixels, width, rows, stride, &err);
+ *   gh_op_clear (&op);
+ *
+ * Equalize, channels: each colour sample through its channel's table
+ * (gh_equalize_table on U8, OpenCV's equalizeHist) or curve (F32,
+ * gh_equalize_curve).  Equalize, luminance: the pixel's luminance (the
+ * histogram's rule) is mapped through the luminance channel's table or
+ * curve and the colour moved to it keeping hue: R'G'B' scaled by new /
+ * old luminance, and where a sample would pass white the chroma shrinks
+ * instead, so only saturation drops.  On gray layouts both modes equalize
+ * the gray level.  Binarize: colour samples become white (255 or 1.0)
+ * where the pixel's bin in `channel` is above `threshold_bin` (bins of
+ * the histogram: gh_threshold_bin turns a level into one), else black. */
+typedef enum {
+  GH_EQUALIZE_CHANNELS = 0,
+  GH_EQUALIZE_LUMINANCE = 1
+} gh_equalize_mode;
+
+typedef struct {
+  int kind;             /* private from here on */
+  gh_layout layout;
+  gh_sample sample;
+  gh_luminance luminance;
+  int bins;
+  gh_channel channel;
+  int threshold_bin;
+  uint16_t tables[3][256];
+  gh_equalize_curve curves[3];
+} gh_op;
+
+/* hist's bins must match the sample type's (256 for U8). */
+gh_status gh_op_equalize (gh_op *op, const gh_histogram *hist,
+                          gh_layout layout, gh_sample sample,
+                          gh_luminance luminance, gh_equalize_mode mode,
+                          gh_error *error);
+/* threshold_bin in 0..bins-1; `channel` one the layout has. */
+gh_status gh_op_binarize (gh_op *op, gh_layout layout, gh_sample sample,
+                          gh_luminance luminance, int bins,
+                          gh_channel channel, int threshold_bin,
+                          gh_error *error);
+gh_status gh_op_apply (const gh_op *op, void *pixels, size_t width,
+                       size_t height, size_t stride, gh_error *error);
+void gh_op_clear (gh_op *op);
 
 #ifdef __cplusplus
 }

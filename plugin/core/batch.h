@@ -1,0 +1,37 @@
+/* batch.h — one operation over a set of image files, in one plug-in call.
+ *
+ * Loads each file matching a glob (through the host), records its
+ * statistics, applies the operation, saves the result under the output
+ * folder with the same name (GIMP picks the format from the extension)
+ * and appends its rows to a statistics CSV.  A file that fails gets an
+ * "error" row (after its statistics rows when it failed later than the
+ * statistics) and the run goes on; one engine serves every file, so the
+ * GPU starts once.
+ *
+ *   guint done, failed;
+ *   if (! core_batch_run (host, engine, pattern, CORE_BATCH_EQUALIZE_CHANNELS,
+ *                         "/out", "/out/stats.csv", &done, &failed, &error)) ...
+ */
+#ifndef GH_CORE_BATCH_H
+#define GH_CORE_BATCH_H
+
+#include "host.h"
+
+typedef enum
+{
+  CORE_BATCH_STATISTICS = 0,    /* statistics only: no image is written  */
+  CORE_BATCH_EQUALIZE_CHANNELS, /* core_equalize, GH_EQUALIZE_CHANNELS   */
+  CORE_BATCH_EQUALIZE_LUMINANCE,/* core_equalize, GH_EQUALIZE_LUMINANCE  */
+  CORE_BATCH_BINARIZE_OTSU,     /* Otsu on luminance (value for gray)    */
+  CORE_BATCH_NUM_OPERATIONS
+} CoreBatchOperation;
+
+/* FALSE (and nothing processed) for bad arguments, a pattern matching
+ * nothing or a CSV that cannot be opened; otherwise TRUE with the number
+ * of files handled and of those that failed. */
+gboolean core_batch_run (const CoreHost *host, gh_engine *engine,
+                         const gchar *pattern, gint operation,
+                         const gchar *output_dir, const gchar *stats_csv,
+                         guint *done, guint *failed, GError **error);
+
+#endif

@@ -1,0 +1,83 @@
+/* host.h — what the plug-in's core asks of a GIMP host.
+ *
+ * The core (plugin/core/) knows GLib, GEGL and babl but no libgimp: every
+ * call into GIMP goes through this table, which each host (plugin/gimp2/,
+ * plugin/gimp3/) fills once with its own API's calls.  A drawable, an image
+ * and a file's handle are the host's own (a gint32 ID packed with
+ * GINT_TO_POINTER in GIMP 2.10, a GimpDrawable * in GIMP 3).
+ *
+ *   static const CoreHost host = { gimp2_describe, gimp2_buffer, ... };
+ *   core_histogram (&host, engine, drawable, &hist, &progress, &error);
+ */
+#ifndef GH_CORE_HOST_H
+#define GH_CORE_HOST_H
+
+#include <gegl.h>
+
+#include "gpu_histogram.h"
+
+/* The precision classes that decide how pixels are read (pixels.c's
+ * rule, the same in GIMP 2.10 and 3): 8-bit perceptual and indexed layers
+ * as bytes with 256 bins, 8-bit linear as floats with 256 bins, every
+ * other precision as floats with 1024 bins. */
+typedef enum
+{
+  CORE_PRECISION_U8_PERCEPTUAL = 0,
+  CORE_PRECISION_U8_LINEAR,
+  CORE_PRECISION_OTHER
+} CorePrecision;
+
+/* What the core needs to know of a drawable. */
+typedef struct
+{
+  gchar        *name;        /* for messages; g_free'd by core_drawable_info_clear */
+  gboolean      exists;      /* FALSE: not a drawable of an open image    */
+  gboolean      is_gray;
+  gboolean      has_alpha;
+  gboolean      is_indexed;
+  gboolean      is_group;
+  gboolean      locked;      /* its pixels are locked                     */
+  CorePrecision precision;
+  gint          x, y;        /* the part inside the selection, in drawable */
+  gint          width;       /* coordinates (mask_intersect); 0 x 0 when  */
+  gint          height;      /* the selection misses it                   */
+  gint          offset_x;    /* the drawable's offsets: the selection is  */
+  gint          offset_y;    /* in image coordinates                      */
+  gboolean      has_selection;
+} CoreDrawableInfo;
+
+void core_drawable_info_clear (CoreDrawableInfo *info);
+
+typedef struct
+{
+  /* Which luminance this GIMP's histogram bins. */
+  gh_luminance luminance;
+
+  gboolean    (*describe)         (gpointer drawable, CoreDrawableInfo *info);
+  /* New references (g_object_unref them); the selection is the image's
+   * selection channel, asked for only when info.has_selection. */
+  GeglBuffer *(*buffer)           (gpointer drawable);
+  GeglBuffer *(*shadow_buffer)    (gpointer drawable);
+  GeglBuffer *(*selection_buffer) (gpointer drawable);
+  /* The drawable's storage format (gimp_drawable_get_format). */
+  const Babl *(*format)           (gpointer drawable);
+  /* Merges the shadow buffer as one undo step and updates the rectangle. */
+  void        (*merge_shadow)     (gpointer drawable, gint x, gint y,
+                                   gint width, gint height);
+  gint        (*tile_height)      (void);
+
+  /* Progress: a new text, and the fraction done. */
+  void        (*progress_text)    (const gchar *text);
+  void        (*progress_update)  (gdouble fraction);
+
+  /* Files, for the batch: load (the image and its active drawable, or
+   * NULL with an error), save under `path` (format from the extension),
+   * and close (delete the image). */
+  gpointer    (*file_load)        (const gchar *path, gpointer *drawable,
+                                   GError **error);
+  gboolean    (*file_save)        (gpointer image, gpointer drawable,
+                                   const gchar *path, GError **error);
+  void        (*image_close)      (gpointer image);
+} CoreHost;
+
+#endif

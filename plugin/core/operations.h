@@ -1,0 +1,66 @@
+/* operations.h — what the procedures do to one drawable: analyse,
+ * equalize, binarize, export; the same in every host.
+ *
+ * Written once for the PDB procedures of both GIMP hosts, the batch and
+ * the dialog (its preview and OK).  Those that count pixels take the
+ * plug-in's one engine; the apply operations take the drawable's histogram
+ * when the caller already has it (else NULL: they compute it), change only
+ * the selection, and are one undo step.  On error the drawable is
+ * unchanged and `error` says why, with CORE_ERROR_CALLING for a bad
+ * argument.
+ *
+ *   gh_histogram hist;  gh_histogram_init (&hist);
+ *   core_histogram (host, engine, drawable, &hist, NULL, &error);
+ *   gh_stats_table (&hist, stats);
+ *   core_equalize (host, engine, drawable, GH_EQUALIZE_CHANNELS, &hist,
+ *                  NULL, &error);
+ *   gh_histogram_clear (&hist);
+ */
+#ifndef GH_CORE_OPERATIONS_H
+#define GH_CORE_OPERATIONS_H
+
+#include "region.h"
+
+/* The histogram of the drawable's part inside the selection. */
+gboolean core_histogram (const CoreHost *host, gh_engine *engine,
+                         gpointer drawable, gh_histogram *hist,
+                         const CoreProgress *progress, GError **error);
+
+/* Whether equalize and binarize may rewrite this drawable's pixels (not
+ * indexed, a group or locked); the dialog asks before offering them, the
+ * operations before touching any pixel. */
+gboolean core_check_changeable (const CoreHost *host, gpointer drawable,
+                                GError **error);
+
+/* mode: GH_EQUALIZE_CHANNELS or GH_EQUALIZE_LUMINANCE; anything else is a
+ * calling error. */
+gboolean core_equalize (const CoreHost *host, gh_engine *engine,
+                        gpointer drawable, gint mode,
+                        const gh_histogram *hist,
+                        const CoreProgress *progress, GError **error);
+
+/* threshold: -1 Otsu on the channel, or a level 0..254 (levels above it
+ * turn white); the one used goes to *used, as a level (Otsu's last dark
+ * bin's level, rounded down). */
+gboolean core_binarize (const CoreHost *host, gh_engine *engine,
+                        gpointer drawable, gint channel, gint threshold,
+                        const gh_histogram *hist, gint *used,
+                        const CoreProgress *progress, GError **error);
+
+/* Binarizes at a bin of `hist`, the drawable's histogram: what the
+ * dialog applies, exactly the bin its marker shows. */
+gboolean core_binarize_bin (const CoreHost *host, gpointer drawable,
+                            gint channel, gint bin, const gh_histogram *hist,
+                            const CoreProgress *progress, GError **error);
+
+/* The histogram as CSV (gh_csv_write_histogram), written to a temporary
+ * file beside `filename` and renamed over it when complete. */
+gboolean core_write_csv (const gh_histogram *hist, const gchar *filename,
+                         GError **error);
+
+/* The drawable's histogram, computed, as core_write_csv writes it. */
+gboolean core_export (const CoreHost *host, gh_engine *engine,
+                      gpointer drawable, const gchar *filename,
+                      const CoreProgress *progress, GError **error);
+
+#endif

@@ -1,0 +1,65 @@
+/* region.h — pixels between a host's drawable and the engine, in strips.
+ *
+ * A CoreRegion is the part of a drawable inside the selection, with the
+ * format the engine reads it in: perceptual 8-bit for 8-bit perceptual and
+ * indexed layers, perceptual float for every other precision (as GIMP's own
+ * histogram reads them), so nothing is rounded on the way in or out.
+ * Strips of a few MiB stream through, so memory stays bounded whatever the
+ * image size:
+ *
+ *   CoreRegion region;
+ *   if (! core_region_init (host, drawable, &region, &error)) ...
+ *   core_region_histogram (engine, &region, &hist, &progress, &error);
+ *   core_region_apply (&region, &op, &progress, &error);
+ *   core_region_clear (&region);
+ *
+ * core_region_apply runs an engine operation (gh_op) over every strip and
+ * writes the results through the drawable's shadow buffer in the layer's
+ * own precision (alpha goes back exactly as it was read, bit for bit on
+ * 32-bit and double layers too), then merges it as one undo step; GIMP's
+ * merge blends the result with the original by the selection's value.  If
+ * it fails nothing is merged and the drawable is unchanged.
+ */
+#ifndef GH_CORE_REGION_H
+#define GH_CORE_REGION_H
+
+#include "host.h"
+
+typedef struct
+{
+  const CoreHost  *host;
+  gpointer         drawable;
+  CoreDrawableInfo info;
+  const Babl      *format;   /* "R'G'B'(A)" or "Y'(A)", u8 or float */
+  gh_layout        layout;
+  gh_sample        sample;
+  gint             bins;     /* 256 for 8-bit storage, 1024 otherwise */
+} CoreRegion;
+
+/* Where progress goes while a region streams: from start to start + span
+ * of the host's progress bar.  NULL: no progress is shown. */
+typedef struct
+{
+  gdouble start;
+  gdouble span;
+} CoreProgress;
+
+/* The engine's description of the region's pixels. */
+void core_region_image (const CoreRegion *region, gh_image *image);
+
+/* FALSE with a calling error when the drawable does not exist. */
+gboolean core_region_init (const CoreHost *host, gpointer drawable,
+                           CoreRegion *region, GError **error);
+void core_region_clear (CoreRegion *region);
+
+/* The region's histograms, weighted by the selection (and alpha). */
+gboolean core_region_histogram (gh_engine *engine, const CoreRegion *region,
+                                gh_histogram *hist,
+                                const CoreProgress *progress, GError **error);
+
+/* Applies `op` (prepared for the region's layout and sample type) to every
+ * strip and merges the result. */
+gboolean core_region_apply (const CoreRegion *region, const gh_op *op,
+                            const CoreProgress *progress, GError **error);
+
+#endif

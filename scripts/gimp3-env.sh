@@ -1,0 +1,100 @@
+#!/bin/bash
+# GIMP 3 on a machine that has none (Debian 12): a Debian 13 root made once
+# with debootstrap, kept outside the clone so later builds, test runs and CI
+# on the same machine reuse it.
+#
+#   bash scripts/gimp3-env.sh setup        # make it (idempotent; ~5 min, ~2 GB)
+#   bash scripts/gimp3-env.sh run CMD ...  # run CMD inside, in the current folder
+#   bash scripts/gimp3-env.sh root         # print where it is
+#
+# `run` sees the repository and /tmp at the same paths as outside (bind
+# mounts in a private mount namespace, gone when CMD ends), so paths can be
+# passed through unchanged.  The environment inside is clean but for
+# DISPLAY, XAUTHORITY, HOME, XDG_*, GIMP3_DIRECTORY, BABL_LUT and GH_*
+# variables, which are passed on.
+# GH_GIMP3_ROOT overrides the location.  `setup` exits 3, saying why in one
+# line, when the root cannot be made (no debootstrap, no archive).
+set -euo pipefail
+
+root=${GH_GIMP3_ROOT:-/var/cache/gpu-histogram/gimp3-trixie}
+repo=$(cd "$(dirname "$0")/.." && pwd)
+packages=(gimp libgimp-3.0-dev meson ninja-build gcc pkg-config python3
+          xvfb xauth xdotool x11-apps dbus-daemon imagemagick)
+
+need_root () {
+  [ "$(id -u)" = 0 ] || { echo "gimp3-env: needs root (debootstrap, chroot)" >&2; exit 3; }
+}
+
+setup () {
+  need_root
+  # The stamp records the package list: a new list installs what is missing.
+  local stamp=$root/.gpu-histogram-ready want="${packages[*]}"
+  if [ -f "$stamp" ] && [ "$(cat "$stamp")" = "$want" ]; then
+    return 0
+  fi
+  if ! command -v debootstrap >/dev/null; then
+    apt-get update -q >/dev/null
+    DEBIAN_FRONTEND=noninteractive apt-get install -y -q debootstrap >/dev/null \
+      || { echo "gimp3-env: debootstrap cannot be installed" >&2; exit 3; }
+  fi
+  if [ ! -x "$root/usr/bin/apt-get" ]; then
+    # The mirror this machine's apt uses (deb822 or one-line sources).
+    local mirror
+    mirror=$(awk '/^URIs:/{print $2; exit}' /etc/apt/sources.list.d/*.sources 2>/dev/null || true)
+    [ -n "$mirror" ] || mirror=$(awk '/^deb /{print $2; exit}' /etc/apt/sources.list 2>/dev/null || true)
+    [ -n "$mirror" ] || { echo "gimp3-env: no Debian mirror configured" >&2; exit 3; }
+    rm -rf "$root.partial"
+    mkdir -p "$(dirname "$root")"
+    echo "gimp3-env: debootstrap trixie into $root (from $mirror)"
+    if ! debootstrap --variant=minbase trixie "$root.partial" "$mirror" \
+         > "$root.debootstrap.log" 2>&1; then
+      tail -5 "$root.debootstrap.log" >&2
+      echo "gimp3-env: debootstrap of Debian 13 failed (archive unreachable?)" >&2
+      exit 3
+    fi
+    rm -rf "$root"
+    mv "$root.partial" "$root"
+  fi
+  echo "gimp3-env: installing GIMP 3 and the build tools inside"
+  inside apt-get update -q >/dev/null
+  inside env DEBIAN_FRONTEND=noninteractive apt-get install -y -q \
+    --no-install-recommends "${packages[@]}" > "$root.install.log" 2>&1 \
+    || { tail -5 "$root.install.log" >&2; echo "gimp3-env: installing GIMP 3 failed" >&2; exit 3; }
+  inside apt-get clean
+  echo "$want" > "$stamp"
+}
+
+# CMD in the root, with a clean environment and the bind mounts.
+inside () {
+  local vars=(PATH=/usr/local/bin:/usr/bin:/bin:/usr/sbin:/sbin HOME=/root
+              LANG=C.UTF-8 TERM=dumb) v
+  for v in $(compgen -e); do
+    case $v in
+      DISPLAY|XAUTHORITY|HOME|XDG_*|GIMP3_DIRECTORY|BABL_LUT|GH_*|GPU_HISTOGRAM_*|NO_AT_BRIDGE)
+        vars+=("$v=${!v}") ;;
+    esac
+  done
+  unshare -m /bin/bash -c '
+    set -e
+    root=$1 repo=$2 cwd=$3 n=$4; shift 4
+    vars=("${@:1:$n}"); shift "$n"
+    mount -t proc proc "$root/proc"
+    mkdir -p "$root/dev/pts" "$root/tmp" "$root$repo"
+    mount -t devpts -o newinstance,ptmxmode=0666 devpts "$root/dev/pts" 2>/dev/null || true
+    mount --bind /tmp "$root/tmp"
+    mount --bind "$repo" "$root$repo"
+    exec chroot "$root" /usr/bin/env -i "${vars[@]}" /bin/sh -c \
+      '"'"'cd "$1" 2>/dev/null || cd /; shift; exec "$@"'"'"' sh "$cwd" "$@"
+  ' inside "$root" "$repo" "$PWD" "${#vars[@]}" "${vars[@]}" "$@"
+}
+
+case ${1:-} in
+  setup) setup ;;
+  root) echo "$root" ;;
+  run)
+    shift
+    need_root
+    [ -f "$root/.gpu-histogram-ready" ] || { echo "gimp3-env: not set up: bash $0 setup" >&2; exit 3; }
+    inside "$@" ;;
+  *) sed -n '2,17p' "$0" | sed 's/^# \{0,1\}//'; exit 2 ;;
+esac
