@@ -8,6 +8,13 @@
  *
  *   static const CoreHost host = { gimp2_describe, gimp2_buffer, ... };
  *   core_histogram (&host, engine, drawable, &hist, &progress, &error);
+ *
+ * Changes since the interface was first declared (meaning unchanged, what
+ * was left open now said): describe's return value and the name of a
+ * drawable that does not exist; progress_text restarts the bar; the
+ * errors of file_load and file_save say only why (the core words the
+ * message around it), and file_load returns an image without a layer
+ * with *drawable NULL (the core reports it and closes the image).
  */
 #ifndef GH_CORE_HOST_H
 #define GH_CORE_HOST_H
@@ -16,7 +23,7 @@
 
 #include "gpu_histogram.h"
 
-/* The precision classes that decide how pixels are read (pixels.c's
+/* The precision classes that decide how pixels are read (region.c's
  * rule, the same in GIMP 2.10 and 3): 8-bit perceptual and indexed layers
  * as bytes with 256 bins, 8-bit linear as floats with 256 bins, every
  * other precision as floats with 1024 bins. */
@@ -30,8 +37,11 @@ typedef enum
 /* What the core needs to know of a drawable. */
 typedef struct
 {
-  gchar        *name;        /* for messages; g_free'd by core_drawable_info_clear */
-  gboolean      exists;      /* FALSE: not a drawable of an open image    */
+  gchar        *name;        /* for messages; g_free'd by core_drawable_info_clear;
+                                set also when it does not exist (GIMP
+                                2.10: the ID), as "drawable <name>" says */
+  gboolean      exists;      /* FALSE: not a drawable of an open image;
+                                nothing below is set then                */
   gboolean      is_gray;
   gboolean      has_alpha;
   gboolean      is_indexed;
@@ -53,6 +63,7 @@ typedef struct
   /* Which luminance this GIMP's histogram bins. */
   gh_luminance luminance;
 
+  /* Fills `info` (cleared or zeroed before); returns info->exists. */
   gboolean    (*describe)         (gpointer drawable, CoreDrawableInfo *info);
   /* New references (g_object_unref them); the selection is the image's
    * selection channel, asked for only when info.has_selection. */
@@ -66,13 +77,17 @@ typedef struct
                                    gint width, gint height);
   gint        (*tile_height)      (void);
 
-  /* Progress: a new text, and the fraction done. */
+  /* Progress: a new text, with the bar back at 0 (gimp_progress_init),
+   * and the fraction done. */
   void        (*progress_text)    (const gchar *text);
   void        (*progress_update)  (gdouble fraction);
 
   /* Files, for the batch: load (the image and its active drawable, or
    * NULL with an error), save under `path` (format from the extension),
-   * and close (delete the image). */
+   * and close (delete the image).  Their errors say why only (GIMP's
+   * PDB error): the core prefixes "cannot load: " and "cannot save
+   * '<path>': ".  An image loaded without a layer comes back with
+   * *drawable NULL; the core closes it. */
   gpointer    (*file_load)        (const gchar *path, gpointer *drawable,
                                    GError **error);
   gboolean    (*file_save)        (gpointer image, gpointer drawable,

@@ -1,0 +1,59 @@
+/* choice.c — the dialog flow's part that no GIMP version changes. */
+#include "choice.h"
+
+#include "operations.h"
+
+void
+core_choice_defaults (DialogAction action, DialogSettings *defaults)
+{
+  dialog_settings_defaults (defaults);
+  /* dialog_state_init makes it value on gray layers: the same level. */
+  if (action == DIALOG_ACTION_BINARIZE)
+    defaults->channel = GH_CHANNEL_LUMINANCE;
+}
+
+gboolean
+core_apply_choice (const CoreHost *host, gh_engine *engine, gpointer drawable,
+                   const DialogChoice *choice, const gh_histogram *hist,
+                   gboolean show_progress, GError **error)
+{
+  const CoreProgress  whole = { 0, 1 };
+  const CoreProgress *progress = show_progress ? &whole : NULL;
+
+  switch (choice->action)
+    {
+    case DIALOG_ACTION_EQUALIZE:
+      if (show_progress)
+        host->progress_text ("Equalizing (GPU)");
+      return core_equalize (host, engine, drawable, choice->mode, hist,
+                            progress, error);
+    case DIALOG_ACTION_BINARIZE:
+      if (show_progress)
+        host->progress_text ("Binarizing (GPU)");
+      return core_binarize_bin (host, drawable, choice->channel,
+                                choice->threshold_bin, hist, progress, error);
+    default:
+      return TRUE;
+    }
+}
+
+gchar *
+core_statistics_text (const gh_histogram *hist, const gchar *backend)
+{
+  gdouble  stats[GH_NUM_STATS];
+  GString *text = g_string_new (NULL);
+
+  gh_stats_table (hist, stats);
+  g_string_append_printf (text, "Histogram (%s)\nchannel: count, min, max, "
+                          "mean, median, std-dev, otsu", backend);
+  for (gint c = 0; c < GH_NUM_CHANNELS; c++)
+    {
+      const gdouble *s = stats + c * GH_STATS_PER_CHANNEL;
+
+      if (hist->channels & (1u << c))
+        g_string_append_printf (text, "\n%s: %.1f, %g, %g, %.3f, %g, %.3f, "
+                                "%g", gh_channel_name ((gh_channel) c), s[0],
+                                s[1], s[2], s[3], s[4], s[5], s[6]);
+    }
+  return g_string_free (text, FALSE);
+}

@@ -1,0 +1,38 @@
+/* choice.h — the dialog flow's part that no GIMP version changes.
+ *
+ * Both hosts run the same dialog flow (ui/dialog_state.h's model under
+ * their own toolkit): the settings a procedure's dialog starts from, what
+ * OK (and the preview) applies, and the statistics message an analyse
+ * shows where there is no dialog.
+ *
+ *   DialogSettings defaults;
+ *   core_choice_defaults (DIALOG_ACTION_BINARIZE, &defaults);
+ *   ... the last settings, else defaults; dialog_state_init; the dialog ...
+ *   dialog_state_choice (&state, &choice);
+ *   core_apply_choice (host, engine, drawable, &choice, &hist, TRUE, &error);
+ */
+#ifndef GH_CORE_CHOICE_H
+#define GH_CORE_CHOICE_H
+
+#include "dialog_state.h"
+#include "host.h"
+
+/* A first run's settings for the dialog of the procedure whose action is
+ * `action` (DIALOG_ACTION_NONE: analyse): binarize starts on luminance,
+ * as the procedure's Otsu on luminance. */
+void core_choice_defaults (DialogAction action, DialogSettings *defaults);
+
+/* Applies the dialog's choice to the drawable (one undo step) with the
+ * histogram the dialog showed; DIALOG_ACTION_NONE changes nothing.
+ * `show_progress`: under the host's progress bar, with its text (OK);
+ * the preview runs without, at every change of the choice. */
+gboolean core_apply_choice (const CoreHost *host, gh_engine *engine,
+                            gpointer drawable, const DialogChoice *choice,
+                            const gh_histogram *hist, gboolean show_progress,
+                            GError **error);
+
+/* The statistics of every channel the histogram has, as one message
+ * (g_free it): what an analyse run shows without a dialog. */
+gchar *core_statistics_text (const gh_histogram *hist, const gchar *backend);
+
+#endif

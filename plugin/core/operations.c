@@ -1,0 +1,358 @@
+/* operations.c — analyse, equalize, binarize, export one drawable. */
+#define _POSIX_C_SOURCE 200809L /* fdopen() */
+
+#include "operations.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+
+#include <glib/gstdio.h>
+
+#include "errors.h"
+#include "procedures.h"
+
+gboolean
+core_histogram (const CoreHost *host, gh_engine *engine, gpointer drawable,
+                gh_histogram *hist, const CoreProgress *progress,
+                GError **error)
+{
+  CoreRegion region;
+  gboolean   ok;
+
+  if (! core_region_init (host, drawable, &region, error))
+    return FALSE;
+  ok = core_region_histogram (engine, &region, hist, progress, error);
+  core_region_clear (&region);
+  return ok;
+}
+
+/* Refuses, in the drawable's name, what it cannot do. */
+static gboolean
+set_drawable_error (GError **error, const CoreDrawableInfo *info,
+                    const gchar *why)
+{
+  g_set_error (error, CORE_ERROR, CORE_ERROR_FAILED, "'%s' %s", info->name,
+               why);
+  return FALSE;
+}
+
+static gboolean
+check_changeable (const CoreDrawableInfo *info, GError **error)
+{
+  if (info->is_group)
+    return set_drawable_error (error, info,
+                               "is a layer group; pick one of its layers");
+  if (info->is_indexed)
+    return set_drawable_error (error, info,
+                               "is indexed: its colours come from a "
+                               "palette; convert the image to RGB or "
+                               "grayscale first (Image > Mode)");
+  if (info->locked)
+    return set_drawable_error (error, info, "has its pixels locked");
+  return TRUE;
+}
+
+gboolean
+core_check_changeable (const CoreHost *host, gpointer drawable,
+                       GError **error)
+{
+  CoreRegion region;
+  gboolean   ok;
+
+  ok = core_region_init (host, drawable, &region, error)
+       && check_changeable (&region.info, error);
+  core_region_clear (&region);
+  return ok;
+}
+
+/* The region of a drawable equalize or binarize may rewrite; cleared
+ * again when it may not. */
+static gboolean
+changeable_region (const CoreHost *host, gpointer drawable,
+                   CoreRegion *region, GError **error)
+{
+  if (! core_region_init (host, drawable, region, error))
+    return FALSE;
+  if (check_changeable (&region->info, error))
+    return TRUE;
+  core_region_clear (region);
+  return FALSE;
+}
+
+/* The histogram to apply from: the caller's, or computed here over the
+ * first half of the progress; the apply gets the rest. */
+static gboolean
+ensure_histogram (gh_engine *engine, const CoreRegion *region,
+                  const gh_histogram **hist, gh_histogram *own,
+                  const CoreProgress *progress,
+                  CoreProgress *apply_progress, GError **error)
+{
+  CoreProgress half = { 0, 0 };
+
+  if (progress)
+    *apply_progress = *progress;
+  if (*hist && (*hist)->bins != region->bins)
+    {
+      g_set_error (error, CORE_ERROR, CORE_ERROR_CALLING,
+                   "the histogram given has %d bins, the drawable's has %d",
+                   (*hist)->bins, region->bins);
+      return FALSE;
+    }
+  if (*hist)
+    return TRUE;
+  if (progress)
+    {
+      half.start = progress->start;
+      half.span = progress->span / 2;
+      apply_progress->start = half.start + half.span;
+      apply_progress->span = half.span;
+    }
+  if (! core_region_histogram (engine, region, own, progress ? &half : NULL,
+                               error))
+    return FALSE;
+  *hist = own;
+  return TRUE;
+}
+
+gboolean
+core_equalize (const CoreHost *host, gh_engine *engine, gpointer drawable,
+               gint mode, const gh_histogram *hist,
+               const CoreProgress *progress, GError **error)
+{
+  CoreRegion   region;
+  CoreProgress apply_progress;
+  gh_histogram own;
+  gh_op        op;
+  gh_error     err;
+  gboolean     ok;
+
+  if (mode != GH_EQUALIZE_CHANNELS && mode != GH_EQUALIZE_LUMINANCE)
+    {
+      g_set_error (error, CORE_ERROR, CORE_ERROR_CALLING,
+                   "equalize mode %d is not 0 (each channel) or 1 "
+                   "(luminance)", mode);
+      return FALSE;
+    }
+  if (! changeable_region (host, drawable, &region, error))
+    return FALSE;
+  gh_histogram_init (&own);
+  ok = ensure_histogram (engine, &region, &hist, &own, progress,
+                         &apply_progress, error)
+       && core_error_from_engine (gh_op_equalize (&op, hist, region.layout,
+                                                  region.sample,
+                                                  host->luminance,
+                                                  (gh_equalize_mode) mode,
+                                                  &err),
+                                  &err, error);
+  if (ok)
+    {
+      ok = core_region_apply (&region, &op, progress ? &apply_progress : NULL,
+                              error);
+      gh_op_clear (&op);
+    }
+  gh_histogram_clear (&own);
+  core_region_clear (&region);
+  return ok;
+}
+
+/* The region a binarize on `channel` rewrites, once the channel is one
+ * of GIMP's and the drawable has it and may be changed. */
+static gboolean
+binarize_region (const CoreHost *host, gpointer drawable, gint channel,
+                 CoreRegion *region, GError **error)
+{
+  gchar *why;
+
+  if (channel < 0 || channel >= GH_NUM_CHANNELS)
+    {
+      g_set_error (error, CORE_ERROR, CORE_ERROR_CALLING,
+                   "channel %d is not one of GIMP's histogram channels "
+                   "(0 value, 1 red, 2 green, 3 blue, 4 alpha, "
+                   "5 luminance)", channel);
+      return FALSE;
+    }
+  if (! changeable_region (host, drawable, region, error))
+    return FALSE;
+  if (gh_layout_channel_mask (region->layout) & (1u << channel))
+    return TRUE;
+  why = g_strdup_printf ("has no %s channel",
+                         gh_channel_name ((gh_channel) channel));
+  set_drawable_error (error, &region->info, why);
+  g_free (why);
+  core_region_clear (region);
+  return FALSE;
+}
+
+/* Binarizes the region at a bin of its histogram. */
+static gboolean
+binarize_apply (const CoreRegion *region, gint channel, gint bin,
+                const CoreProgress *progress, GError **error)
+{
+  gh_op    op;
+  gh_error err;
+  gboolean ok;
+
+  if (! core_error_from_engine (gh_op_binarize (&op, region->layout,
+                                                region->sample,
+                                                region->host->luminance,
+                                                region->bins,
+                                                (gh_channel) channel, bin,
+                                                &err),
+                                &err, error))
+    return FALSE;
+  ok = core_region_apply (region, &op, progress, error);
+  gh_op_clear (&op);
+  return ok;
+}
+
+gboolean
+core_binarize (const CoreHost *host, gh_engine *engine, gpointer drawable,
+               gint channel, gint threshold, const gh_histogram *hist,
+               gint *used, const CoreProgress *progress, GError **error)
+{
+  CoreRegion   region;
+  CoreProgress apply_progress = { 0, 0 };
+  gh_histogram own;
+  gint         bin = 0;
+  gboolean     ok = TRUE;
+
+  if (threshold < CORE_THRESHOLD_MIN || threshold > CORE_THRESHOLD_MAX)
+    {
+      g_set_error (error, CORE_ERROR, CORE_ERROR_CALLING,
+                   "threshold %d is not -1 (Otsu) or 0..254", threshold);
+      return FALSE;
+    }
+  if (! binarize_region (host, drawable, channel, &region, error))
+    return FALSE;
+  gh_histogram_init (&own);
+  if (threshold >= 0)
+    {
+      /* A fixed threshold needs no histogram: one pass only. */
+      bin = gh_threshold_bin (threshold, region.bins);
+      if (progress)
+        apply_progress = *progress;
+    }
+  else if ((ok = ensure_histogram (engine, &region, &hist, &own, progress,
+                                   &apply_progress, error)))
+    {
+      gdouble *counts = g_new (gdouble, hist->bins);
+
+      gh_histogram_counts (hist, (gh_channel) channel, counts);
+      bin = gh_otsu_threshold (counts, 0, hist->bins - 1);
+      g_free (counts);
+    }
+  ok = ok && binarize_apply (&region, channel, bin,
+                             progress ? &apply_progress : NULL, error);
+  if (ok)
+    *used = threshold >= 0 ? threshold
+                           : gh_threshold_level (bin, region.bins);
+  gh_histogram_clear (&own);
+  core_region_clear (&region);
+  return ok;
+}
+
+gboolean
+core_binarize_bin (const CoreHost *host, gpointer drawable, gint channel,
+                   gint bin, const gh_histogram *hist,
+                   const CoreProgress *progress, GError **error)
+{
+  CoreRegion region;
+  gboolean   ok;
+
+  if (! binarize_region (host, drawable, channel, &region, error))
+    return FALSE;
+  ok = hist->bins == region.bins && bin >= 0 && bin < hist->bins;
+  if (! ok)
+    g_set_error (error, CORE_ERROR, CORE_ERROR_CALLING,
+                 "bin %d of a %d-bin histogram is not a threshold for "
+                 "the drawable's %d bins", bin, hist->bins, region.bins);
+  ok = ok && binarize_apply (&region, channel, bin, progress, error);
+  core_region_clear (&region);
+  return ok;
+}
+
+static gboolean
+check_csv_name (const gchar *filename, GError **error)
+{
+  if (filename && *filename)
+    return TRUE;
+  g_set_error (error, CORE_ERROR, CORE_ERROR_CALLING,
+               "no file name given for the CSV");
+  return FALSE;
+}
+
+static gboolean
+set_write_error (GError **error, const gchar *filename, gint errsv)
+{
+  g_set_error (error, CORE_ERROR, CORE_ERROR_FAILED, "cannot write '%s': %s",
+               filename, g_strerror (errsv));
+  return FALSE;
+}
+
+gboolean
+core_write_csv (const gh_histogram *hist, const gchar *filename,
+                GError **error)
+{
+  gchar   *dir, *base, *temp;
+  FILE    *file = NULL;
+  gint     fd, errsv = 0;
+  gboolean written;
+
+  if (! check_csv_name (filename, error))
+    return FALSE;
+  /* A hidden temporary beside the target: the same file system, so the
+   * rename replaces the target at once and nobody ever reads half a
+   * table. */
+  dir = g_path_get_dirname (filename);
+  base = g_path_get_basename (filename);
+  temp = g_strdup_printf ("%s%c.%s.XXXXXX", dir, G_DIR_SEPARATOR, base);
+  g_free (dir);
+  g_free (base);
+  /* 0666 as fopen would create it: the umask decides. */
+  fd = g_mkstemp_full (temp, O_WRONLY, 0666);
+  if (fd == -1 || ! (file = fdopen (fd, "w")))
+    {
+      errsv = errno;
+      if (fd != -1)
+        {
+          g_close (fd, NULL);
+          g_unlink (temp);
+        }
+      g_free (temp);
+      return set_write_error (error, filename, errsv);
+    }
+  written = gh_csv_write_histogram (file, hist) == 0;
+  errsv = errno;
+  if (fclose (file) != 0 && written)
+    {
+      written = FALSE;
+      errsv = errno;
+    }
+  if (written && g_rename (temp, filename) != 0)
+    {
+      written = FALSE;
+      errsv = errno;
+    }
+  if (! written)
+    g_unlink (temp);
+  g_free (temp);
+  return written || set_write_error (error, filename, errsv);
+}
+
+gboolean
+core_export (const CoreHost *host, gh_engine *engine, gpointer drawable,
+             const gchar *filename, const CoreProgress *progress,
+             GError **error)
+{
+  gh_histogram hist;
+  gboolean     ok;
+
+  gh_histogram_init (&hist);
+  /* A missing name is refused before the pixels are read. */
+  ok = check_csv_name (filename, error)
+       && core_histogram (host, engine, drawable, &hist, progress, error)
+       && core_write_csv (&hist, filename, error);
+  gh_histogram_clear (&hist);
+  return ok;
+}

@@ -1,0 +1,135 @@
+/* procedures.c — the procedures' names and every text GIMP shows of them,
+ * once for both hosts. */
+#include "procedures.h"
+
+const CoreProcText core_proc_analyse = {
+  "plug-in-gpu-histogram",
+  "_Analyze...",
+  "Histogram statistics of the selection, on the GPU",
+  "Computes the six histograms of the drawable's selected part as GIMP "
+  "does (value, red, green, blue, alpha, luminance; weighted by alpha and "
+  "the selection) and their count, min, max, mean, median, standard "
+  "deviation and Otsu threshold. Interactive runs open a dialog: the "
+  "histogram, the statistics of any channel and range of levels, and "
+  "equalize or binarize with a preview (OK applies it). "
+  "RUN-WITH-LAST-VALS repeats the dialog's last action.",
+  "RGB*, GRAY*, INDEXED*",
+};
+
+const CoreProcText core_proc_equalize = {
+  "plug-in-gpu-histogram-equalize",
+  "_Equalize...",
+  "Equalize the selection's histogram",
+  "Mode 0 maps R, G and B (or gray) independently through the full-range "
+  "equalization table of each channel (as OpenCV's equalizeHist); mode 1 "
+  "equalizes GIMP's luminance only and keeps each pixel's hue. The "
+  "histogram comes from the selection, only the selection changes, alpha "
+  "is kept. One undo step. Interactive runs open the histogram dialog "
+  "with Equalize selected.",
+  "RGB*, GRAY*",
+};
+
+const CoreProcText core_proc_binarize = {
+  "plug-in-gpu-histogram-binarize",
+  "_Binarize (Otsu)...",
+  "Binarize the selection on one channel",
+  "Pixels whose level in the channel is above the threshold become white, "
+  "the others black; alpha is kept and only the selection changes. "
+  "Threshold -1 uses Otsu's method on the selection's histogram (as "
+  "OpenCV's THRESH_OTSU). One undo step. Interactive runs open the "
+  "histogram dialog with Binarize selected (Otsu on luminance at first).",
+  "RGB*, GRAY*",
+};
+
+const CoreProcText core_proc_export = {
+  "plug-in-gpu-histogram-export",
+  "E_xport as CSV...",
+  "Write the selection's histogram as CSV",
+  "Writes a header row bin,value,red,green,blue,alpha,luminance and one "
+  "row per bin with the weighted counts of plug-in-gpu-histogram. "
+  "Interactive runs ask for the file.",
+  "RGB*, GRAY*, INDEXED*",
+};
+
+const CoreProcText core_proc_batch = {
+  "plug-in-gpu-histogram-batch",
+  NULL,
+  "Histogram operation over many image files",
+  "Loads every file matching the pattern, applies the operation, saves "
+  "the result in the output folder under the same name and format, and "
+  "appends the statistics of each file and channel (file,channel,count,"
+  "min,max,mean,median,std_dev,otsu,backend) to the CSV. A file that "
+  "fails gets a row with channel \"error\" and the message in the last "
+  "column (after its statistics rows when it failed after counting); the "
+  "run goes on. For scripts: it has no menu entry.",
+  "",
+};
+
+/* Nicks are dialog labels in GIMP 3: their mnemonics avoid the letters of
+ * its procedure dialog's buttons (_Cancel, _Help, _Reset, _Load, _Save). */
+const CoreArgText core_arg_mode = {
+  "mode", "_Mode",
+  "0: equalize R, G, B (or gray) independently; 1: equalize luminance "
+  "only, keeping hue",
+};
+
+const CoreArgText core_arg_channel = {
+  "channel", "Chan_nel",
+  "The channel compared: 0 value, 1 red, 2 green, 3 blue, 4 alpha, "
+  "5 luminance",
+};
+
+const CoreArgText core_arg_threshold = {
+  "threshold", "_Threshold",
+  "-1: Otsu's threshold of the channel; 0..254: levels above it turn "
+  "white",
+};
+
+const CoreArgText core_arg_filename = {
+  "filename", "_File name", "The CSV file to write",
+};
+
+const CoreArgText core_arg_pattern = {
+  "pattern", "_Pattern", "A glob of image files, e.g. /in/*.png",
+};
+
+const CoreArgText core_arg_operation = {
+  "operation", "_Operation",
+  "0: statistics only; 1: equalize each channel; 2: equalize luminance; "
+  "3: binarize with Otsu on luminance",
+};
+
+const CoreArgText core_arg_output_dir = {
+  "output-dir", "Output _folder",
+  "Folder for the results, saved with the same names and formats",
+};
+
+const CoreArgText core_arg_stats_csv = {
+  "stats-csv", "Statistics CS_V",
+  "CSV that receives one row per file and channel (appended)",
+};
+
+const CoreArgText core_ret_backend = {
+  "backend", "Backend",
+  "Where the histogram was computed: \"cuda: <device>\" or "
+  "\"cpu: <n> threads\"",
+};
+
+const CoreArgText core_ret_stats = {
+  "stats", "Statistics",
+  "For each channel (value, red, green, blue, alpha, luminance): count, "
+  "min, max, mean, median, std-dev, otsu; levels on the 0..255 scale, "
+  "count the weighted pixel count; zeros for channels the drawable lacks",
+};
+
+const CoreArgText core_ret_histogram = {
+  "histogram", "Histogram",
+  "6 x 256 weighted counts, channel-major, channels as in stats",
+};
+
+const CoreArgText core_ret_threshold = {
+  "threshold", "Threshold",
+  "The threshold used, as a level (Otsu's: its last dark bin's level, "
+  "rounded down); -1 when an interactive run binarized nothing (Cancel, "
+  "or another action chosen in the dialog)",
+};
