@@ -1,0 +1,187 @@
+/* host.c — the plug-in core's host for GIMP 3 (libgimp 3.0). */
+#include "host.h"
+
+#include "core/errors.h"
+
+/* The precision classes of the core's reading rule.  Indexed images are
+ * 8-bit non-linear in GIMP 3. */
+static CorePrecision
+precision_class (GimpPrecision precision)
+{
+  switch (precision)
+    {
+    case GIMP_PRECISION_U8_NON_LINEAR:
+    case GIMP_PRECISION_U8_PERCEPTUAL:
+      return CORE_PRECISION_U8_PERCEPTUAL;
+    case GIMP_PRECISION_U8_LINEAR:
+      return CORE_PRECISION_U8_LINEAR;
+    default:
+      return CORE_PRECISION_OTHER;
+    }
+}
+
+static gboolean
+describe (gpointer data, CoreDrawableInfo *info)
+{
+  GimpDrawable *drawable = data;
+  GimpImage    *image = NULL;
+
+  /* A drawable of a closed image stays a valid GObject in the plug-in;
+   * gimp_item_is_valid asks GIMP whether it still exists. */
+  if (GIMP_IS_DRAWABLE (drawable) && gimp_item_is_valid (GIMP_ITEM (drawable)))
+    image = gimp_item_get_image (GIMP_ITEM (drawable));
+  info->exists = image != NULL;
+  if (! info->exists)
+    {
+      info->name = GIMP_IS_DRAWABLE (drawable)
+                     ? g_strdup_printf ("%d", gimp_item_get_id (
+                                                GIMP_ITEM (drawable)))
+                     : g_strdup ("(none)");
+      return FALSE;
+    }
+  info->name = gimp_item_get_name (GIMP_ITEM (drawable));
+  info->is_gray = gimp_drawable_is_gray (drawable);
+  info->has_alpha = gimp_drawable_has_alpha (drawable);
+  info->is_indexed = gimp_drawable_is_indexed (drawable);
+  info->is_group = gimp_item_is_group (GIMP_ITEM (drawable));
+  /* GIMP 3's "lock pixels" is the item's content lock. */
+  info->locked = gimp_item_get_lock_content (GIMP_ITEM (drawable));
+  info->precision = precision_class (gimp_image_get_precision (image));
+  if (! gimp_drawable_mask_intersect (drawable, &info->x, &info->y,
+                                      &info->width, &info->height))
+    info->width = info->height = 0;
+  gimp_drawable_get_offsets (drawable, &info->offset_x, &info->offset_y);
+  info->has_selection = ! gimp_selection_is_empty (image);
+  return TRUE;
+}
+
+static GeglBuffer *
+buffer (gpointer drawable)
+{
+  return gimp_drawable_get_buffer (drawable);
+}
+
+static GeglBuffer *
+shadow_buffer (gpointer drawable)
+{
+  return gimp_drawable_get_shadow_buffer (drawable);
+}
+
+static GeglBuffer *
+selection_buffer (gpointer drawable)
+{
+  GimpImage *image = gimp_item_get_image (GIMP_ITEM (drawable));
+
+  return gimp_drawable_get_buffer (
+    GIMP_DRAWABLE (gimp_image_get_selection (image)));
+}
+
+static const Babl *
+format (gpointer drawable)
+{
+  return gimp_drawable_get_format (drawable);
+}
+
+static void
+merge_shadow (gpointer drawable, gint x, gint y, gint width, gint height)
+{
+  /* TRUE: pushed on the undo stack, inside the procedure's undo group. */
+  gimp_drawable_merge_shadow (drawable, TRUE);
+  gimp_drawable_update (drawable, x, y, width, height);
+}
+
+static gint
+tile_height (void)
+{
+  return (gint) gimp_tile_height ();
+}
+
+static void
+progress_text (const gchar *text)
+{
+  gimp_progress_init (text);
+}
+
+static void
+progress_update (gdouble fraction)
+{
+  gimp_progress_update (fraction);
+}
+
+/* Why the last PDB call failed, as GIMP said it. */
+static void
+set_pdb_error (GError **error)
+{
+  const gchar *why = gimp_pdb_get_last_error (gimp_get_pdb ());
+
+  g_set_error (error, CORE_ERROR, CORE_ERROR_FAILED, "%s",
+               why && *why ? why : "GIMP gave no reason");
+}
+
+static gpointer
+file_load (const gchar *path, gpointer *drawable, GError **error)
+{
+  GFile         *file = g_file_new_for_path (path);
+  GimpImage     *image = gimp_file_load (GIMP_RUN_NONINTERACTIVE, file);
+  GimpDrawable **selected;
+
+  g_object_unref (file);
+  *drawable = NULL;
+  if (! image)
+    {
+      set_pdb_error (error);
+      return NULL;
+    }
+  /* A file loads with its top layer selected: GIMP 2.10's active layer. */
+  selected = gimp_image_get_selected_drawables (image);
+  *drawable = selected[0];
+  g_free (selected);
+  return image;
+}
+
+/* `drawable` is not needed: GIMP 3 exports the image, and formats that
+ * hold one layer get what the export procedure makes of it (the visible
+ * layers merged), with the file's default export options (NULL). */
+static gboolean
+file_save (gpointer image, gpointer drawable G_GNUC_UNUSED, const gchar *path,
+           GError **error)
+{
+  GFile   *file = g_file_new_for_path (path);
+  gboolean ok = gimp_file_save (GIMP_RUN_NONINTERACTIVE, image, file, NULL);
+
+  g_object_unref (file);
+  if (! ok)
+    set_pdb_error (error);
+  return ok;
+}
+
+static void
+image_close (gpointer image)
+{
+  gimp_image_delete (image);
+}
+
+const CoreHost *
+gimp3_host (void)
+{
+  static const CoreHost host = {
+    /* GIMP 3 bins the luminance of linear light (app/core/gimphistogram.c
+     * at 3.0.4: babl_fish (format, "Y float")), whatever the layer's
+     * precision. */
+    .luminance = GH_LUMINANCE_LINEAR,
+    .describe = describe,
+    .buffer = buffer,
+    .shadow_buffer = shadow_buffer,
+    .selection_buffer = selection_buffer,
+    .format = format,
+    .merge_shadow = merge_shadow,
+    .tile_height = tile_height,
+    .progress_text = progress_text,
+    .progress_update = progress_update,
+    .file_load = file_load,
+    .file_save = file_save,
+    .image_close = image_close,
+  };
+
+  return &host;
+}
