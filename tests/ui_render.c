@@ -1,5 +1,9 @@
 /* ui_render.c — the histogram dialog drawn from a known histogram.
  *
+ * Built against either glue, with the same checks: GTK 2 (dialog_gtk2,
+ * GIMP 2.10) or GTK 3 (dialog_gtk3, GIMP 3), chosen by the GTK it is
+ * compiled with.
+ *
  * Without a display: histogram_view into a cairo image surface (written to
  * ui_render_view.png), checked pixel by pixel: bar heights where the
  * counts say (linear and logarithmic), empty bins empty, the Otsu marker on
@@ -7,12 +11,21 @@
  * the pointer's bin.  The dialog's model: gray and gray+alpha layers offer
  * only their channels; on 1024 bins (layers above 8 bits) the binarize
  * threshold OK applies is the marker's bin, Otsu over a selected range
- * included, and the remembered range comes back.  With a display (run
- * under xvfb-run): the dialog's content in an offscreen window
- * (ui_render_dialog.png): its plot equals the view drawn directly, every
- * number shown equals the engine's gh_stats_compute, also after a drag on
- * the plot and a change of channel, the channel picker lists only the
- * layer's channels, and the threshold slider starts at Otsu's level.
+ * included, and the remembered range comes back; the rules both glues
+ * leave to it: clicks and drags as bins, which controls can be used, the
+ * message line.  With a display (run under xvfb-run): the dialog's
+ * content in an offscreen window (ui_render_dialog.png): its plot, given
+ * the test's size, equals the view drawn directly at the display's scale
+ * factor (run it with GDK_SCALE=2 too for HiDPI under GTK 3) and is
+ * written as ui_render_plot.png; every number shown equals the engine's
+ * gh_stats_compute, also after a drag on the plot and a change of channel,
+ * the channel picker lists only the layer's channels, and the threshold
+ * slider starts at Otsu's level.
+ *
+ *   ui_render [REFERENCE.png]
+ *
+ * REFERENCE: the other toolkit's ui_render_plot.png, which this run's plot
+ * must equal (the two glues draw the same pixels).
  * Ends with "N passed, N failed"; without a display the GTK checks cannot
  * run and it exits 77 (skipped) unless a check failed.
  */
@@ -20,10 +33,15 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include <gtk/gtk.h>
 #include <libgimp/gimp.h>
 #include <libgimp/gimpui.h>
 
+#if GTK_CHECK_VERSION (3, 0, 0)
+#include "dialog_gtk3.h"
+#else
 #include "dialog_gtk2.h"
+#endif
 #include "dialog_state.h"
 #include "histogram_view.h"
 #include "test_util.h"
@@ -70,6 +88,17 @@ pixel (cairo_surface_t *s, int x, int y, double rgb[3])
   rgb[0] = ((p >> 16) & 255) / 255.0;
   rgb[1] = ((p >> 8) & 255) / 255.0;
   rgb[2] = (p & 255) / 255.0;
+}
+
+/* Within 8 of 255 in each of red, green and blue (what antialiasing and
+ * two cairo versions may differ by). */
+static int
+same_colour (const double a[3], const double b[3])
+{
+  for (int k = 0; k < 3; k++)
+    if (fabs (a[k] - b[k]) * 255 > 8.5)
+      return 0;
+  return 1;
 }
 
 static int
@@ -416,6 +445,73 @@ check_1024_bins (void)
   gh_histogram_clear (&h);
 }
 
+/* What both glues hand to the model: the pointer as bins, which controls
+ * can be used, and the message line. */
+static void
+check_glue_rules (const gh_histogram *h)
+{
+  DialogSettings settings;
+  DialogState    st;
+  GError        *broke = g_error_new_literal (G_FILE_ERROR, 0, "it broke");
+
+  dialog_settings_defaults (&settings);
+  dialog_state_init (&st, h, "cpu: test", 0.001, &settings);
+  dialog_state_press (&st, 50, FALSE);
+  CHECK (st.lo == 50 && st.hi == 50, "a click picks one level");
+  CHECK (dialog_state_motion (&st, 30) && st.lo == 30 && st.hi == 50
+         && st.hover == 30, "a drag selects a range, the hover follows");
+  dialog_state_leave (&st);
+  CHECK (st.hover == 30, "leaving the plot mid-drag keeps its level shown");
+  CHECK (dialog_state_release (&st, 20) && st.lo == 20 && st.hi == 50
+         && ! dialog_state_motion (&st, 90) && st.hi == 50
+         && ! dialog_state_release (&st, 90),
+         "the release ends the drag: %d..%d", st.lo, st.hi);
+  dialog_state_leave (&st);
+  CHECK (st.hover == -1, "leaving the plot clears the hover");
+  dialog_state_press (&st, 7, TRUE);
+  CHECK (st.lo == 0 && st.hi == BINS - 1 && ! dialog_state_motion (&st, 9),
+         "a double click selects all levels, and drags nothing");
+
+  CHECK (! dialog_state_mode_sensitive (&st)
+         && ! dialog_state_threshold_sensitive (&st)
+         && ! dialog_state_otsu_sensitive (&st),
+         "analysing only: no action's controls");
+  dialog_state_set_action (&st, DIALOG_ACTION_EQUALIZE);
+  CHECK (dialog_state_mode_sensitive (&st)
+         && ! dialog_state_threshold_sensitive (&st),
+         "equalizing an RGB layer: the mode");
+  dialog_state_set_action (&st, DIALOG_ACTION_BINARIZE);
+  CHECK (dialog_state_threshold_sensitive (&st)
+         && ! dialog_state_otsu_sensitive (&st)
+         && ! dialog_state_mode_sensitive (&st),
+         "binarizing with Otsu: the slider, not Use Otsu");
+  dialog_state_set_threshold (&st, 100);
+  CHECK (dialog_state_otsu_sensitive (&st), "a fixed threshold: Use Otsu");
+  st.can_apply = FALSE;
+  CHECK (! dialog_state_threshold_sensitive (&st)
+         && ! dialog_state_otsu_sensitive (&st),
+         "a layer that cannot change: no controls");
+
+  CHECK (dialog_state_message (&st) == NULL, "no message at first");
+  dialog_state_preview_done (&st, broke);
+  CHECK (! g_strcmp0 (dialog_state_message (&st), "it broke"),
+         "a failed preview says why");
+  dialog_state_preview_done (&st, NULL);
+  CHECK (dialog_state_message (&st) == NULL,
+         "a working preview clears its own failure");
+  dialog_state_export_done (&st, "h.csv", NULL);
+  dialog_state_preview_done (&st, NULL);
+  CHECK (! g_strcmp0 (dialog_state_message (&st),
+                      "Histogram written to h.csv"),
+         "a working preview keeps the export's message");
+  dialog_state_preview_done (&st, broke);
+  dialog_state_export_done (&st, "h.csv", broke);
+  CHECK (! g_strcmp0 (dialog_state_message (&st), "it broke")
+         && ! st.message_from_preview, "a failed export says why");
+  dialog_state_clear (&st);
+  g_error_free (broke);
+}
+
 /* ---- the GTK dialog, with a display ---- */
 
 static GtkWidget *
@@ -435,12 +531,19 @@ find (GtkWidget *root, const char *name)
   return found;
 }
 
+/* Everything the widgets queued is done, redrawing included: GTK 3
+ * paints on its frame clock's next tick, not at once. */
 static void
 settle (void)
 {
-  for (int i = 0; i < 50; i++)
-    while (gtk_events_pending ())
-      gtk_main_iteration ();
+  gint64 end = g_get_monotonic_time () + 250 * 1000;
+
+  while (g_get_monotonic_time () < end)
+    {
+      while (gtk_events_pending ())
+        gtk_main_iteration ();
+      g_usleep (5 * 1000);
+    }
 }
 
 static double
@@ -494,6 +597,12 @@ press (GtkWidget *plot, GdkEventType type, double x)
 {
   GdkEvent *e = gdk_event_new (type);
 
+#if GTK_CHECK_VERSION (3, 0, 0)
+  /* GTK 3 asks every pointer event for its device. */
+  gdk_event_set_device (e, gdk_seat_get_pointer (gdk_display_get_default_seat (
+                             gtk_widget_get_display (plot))));
+#endif
+
   if (type == GDK_MOTION_NOTIFY)
     {
       e->motion.window = g_object_ref (gtk_widget_get_window (plot));
@@ -511,8 +620,119 @@ press (GtkWidget *plot, GdkEventType type, double x)
   gdk_event_free (e);
 }
 
+/* The plot's pixels as the window shows them, at the display's scale
+ * factor (device pixels). */
+static cairo_surface_t *
+plot_shot (GtkWidget *window, GtkWidget *plot, int scale)
+{
+  GtkAllocation    a;
+  int              x, y;
+  cairo_surface_t *s;
+  cairo_t         *cr;
+
+  gtk_widget_get_allocation (plot, &a);
+  gtk_widget_translate_coordinates (plot, window, 0, 0, &x, &y);
+  s = cairo_image_surface_create (CAIRO_FORMAT_RGB24, a.width * scale,
+                                  a.height * scale);
+  cairo_surface_set_device_scale (s, scale, scale);
+  cr = cairo_create (s);
+#if GTK_CHECK_VERSION (3, 0, 0)
+  cairo_set_source_surface (cr, gtk_offscreen_window_get_surface (
+                                  GTK_OFFSCREEN_WINDOW (window)), -x, -y);
+#else
+  gdk_cairo_set_source_pixmap (cr, gtk_offscreen_window_get_pixmap (
+                                     GTK_OFFSCREEN_WINDOW (window)), -x, -y);
+#endif
+  cairo_paint (cr);
+  cairo_destroy (cr);
+  cairo_surface_flush (s);
+  return s;
+}
+
+/* How many of the pixels of a and b (of the same size) are alike. */
+static int
+alike_pixels (cairo_surface_t *a, cairo_surface_t *b)
+{
+  int same = 0;
+
+  for (int y = 0; y < cairo_image_surface_get_height (a); y++)
+    for (int x = 0; x < cairo_image_surface_get_width (a); x++)
+      {
+        double p[3], q[3];
+
+        pixel (a, x, y, p);
+        pixel (b, x, y, q);
+        same += same_colour (p, q);
+      }
+  return same;
+}
+
+/* The plot equals the view drawn directly at the display's scale factor,
+ * and the other toolkit's plot when one is given. */
 static void
-check_dialog (const gh_histogram *h)
+check_plot (GtkWidget *window, GtkWidget *plot, const DialogState *st,
+            const char *reference)
+{
+  GtkAllocation    a;
+  HistogramView    view;
+  cairo_surface_t *shot, *want;
+  cairo_t         *cr;
+  int              scale = 1, total;
+
+#if GTK_CHECK_VERSION (3, 0, 0)
+  scale = gtk_widget_get_scale_factor (plot);
+#endif
+  gtk_widget_get_allocation (plot, &a);
+  CHECK (a.width == W && a.height == H, "the plot is %dx%d (asked %dx%d), "
+         "scale factor %d", a.width, a.height, W, H, scale);
+  shot = plot_shot (window, plot, scale);
+  cairo_surface_write_to_png (shot, "ui_render_plot.png");
+  want = cairo_image_surface_create (CAIRO_FORMAT_RGB24, a.width * scale,
+                                     a.height * scale);
+  cairo_surface_set_device_scale (want, scale, scale);
+  cr = cairo_create (want);
+  dialog_state_view (st, &view);
+  histogram_view_draw (&view, cr, a.width, a.height);
+  cairo_destroy (cr);
+  cairo_surface_flush (want);
+  total = a.width * a.height * scale * scale;
+  {
+    int same = alike_pixels (shot, want);
+
+    CHECK (same >= 0.97 * total, "the dialog's plot is the view drawn at "
+           "scale %d: %d of %d pixels", scale, same, total);
+  }
+  cairo_surface_destroy (want);
+
+  if (reference)
+    {
+      cairo_surface_t *other = cairo_image_surface_create_from_png (reference);
+      int              same;
+
+      if (cairo_surface_status (other) != CAIRO_STATUS_SUCCESS
+          || cairo_image_surface_get_width (other)
+             != cairo_image_surface_get_width (shot)
+          || cairo_image_surface_get_height (other)
+             != cairo_image_surface_get_height (shot))
+        CHECK (0, "reference plot %s: unreadable or not %dx%d", reference,
+               cairo_image_surface_get_width (shot),
+               cairo_image_surface_get_height (shot));
+      else
+        {
+          same = alike_pixels (shot, other);
+          CHECK (same >= 0.97 * total, "the plot equals the other toolkit's "
+                 "(%s): %d of %d pixels", reference, same, total);
+        }
+      cairo_surface_destroy (other);
+    }
+  else
+    printf ("  (no reference plot given: the other toolkit's is not "
+            "compared)\n");
+  cairo_surface_destroy (shot);
+}
+
+static void
+check_dialog (const gh_histogram *h, const char *reference)
 {
   DialogSettings settings;
   DialogState    st;
@@ -522,11 +742,15 @@ check_dialog (const gh_histogram *h)
   GtkAllocation  a;
   HistogramView  view;
   double         x0, x1, unused;
-  int            same = 0, total = 0;
 
   dialog_settings_defaults (&settings);
   dialog_state_init (&st, h, "cpu: test", 0.012, &settings);
   content = dialog_content_new (&st, NULL, NULL, NULL);
+  /* The test's size, larger than the plot's own: taller and wider than
+   * the rest of the dialog needs, it is what the plot gets in either
+   * toolkit, so both draw the same pixels. */
+  plot = find (content, "plot");
+  gtk_widget_set_size_request (plot, W, H);
   gtk_container_add (GTK_CONTAINER (window), content);
   gtk_widget_show_all (window);
   settle ();
@@ -535,41 +759,9 @@ check_dialog (const gh_histogram *h)
   if (! shot)
     return;
   gdk_pixbuf_save (shot, "ui_render_dialog.png", "png", NULL, NULL);
-
-  /* The plot in the dialog is the view drawn directly at its size. */
-  plot = find (content, "plot");
-  gtk_widget_get_allocation (plot, &a);
-  {
-    cairo_surface_t *s = cairo_image_surface_create (CAIRO_FORMAT_RGB24,
-                                                     a.width, a.height);
-    cairo_t         *cr = cairo_create (s);
-    int              n = gdk_pixbuf_get_n_channels (shot);
-    int              stride = gdk_pixbuf_get_rowstride (shot);
-    const guchar    *px = gdk_pixbuf_get_pixels (shot);
-
-    dialog_state_view (&st, &view);
-    histogram_view_draw (&view, cr, a.width, a.height);
-    cairo_destroy (cr);
-    cairo_surface_flush (s);
-    for (int y = 0; y < a.height; y++)
-      for (int x = 0; x < a.width; x++)
-        {
-          const guchar *p = px + (size_t) (a.y + y) * stride
-                            + (size_t) (a.x + x) * n;
-          double        c[3];
-
-          pixel (s, x, y, c);
-          total++;
-          same += abs (p[0] - (int) lround (c[0] * 255)) <= 8
-                  && abs (p[1] - (int) lround (c[1] * 255)) <= 8
-                  && abs (p[2] - (int) lround (c[2] * 255)) <= 8;
-        }
-    CHECK (a.width >= 300 && same >= 0.97 * total,
-           "the dialog's plot (%dx%d) is the view: %d of %d pixels", a.width,
-           a.height, same, total);
-    cairo_surface_destroy (s);
-  }
   g_object_unref (shot);
+  check_plot (window, plot, &st, reference);
+  gtk_widget_get_allocation (plot, &a);
 
   check_numbers (content, h, 0, GH_CHANNEL_VALUE, 0, BINS - 1,
                  "value, all levels");
@@ -722,6 +914,7 @@ main (int argc, char **argv)
   check_overlay (&h);
   check_gray_channels ();
   check_1024_bins ();
+  check_glue_rules (&h);
   if (! gtk_init_check (&argc, &argv))
     {
       int status = test_summary ();
@@ -731,7 +924,7 @@ main (int argc, char **argv)
       gh_histogram_clear (&h);
       return status ? status : 77;
     }
-  check_dialog (&h);
+  check_dialog (&h, argc > 1 ? argv[1] : NULL);
   check_dialog_opening (&h);
   gh_histogram_clear (&h);
   return test_summary ();

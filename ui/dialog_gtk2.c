@@ -4,18 +4,12 @@
 #include <libgimp/gimp.h>
 #include <libgimp/gimpui.h>
 
-#define PLUG_IN_ROLE "gpu-histogram"
-#define HELP_ID      "plug-in-gpu-histogram"
-#define PLOT_WIDTH   420
-#define PLOT_HEIGHT  200
-
 typedef struct
 {
   DialogState       *state;
   const DialogHooks *hooks;
   GtkWidget         *plot;
   GtkWidget         *hover, *range, *message;
-  gboolean           preview_failed; /* the message is the preview's error */
   GtkWidget         *titles[DIALOG_MAX_COLUMNS];
   GtkWidget         *values[DIALOG_MAX_COLUMNS][DIALOG_NUM_STATS];
   GtkWidget         *action[3];      /* radios, by DialogAction */
@@ -23,7 +17,6 @@ typedef struct
   GtkObject         *threshold;      /* GimpScaleEntry's adjustment */
   GtkWidget         *otsu;
   GtkWidget         *preview;
-  gint               drag_from;      /* the bin a drag started on; -1 */
   gboolean           updating;       /* the glue moves its own widgets */
 } Dialog;
 
@@ -65,16 +58,10 @@ sync_widgets (Dialog *d)
 
   gtk_adjustment_set_value (GTK_ADJUSTMENT (d->threshold),
                             dialog_state_threshold (st));
-  gimp_scale_entry_set_sensitive (d->threshold, st->can_apply
-                                  && st->settings.action
-                                     == DIALOG_ACTION_BINARIZE);
-  gtk_widget_set_sensitive (d->otsu, st->can_apply
-                            && st->settings.action == DIALOG_ACTION_BINARIZE
-                            && st->settings.threshold >= 0);
-  gtk_widget_set_sensitive (d->mode, st->can_apply
-                            && st->settings.action == DIALOG_ACTION_EQUALIZE
-                            && dialog_state_has_channel (st,
-                                                         DIALOG_CHANNEL_RGB));
+  gimp_scale_entry_set_sensitive (d->threshold,
+                                  dialog_state_threshold_sensitive (st));
+  gtk_widget_set_sensitive (d->otsu, dialog_state_otsu_sensitive (st));
+  gtk_widget_set_sensitive (d->mode, dialog_state_mode_sensitive (st));
   d->updating = FALSE;
   gtk_widget_queue_draw (d->plot);
 }
@@ -116,12 +103,10 @@ plot_bin (Dialog *d, gdouble x)
 }
 
 static void
-set_hover (Dialog *d, gint bin)
+show_hover (Dialog *d)
 {
-  gchar *text;
+  gchar *text = dialog_state_hover_text (d->state);
 
-  dialog_state_set_hover (d->state, bin);
-  text = dialog_state_hover_text (d->state);
   gtk_label_set_text (GTK_LABEL (d->hover), text);
   g_free (text);
   gtk_widget_queue_draw (d->plot);
@@ -133,17 +118,8 @@ plot_press (GtkWidget *widget, GdkEventButton *event, Dialog *d)
   (void) widget;
   if (event->button != 1)
     return FALSE;
-  if (event->type == GDK_2BUTTON_PRESS)
-    {
-      d->drag_from = -1;
-      dialog_state_reset_range (d->state);
-    }
-  else
-    {
-      /* As in GIMP's histogram: a click picks one level, a drag a range. */
-      d->drag_from = plot_bin (d, event->x);
-      dialog_state_set_range (d->state, d->drag_from, d->drag_from);
-    }
+  dialog_state_press (d->state, plot_bin (d, event->x),
+                      event->type == GDK_2BUTTON_PRESS);
   changed (d);
   return TRUE;
 }
@@ -151,16 +127,11 @@ plot_press (GtkWidget *widget, GdkEventButton *event, Dialog *d)
 static gboolean
 plot_motion (GtkWidget *widget, GdkEventMotion *event, Dialog *d)
 {
-  gint bin = plot_bin (d, event->x);
-
   (void) widget;
-  if (d->drag_from >= 0)
-    {
-      dialog_state_set_range (d->state, d->drag_from, bin);
-      /* The preview waits for the release: a drag must stay smooth. */
-      sync_widgets (d);
-    }
-  set_hover (d, bin);
+  /* The preview waits for the release. */
+  if (dialog_state_motion (d->state, plot_bin (d, event->x)))
+    sync_widgets (d);
+  show_hover (d);
   return TRUE;
 }
 
@@ -168,10 +139,9 @@ static gboolean
 plot_release (GtkWidget *widget, GdkEventButton *event, Dialog *d)
 {
   (void) widget;
-  if (event->button != 1 || d->drag_from < 0)
+  if (event->button != 1
+      || ! dialog_state_release (d->state, plot_bin (d, event->x)))
     return FALSE;
-  dialog_state_set_range (d->state, d->drag_from, plot_bin (d, event->x));
-  d->drag_from = -1;
   changed (d);
   return TRUE;
 }
@@ -181,8 +151,8 @@ plot_leave (GtkWidget *widget, GdkEventCrossing *event, Dialog *d)
 {
   (void) widget;
   (void) event;
-  if (d->drag_from < 0)
-    set_hover (d, -1);
+  dialog_state_leave (d->state);
+  show_hover (d);
   return FALSE;
 }
 
@@ -247,17 +217,19 @@ otsu_clicked (GtkWidget *button, Dialog *d)
 }
 
 static void
-show_message (Dialog *d, const gchar *text)
+show_message (Dialog *d)
 {
+  const gchar *text = dialog_state_message (d->state);
+
   gtk_label_set_text (GTK_LABEL (d->message), text);
-  gtk_widget_set_visible (d->message, text && *text);
+  gtk_widget_set_visible (d->message, text != NULL);
 }
 
 gchar *
 dialog_csv_file_choose (GtkWindow *parent, const gchar *filename)
 {
   GtkWidget     *chooser
-    = gtk_file_chooser_dialog_new ("Export Histogram as CSV", parent,
+    = gtk_file_chooser_dialog_new (DIALOG_CSV_TITLE, parent,
                                    GTK_FILE_CHOOSER_ACTION_SAVE,
                                    "_Cancel", GTK_RESPONSE_CANCEL,
                                    "_Save", GTK_RESPONSE_ACCEPT, NULL);
@@ -274,7 +246,7 @@ dialog_csv_file_choose (GtkWindow *parent, const gchar *filename)
     gtk_file_chooser_set_filename (GTK_FILE_CHOOSER (chooser), filename);
   else
     gtk_file_chooser_set_current_name (GTK_FILE_CHOOSER (chooser),
-                                       "histogram.csv");
+                                       DIALOG_CSV_DEFAULT);
   if (! parent)
     gimp_window_set_transient (GTK_WINDOW (chooser));
   if (gtk_dialog_run (GTK_DIALOG (chooser)) == GTK_RESPONSE_ACCEPT)
@@ -289,18 +261,12 @@ export_clicked (GtkWidget *button, Dialog *d)
   gchar  *file = dialog_csv_file_choose (
                    GTK_WINDOW (gtk_widget_get_toplevel (button)), NULL);
   GError *error = NULL;
-  gchar  *text;
 
   if (! file)
     return;
-  /* A success replaces an earlier failure's message. */
-  if (d->hooks->export_csv (file, d->hooks->data, &error))
-    text = g_strdup_printf ("Histogram written to %s", file);
-  else
-    text = g_strdup (error->message);
-  show_message (d, text);
-  d->preview_failed = FALSE;
-  g_free (text);
+  d->hooks->export_csv (file, d->hooks->data, &error);
+  dialog_state_export_done (d->state, file, error);
+  show_message (d);
   g_clear_error (&error);
   g_free (file);
 }
@@ -320,11 +286,8 @@ preview_invalidated (GimpPreview *preview, Dialog *d)
                               d->hooks->data, &error);
   if (pixels)
     gimp_preview_draw_buffer (preview, pixels, rowstride);
-  /* A preview that works again clears its own failure's message, not
-   * what an export said. */
-  if (error || d->preview_failed)
-    show_message (d, error ? error->message : NULL);
-  d->preview_failed = error != NULL;
+  dialog_state_preview_done (d->state, error);
+  show_message (d);
   g_clear_error (&error);
   g_free (pixels);
 }
@@ -373,7 +336,8 @@ static GtkWidget *
 plot_part (Dialog *d)
 {
   const gchar *channels[DIALOG_NUM_CHANNEL_CHOICES];
-  const gchar *scales[] = { "Linear", "Logarithmic" };
+  const gchar *scales[] = { dialog_scale_label (HISTOGRAM_VIEW_LINEAR),
+                            dialog_scale_label (HISTOGRAM_VIEW_LOG) };
   GtkWidget   *vbox = gtk_vbox_new (FALSE, 6);
   GtkWidget   *row = gtk_hbox_new (FALSE, 12);
   GtkWidget   *frame = gtk_frame_new (NULL);
@@ -399,7 +363,8 @@ plot_part (Dialog *d)
 
   d->plot = gtk_drawing_area_new ();
   gtk_widget_set_name (d->plot, "plot");
-  gtk_widget_set_size_request (d->plot, PLOT_WIDTH, PLOT_HEIGHT);
+  gtk_widget_set_size_request (d->plot, DIALOG_PLOT_WIDTH,
+                               DIALOG_PLOT_HEIGHT);
   gtk_widget_add_events (d->plot, GDK_POINTER_MOTION_MASK
                                   | GDK_BUTTON_PRESS_MASK
                                   | GDK_BUTTON_RELEASE_MASK
@@ -429,17 +394,6 @@ plot_part (Dialog *d)
 static GtkWidget *
 stats_part (Dialog *d)
 {
-  static const gchar *const tips[DIALOG_NUM_STATS] = {
-    "Pixels in the selected levels (weighted by alpha and the selection)",
-    "The darkest level in use",
-    "The brightest level in use",
-    "The average level",
-    "Half of the pixels are at or below this level",
-    "How widely the levels spread around the mean",
-    "The level that best splits the pixels into a dark and a bright class "
-    "(Otsu's method); levels above it are bright",
-    "The share of all pixels that lie in the selected levels",
-  };
   GtkWidget *table = gtk_table_new (DIALOG_NUM_STATS + 1,
                                     DIALOG_MAX_COLUMNS + 1, FALSE);
   GtkWidget *vbox = gtk_vbox_new (FALSE, 6);
@@ -462,7 +416,7 @@ stats_part (Dialog *d)
       GtkWidget *label = gtk_label_new (dialog_stat_label ((DialogStat) s));
 
       gtk_misc_set_alignment (GTK_MISC (label), 0, 0.5);
-      gimp_help_set_help_data (label, tips[s], NULL);
+      gimp_help_set_help_data (label, dialog_stat_tip ((DialogStat) s), NULL);
       gtk_table_attach (GTK_TABLE (table), label, 0, 1, s + 1, s + 2,
                         GTK_FILL, GTK_FILL, 0, 0);
       for (gint k = 0; k < DIALOG_MAX_COLUMNS; k++)
@@ -471,7 +425,8 @@ stats_part (Dialog *d)
 
           g_snprintf (name, sizeof name, "stat-%d-%d", k, s);
           d->values[k][s] = named_label (name, 1);
-          gimp_help_set_help_data (d->values[k][s], tips[s], NULL);
+          gimp_help_set_help_data (d->values[k][s],
+                                   dialog_stat_tip ((DialogStat) s), NULL);
           gtk_table_attach (GTK_TABLE (table), d->values[k][s], k + 1, k + 2,
                             s + 1, s + 2, GTK_FILL, GTK_FILL, 0, 0);
         }
@@ -492,9 +447,7 @@ stats_part (Dialog *d)
 static GtkWidget *
 actions_part (Dialog *d, const gchar *refusal)
 {
-  static const gchar *const modes[] = { "Each channel", "Luminance only" };
-  static const gchar *const labels[] = { "_Analyze only (no change)",
-                                         "_Equalize", "_Binarize" };
+  const gchar *modes[] = { dialog_mode_label (0), dialog_mode_label (1) };
   GtkWidget *frame = gimp_frame_new ("On OK");
   GtkWidget *vbox = gtk_vbox_new (FALSE, 6);
   GtkWidget *table = gtk_table_new (1, 3, FALSE);
@@ -503,7 +456,8 @@ actions_part (Dialog *d, const gchar *refusal)
   gtk_container_add (GTK_CONTAINER (frame), vbox);
   for (gint a = 0; a < 3; a++)
     {
-      d->action[a] = gtk_radio_button_new_with_mnemonic (group, labels[a]);
+      d->action[a] = gtk_radio_button_new_with_mnemonic (
+                       group, dialog_action_label ((DialogAction) a));
       group = gtk_radio_button_get_group (GTK_RADIO_BUTTON (d->action[a]));
       g_object_set_data (G_OBJECT (d->action[a]), "action",
                          GINT_TO_POINTER (a));
@@ -573,7 +527,6 @@ dialog_content_new (DialogState *state, const gchar *refusal,
 
   d->state = state;
   d->hooks = hooks;
-  d->drag_from = -1;
   d->preview = preview;
   state->can_apply = ! refusal;
   /* Freed with the widgets. */
@@ -611,8 +564,8 @@ dialog_run (gint32 drawable, DialogState *state, const gchar *refusal,
   DialogChoice now;
   gboolean     ok;
 
-  dialog = gimp_dialog_new ("Histogram (GPU)", PLUG_IN_ROLE, NULL, 0,
-                            gimp_standard_help_func, HELP_ID,
+  dialog = gimp_dialog_new (DIALOG_TITLE, DIALOG_ROLE, NULL, 0,
+                            gimp_standard_help_func, DIALOG_HELP_ID,
                             "_Cancel", GTK_RESPONSE_CANCEL,
                             "_OK", GTK_RESPONSE_OK, NULL);
   gtk_dialog_set_alternative_button_order (GTK_DIALOG (dialog),

@@ -3,9 +3,9 @@
  * Thin glue: the drawing is histogram_view's, every number and decision
  * dialog_state's; this file only lays out widgets and forwards their
  * events.  It knows nothing of the plug-in's operations: the caller hands
- * in hooks that render the preview and write the CSV, so the same
- * operations the procedures use do the work (the arrows stay plugin ->
- * ui -> engine).
+ * in hooks (dialog_hooks.h) that render the preview and write the CSV, so
+ * the same operations the procedures use do the work (the arrows stay
+ * plugin -> ui -> engine).  dialog_gtk3.h is the same dialog for GIMP 3.
  *
  *   gimp_ui_init (PLUG_IN_BINARY, FALSE);
  *   DialogState st;  dialog_state_init (&st, &hist, backend, secs, &settings);
@@ -16,9 +16,7 @@
  *
  * dialog_content_new builds everything but the window, the preview and
  * the buttons, for a test to render without GIMP running.  Its widgets
- * are named for finding them: "plot", "stat-<column>-<row>" (DialogStat
- * rows), "column-<column>", "backend", "range", "hover", "channel" (the
- * channel picker), "threshold" (the threshold slider).
+ * are named for finding them as dialog_hooks.h lists.
  *
  * dialog_csv_file_choose is the dialog's Export CSV file chooser, for the
  * export procedure's own interactive run.
@@ -28,23 +26,8 @@
 
 #include <gtk/gtk.h>
 
+#include "dialog_hooks.h"
 #include "dialog_state.h"
-
-typedef struct
-{
-  /* The pixels of the drawable's rectangle (x, y, width, height) with
-   * `choice` applied, 8-bit in the drawable's type (what
-   * gimp_preview_draw_buffer takes), rows *rowstride bytes apart; g_free
-   * them.  NULL with no error: nothing to apply (the preview shows the
-   * original); NULL with an error: it failed, and the dialog says why. */
-  guchar *(*preview) (const DialogChoice *choice, gint x, gint y,
-                      gint width, gint height, gint *rowstride,
-                      gpointer data, GError **error);
-  /* Writes the histogram as CSV. */
-  gboolean (*export_csv) (const gchar *filename, gpointer data,
-                          GError **error);
-  gpointer data;
-} DialogHooks;
 
 /* Shows the dialog on `drawable` until the user closes it.  `refusal`:
  * why the layer cannot be changed (the actions are then greyed out and

@@ -128,6 +128,9 @@ dialog_state_init (DialogState *state, const gh_histogram *hist,
   state->seconds = seconds;
   state->hover = -1;
   state->can_apply = TRUE;
+  state->drag_from = -1;
+  state->message = NULL;
+  state->message_from_preview = FALSE;
 
   *s = *settings;
   /* Remembered from another layer: keep what still makes sense here. */
@@ -158,6 +161,7 @@ dialog_state_clear (DialogState *state)
   for (gint c = 0; c < GH_NUM_CHANNELS; c++)
     g_clear_pointer (&state->counts[c], g_free);
   g_clear_pointer (&state->backend, g_free);
+  g_clear_pointer (&state->message, g_free);
 }
 
 void
@@ -216,6 +220,107 @@ void
 dialog_state_set_hover (DialogState *state, gint bin)
 {
   state->hover = bin >= 0 && bin < state->hist->bins ? bin : -1;
+}
+
+void
+dialog_state_press (DialogState *state, gint bin, gboolean double_click)
+{
+  if (double_click)
+    {
+      state->drag_from = -1;
+      dialog_state_reset_range (state);
+    }
+  else
+    {
+      state->drag_from = bin;
+      dialog_state_set_range (state, bin, bin);
+    }
+}
+
+gboolean
+dialog_state_motion (DialogState *state, gint bin)
+{
+  dialog_state_set_hover (state, bin);
+  if (state->drag_from < 0)
+    return FALSE;
+  dialog_state_set_range (state, state->drag_from, bin);
+  return TRUE;
+}
+
+gboolean
+dialog_state_release (DialogState *state, gint bin)
+{
+  if (state->drag_from < 0)
+    return FALSE;
+  dialog_state_set_range (state, state->drag_from, bin);
+  state->drag_from = -1;
+  return TRUE;
+}
+
+void
+dialog_state_leave (DialogState *state)
+{
+  /* A drag goes on outside the plot (the pointer is grabbed): its level
+   * stays shown. */
+  if (state->drag_from < 0)
+    dialog_state_set_hover (state, -1);
+}
+
+gboolean
+dialog_state_mode_sensitive (const DialogState *state)
+{
+  /* Luminance only means something where there is colour. */
+  return state->can_apply
+         && state->settings.action == DIALOG_ACTION_EQUALIZE
+         && dialog_state_has_channel (state, DIALOG_CHANNEL_RGB);
+}
+
+gboolean
+dialog_state_threshold_sensitive (const DialogState *state)
+{
+  return state->can_apply
+         && state->settings.action == DIALOG_ACTION_BINARIZE;
+}
+
+gboolean
+dialog_state_otsu_sensitive (const DialogState *state)
+{
+  return dialog_state_threshold_sensitive (state)
+         && state->settings.threshold >= 0;
+}
+
+const gchar *
+dialog_state_message (const DialogState *state)
+{
+  return state->message;
+}
+
+static void
+set_message (DialogState *state, gchar *text, gboolean from_preview)
+{
+  g_free (state->message);
+  state->message = text;
+  state->message_from_preview = from_preview;
+}
+
+void
+dialog_state_preview_done (DialogState *state, const GError *error)
+{
+  if (error)
+    set_message (state, g_strdup (error->message), TRUE);
+  else if (state->message_from_preview)
+    set_message (state, NULL, FALSE);
+}
+
+void
+dialog_state_export_done (DialogState *state, const gchar *filename,
+                          const GError *error)
+{
+  /* A success replaces an earlier failure's message. */
+  set_message (state, error ? g_strdup (error->message)
+                            : g_strdup_printf ("Histogram written to %s",
+                                               filename),
+               FALSE);
 }
 
 static gboolean
@@ -280,6 +385,48 @@ dialog_stat_label (DialogStat stat)
         "Otsu threshold", "Percentile" };
 
   return stat < DIALOG_NUM_STATS ? labels[stat] : "?";
+}
+
+const gchar *
+dialog_stat_tip (DialogStat stat)
+{
+  static const gchar *const tips[DIALOG_NUM_STATS] = {
+    "Pixels in the selected levels (weighted by alpha and the selection)",
+    "The darkest level in use",
+    "The brightest level in use",
+    "The average level",
+    "Half of the pixels are at or below this level",
+    "How widely the levels spread around the mean",
+    "The level that best splits the pixels into a dark and a bright class "
+    "(Otsu's method); levels above it are bright",
+    "The share of all pixels that lie in the selected levels",
+  };
+
+  return stat < DIALOG_NUM_STATS ? tips[stat] : "?";
+}
+
+const gchar *
+dialog_scale_label (HistogramViewScale scale)
+{
+  return scale == HISTOGRAM_VIEW_LOG ? "Logarithmic" : "Linear";
+}
+
+const gchar *
+dialog_action_label (DialogAction action)
+{
+  /* Binarize's own label names its channel: dialog_state_binarize_label. */
+  switch (action)
+    {
+    case DIALOG_ACTION_EQUALIZE: return "_Equalize";
+    case DIALOG_ACTION_BINARIZE: return "_Binarize";
+    default:                     return "_Analyze only (no change)";
+    }
+}
+
+const gchar *
+dialog_mode_label (gint mode)
+{
+  return mode == 1 ? "Luminance only" : "Each channel";
 }
 
 gchar *

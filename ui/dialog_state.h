@@ -1,16 +1,19 @@
 /* dialog_state.h — the histogram dialog's model, without any toolkit.
  *
  * Everything the dialog shows and decides, kept apart from GTK so that the
- * GTK 2 glue (dialog_gtk2.c), a GTK 3 / GIMP 3 port and the tests share
- * it: the remembered settings, the selected range of bins, the pointer's
- * bin, the statistics of the chosen channel over that range (computed by
- * the engine, gh_stats_compute) as the strings shown, the threshold a
- * binarize would use, and what OK applies.
+ * GTK 2 glue (dialog_gtk2.c), the GTK 3 glue (dialog_gtk3.c) and the tests
+ * share it: the remembered settings, the selected range of bins, the
+ * pointer's bin and drag, the statistics of the chosen channel over that
+ * range (computed by the engine, gh_stats_compute) as the strings shown,
+ * the threshold a binarize would use, which controls can be used, the
+ * message line, and what OK applies.  A glue only lays out widgets, feeds
+ * their events in here and shows what comes back.
  *
  *   DialogState st;
  *   dialog_state_init (&st, &hist, "cpu: 2 threads", 0.012, &settings);
  *   dialog_state_set_channel (&st, GH_CHANNEL_RED);   -- the GUI's events
  *   dialog_state_set_range (&st, 10, 200);
+ *   dialog_state_press (&st, bin, FALSE);  -- the pointer, as bins
  *   gchar *mean = dialog_state_stat_text (&st, 0, DIALOG_STAT_MEAN);
  *   HistogramView view;  dialog_state_view (&st, &view);   -- to draw
  *   DialogChoice choice;  dialog_state_choice (&st, &choice); -- for OK
@@ -94,6 +97,9 @@ typedef struct
   gh_stats            binarize_stats; /* the binarize channel, same range */
   gboolean            can_apply; /* FALSE: the layer cannot be changed, OK
                                     applies nothing (set it after init) */
+  gint                drag_from; /* the bin a drag started on; -1: none */
+  gchar              *message;   /* the message line; NULL: none */
+  gboolean            message_from_preview; /* it is the preview's error */
 } DialogState;
 
 /* Settings for a first run: value, linear, analyse only, each channel,
@@ -126,6 +132,18 @@ void dialog_state_set_range (DialogState *state, gint from, gint to);
 void dialog_state_reset_range (DialogState *state);
 void dialog_state_set_hover (DialogState *state, gint bin);
 
+/* The pointer on the plot, as bins (histogram_view_bin_at), as in GIMP's
+ * histogram: a press picks one level (a double click: all levels), a drag
+ * from there a range; the statistics follow.  Motion and release return
+ * TRUE when they moved the range: a drag is on.  The preview should wait
+ * for the release, so that a drag stays smooth. */
+void dialog_state_press (DialogState *state, gint bin, gboolean double_click);
+/* Also moves the hover. */
+gboolean dialog_state_motion (DialogState *state, gint bin);
+gboolean dialog_state_release (DialogState *state, gint bin);
+/* The pointer left the plot: no hover, unless a drag goes on. */
+void dialog_state_leave (DialogState *state);
+
 /* The channel a binarize compares: the chosen one; luminance under the
  * RGB overlay (value on gray layers, where it is the same level). */
 gh_channel dialog_state_binarize_channel (const DialogState *state);
@@ -136,6 +154,13 @@ gint dialog_state_threshold (const DialogState *state);
 /* The largest threshold the procedure accepts (254). */
 gint dialog_state_max_threshold (const DialogState *state);
 
+/* Whether these controls can be used now: the equalize mode (RGB layers
+ * equalizing), the threshold slider (binarizing) and Use Otsu (binarizing
+ * at a fixed threshold); none when the layer cannot be changed. */
+gboolean dialog_state_mode_sensitive (const DialogState *state);
+gboolean dialog_state_threshold_sensitive (const DialogState *state);
+gboolean dialog_state_otsu_sensitive (const DialogState *state);
+
 void dialog_state_choice (const DialogState *state, DialogChoice *choice);
 
 /* The drawing's data: the chosen channel(s), scale, range, hover, and the
@@ -143,8 +168,23 @@ void dialog_state_choice (const DialogState *state, DialogChoice *choice);
  * Otsu threshold).  Points into the state. */
 void dialog_state_view (const DialogState *state, HistogramView *view);
 
-/* Texts for the dialog; each is newly allocated (g_free). */
+/* The message line under the actions: what the last export said, or why
+ * the preview failed; NULL: none.  A preview that works again clears its
+ * own failure's message, not what an export said. */
+const gchar *dialog_state_message (const DialogState *state);
+void dialog_state_preview_done (DialogState *state, const GError *error);
+void dialog_state_export_done (DialogState *state, const gchar *filename,
+                               const GError *error);
+
+/* The controls' fixed texts, mnemonics included. */
 const gchar *dialog_stat_label (DialogStat stat);
+const gchar *dialog_stat_tip (DialogStat stat);
+const gchar *dialog_scale_label (HistogramViewScale scale);
+const gchar *dialog_action_label (DialogAction action);
+/* The equalize procedure's mode argument: 0 or 1. */
+const gchar *dialog_mode_label (gint mode);
+
+/* Texts for the dialog; each is newly allocated (g_free). */
 gchar *dialog_state_column_title (const DialogState *state, gint column);
 gchar *dialog_state_stat_text (const DialogState *state, gint column,
                                DialogStat stat);

@@ -1,0 +1,52 @@
+/* dialog_hooks.h — what the histogram dialog's GTK glues share, knowing no
+ * GTK: the hooks through which a host does the dialog's work, and the
+ * names both dialogs show.
+ *
+ * Each GIMP host fills DialogHooks with its own calls and hands it to its
+ * glue's dialog_run (dialog_gtk2.h for GIMP 2.10, dialog_gtk3.h for GIMP
+ * 3), so the operations the procedures use do the work and the arrows stay
+ * plugin -> ui -> engine:
+ *
+ *   DialogHooks hooks = { my_preview, my_export, my_data };
+ *   if (dialog_run (drawable, &st, refusal, &hooks, &choice)) ...
+ *
+ * Both glues' dialog_content_new name their widgets alike, for tests to
+ * find them: "plot", "stat-<column>-<row>" (DialogStat rows),
+ * "column-<column>", "backend", "range", "hover", "channel" (the channel
+ * picker), "scale", "mode", "threshold" (the threshold slider itself).
+ */
+#ifndef GH_UI_DIALOG_HOOKS_H
+#define GH_UI_DIALOG_HOOKS_H
+
+#include <glib.h>
+
+#include "dialog_state.h"
+
+/* The window's title, its role for window managers, and GIMP's help id. */
+#define DIALOG_TITLE        "Histogram (GPU)"
+#define DIALOG_ROLE         "gpu-histogram"
+#define DIALOG_HELP_ID      "plug-in-gpu-histogram"
+/* The plot's smallest size in the dialog, in logical pixels. */
+#define DIALOG_PLOT_WIDTH   420
+#define DIALOG_PLOT_HEIGHT  200
+/* The Export CSV file chooser's title and first file name. */
+#define DIALOG_CSV_TITLE    "Export Histogram as CSV"
+#define DIALOG_CSV_DEFAULT  "histogram.csv"
+
+typedef struct
+{
+  /* The pixels of the drawable's rectangle (x, y, width, height) with
+   * `choice` applied, 8-bit in the drawable's type (what
+   * gimp_preview_draw_buffer takes), rows *rowstride bytes apart; g_free
+   * them.  NULL with no error: nothing to apply (the preview shows the
+   * original); NULL with an error: it failed, and the dialog says why. */
+  guchar *(*preview) (const DialogChoice *choice, gint x, gint y,
+                      gint width, gint height, gint *rowstride,
+                      gpointer data, GError **error);
+  /* Writes the histogram as CSV. */
+  gboolean (*export_csv) (const gchar *filename, gpointer data,
+                          GError **error);
+  gpointer data;
+} DialogHooks;
+
+#endif
