@@ -111,7 +111,8 @@ static double
 engine_call_ms (gh_engine *e, const uint8_t *pixels, size_t w, size_t h,
                 int repeat)
 {
-  gh_image img = { GH_LAYOUT_RGBA, GH_SAMPLE_U8, 256, 0 };
+  gh_image img = { GH_LAYOUT_RGBA, GH_SAMPLE_U8, 256, 0,
+                   GH_LUMINANCE_PERCEPTUAL };
   gh_piece piece = { pixels, w, h, w * 4, NULL, 0 };
   gh_histogram out;
   gh_error err;

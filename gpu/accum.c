@@ -83,6 +83,11 @@ gh_image_check (const gh_image *image, gh_error *error)
     return gh_fail (error, GH_ERR_INVALID,
                     "%d bins requested; 2 to 65536 are possible",
                     image->bins);
+  if (image->luminance != GH_LUMINANCE_PERCEPTUAL
+      && image->luminance != GH_LUMINANCE_LINEAR)
+    return gh_fail (error, GH_ERR_INVALID,
+                    "unknown luminance rule %d (0 GIMP 2.10's, 1 GIMP 3's)",
+                    (int) image->luminance);
   return GH_OK;
 }
 

@@ -1,16 +1,18 @@
-/* apply.c — equalization tables and thresholds applied to strips. */
+/* apply.c — equalization tables and thresholds applied to strips, and
+ * a pixel's level in a channel under either luminance rule. */
+#include "apply.h"
+
 #include "accum.h"
 #include "pixel.h"
 
 #include <stdlib.h>
 #include <string.h>
 
-/* A strip gets the same checks as a piece of an image. */
-static gh_status
-check_strip (gh_layout layout, gh_sample sample, const void *pixels,
-             size_t width, size_t height, size_t stride, gh_error *error)
+gh_status
+gh_strip_check (gh_layout layout, gh_sample sample, const void *pixels,
+                size_t width, size_t height, size_t stride, gh_error *error)
 {
-  gh_image image = { layout, sample, 256, 0 };
+  gh_image image = { layout, sample, 256, 0, GH_LUMINANCE_PERCEPTUAL };
   gh_piece piece = { pixels, width, height, stride, NULL, 0 };
   gh_status st = gh_image_check (&image, error);
   return st != GH_OK ? st : gh_piece_check (&image, &piece, error);
@@ -18,6 +20,13 @@ check_strip (gh_layout layout, gh_sample sample, const void *pixels,
 
 int
 gh_pixel_level (gh_layout layout, const uint8_t *p, gh_channel channel)
+{
+  return gh_pixel_level_with (layout, p, channel, GH_LUMINANCE_PERCEPTUAL);
+}
+
+int
+gh_pixel_level_with (gh_layout layout, const uint8_t *p, gh_channel channel,
+                     gh_luminance luminance)
 {
   int rgb = gh_layout_is_rgb (layout);
   switch (channel)
@@ -32,7 +41,11 @@ gh_pixel_level (gh_layout layout, const uint8_t *p, gh_channel channel)
       return gh_layout_has_alpha (layout) ? p[gh_layout_bpp (layout) - 1]
                                           : -1;
     case GH_CHANNEL_LUMINANCE:
-      return rgb ? gh_luminance_bin (p[0], p[1], p[2]) : -1;
+      if (!rgb)
+        return -1;
+      return luminance == GH_LUMINANCE_LINEAR
+               ? gh_luminance_bin_linear (p[0], p[1], p[2])
+               : gh_luminance_bin (p[0], p[1], p[2]);
     default:
       return -1;
     }
@@ -43,7 +56,7 @@ gh_apply_tables (gh_layout layout, void *pixels, size_t width, size_t height,
                  size_t stride, const uint16_t *const tables[3],
                  gh_error *error)
 {
-  gh_status st = check_strip (layout, GH_SAMPLE_U8, pixels, width, height,
+  gh_status st = gh_strip_check (layout, GH_SAMPLE_U8, pixels, width, height,
                               stride, error);
   int bpp, colours;
 
@@ -72,27 +85,57 @@ gh_apply_threshold (gh_layout layout, void *pixels, size_t width,
                     size_t height, size_t stride, gh_channel channel,
                     int threshold, gh_error *error)
 {
-  gh_status st = check_strip (layout, GH_SAMPLE_U8, pixels, width, height,
-                              stride, error);
+  return gh_threshold_strip (layout, GH_SAMPLE_U8, GH_LUMINANCE_PERCEPTUAL,
+                             pixels, width, height, stride, channel,
+                             threshold, 256, error);
+}
+
+gh_status
+gh_threshold_strip (gh_layout layout, gh_sample sample,
+                    gh_luminance luminance, void *pixels, size_t width,
+                    size_t height, size_t stride, gh_channel channel,
+                    int threshold, int bins, gh_error *error)
+{
+  gh_status st = gh_strip_check (layout, sample, pixels, width, height,
+                                 stride, error);
   int bpp, colours;
 
   if (st != GH_OK)
     return st;
-  if (!(gh_layout_channels (layout) & (1u << channel)))
+  if ((unsigned) channel >= GH_NUM_CHANNELS
+      || !(gh_layout_channels (layout) & (1u << channel)))
     return gh_fail (error, GH_ERR_INVALID,
                     "channel %d is not in this image", (int) channel);
+  if (bins < 2 || bins > 65536 || (sample == GH_SAMPLE_U8 && bins != 256))
+    return gh_fail (error, GH_ERR_INVALID, "%d bins", bins);
   bpp = gh_layout_bpp (layout);
   colours = gh_layout_is_rgb (layout) ? 3 : 1;
   for (size_t y = 0; y < height; y++)
     {
-      uint8_t *p = (uint8_t *) pixels + y * stride;
-      for (size_t x = 0; x < width; x++, p += bpp)
-        {
-          uint8_t v = gh_pixel_level (layout, p, channel) > threshold ? 255
-                                                                      : 0;
-          for (int k = 0; k < colours; k++)
-            p[k] = v;
-        }
+      uint8_t *row = (uint8_t *) pixels + y * stride;
+      if (sample == GH_SAMPLE_U8)
+        for (uint8_t *p = row; p < row + width * bpp; p += bpp)
+          {
+            uint8_t v
+              = gh_pixel_level_with (layout, p, channel, luminance)
+                    > threshold
+                  ? 255
+                  : 0;
+            for (int k = 0; k < colours; k++)
+              p[k] = v;
+          }
+      else
+        for (float *p = (float *) row; p < (float *) row + width * bpp;
+             p += bpp)
+          {
+            float v = gh_pixel_bin_f32_with (layout, p, channel, bins,
+                                             luminance)
+                          > threshold
+                        ? 1.0f
+                        : 0.0f;
+            for (int k = 0; k < colours; k++)
+              p[k] = v;
+          }
     }
   return GH_OK;
 }
@@ -100,6 +143,14 @@ gh_apply_threshold (gh_layout layout, void *pixels, size_t width,
 int
 gh_pixel_bin_f32 (gh_layout layout, const float *p, gh_channel channel,
                   int bins)
+{
+  return gh_pixel_bin_f32_with (layout, p, channel, bins,
+                                GH_LUMINANCE_PERCEPTUAL);
+}
+
+int
+gh_pixel_bin_f32_with (gh_layout layout, const float *p, gh_channel channel,
+                       int bins, gh_luminance luminance)
 {
   int rgb = gh_layout_is_rgb (layout);
   switch (channel)
@@ -115,8 +166,12 @@ gh_pixel_bin_f32 (gh_layout layout, const float *p, gh_channel channel,
                ? gh_bin_f32 (p[gh_layout_bpp (layout) - 1], bins)
                : -1;
     case GH_CHANNEL_LUMINANCE:
-      return rgb ? gh_bin_f32 (gh_luminance_f32 (p[0], p[1], p[2]), bins)
-                 : -1;
+      if (!rgb)
+        return -1;
+      return gh_bin_f32 (luminance == GH_LUMINANCE_LINEAR
+                           ? gh_luminance_linear_f32 (p[0], p[1], p[2])
+                           : gh_luminance_f32 (p[0], p[1], p[2]),
+                         bins);
     default:
       return -1;
     }
@@ -168,7 +223,7 @@ gh_apply_curves_f32 (gh_layout layout, float *pixels, size_t width,
                      const gh_equalize_curve *const curves[3],
                      gh_error *error)
 {
-  gh_status st = check_strip (layout, GH_SAMPLE_F32, pixels, width,
+  gh_status st = gh_strip_check (layout, GH_SAMPLE_F32, pixels, width,
                               height, stride, error);
   int bpp, colours;
 
@@ -194,30 +249,7 @@ gh_apply_threshold_f32 (gh_layout layout, float *pixels, size_t width,
                         size_t height, size_t stride, gh_channel channel,
                         int threshold, int bins, gh_error *error)
 {
-  gh_status st = check_strip (layout, GH_SAMPLE_F32, pixels, width,
-                              height, stride, error);
-  int bpp, colours;
-
-  if (st != GH_OK)
-    return st;
-  if (!(gh_layout_channels (layout) & (1u << channel)))
-    return gh_fail (error, GH_ERR_INVALID,
-                    "channel %d is not in this image", (int) channel);
-  if (bins < 2 || bins > 65536)
-    return gh_fail (error, GH_ERR_INVALID, "%d bins", bins);
-  bpp = gh_layout_bpp (layout);
-  colours = gh_layout_is_rgb (layout) ? 3 : 1;
-  for (size_t y = 0; y < height; y++)
-    {
-      float *p = (float *) ((uint8_t *) pixels + y * stride);
-      for (size_t x = 0; x < width; x++, p += bpp)
-        {
-          float v = gh_pixel_bin_f32 (layout, p, channel, bins) > threshold
-                      ? 1.0f
-                      : 0.0f;
-          for (int k = 0; k < colours; k++)
-            p[k] = v;
-        }
-    }
-  return GH_OK;
+  return gh_threshold_strip (layout, GH_SAMPLE_F32, GH_LUMINANCE_PERCEPTUAL,
+                             pixels, width, height, stride, channel,
+                             threshold, bins, error);
 }

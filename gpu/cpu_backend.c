@@ -286,7 +286,8 @@ gh_cpu_create (int threads, gh_cpu **out, gh_error *error)
       worker *w = &cpu->workers[i];
       w->cpu = cpu;
       w->index = i;
-      gh_image u8 = { GH_LAYOUT_RGBA, GH_SAMPLE_U8, BINS, 0 };
+      gh_image u8 = { GH_LAYOUT_RGBA, GH_SAMPLE_U8, BINS, 0,
+                      GH_LUMINANCE_PERCEPTUAL };
       if (gh_accum_init (&w->acc, &u8) != GH_OK)
         goto fail;
     }

@@ -100,7 +100,8 @@ gh_cuda_create (const gh_options *options, gh_cuda **out, gh_error *error)
     return cuda_fail (error, "cannot open CUDA device 0", e);
 
   gpu = (gh_cuda *) calloc (1, sizeof *gpu);
-  gh_image u8 = { GH_LAYOUT_RGBA, GH_SAMPLE_U8, 256, 0 };
+  gh_image u8 = { GH_LAYOUT_RGBA, GH_SAMPLE_U8, 256, 0,
+                  GH_LUMINANCE_PERCEPTUAL };
   if (!gpu || gh_accum_init (&gpu->total, &u8) != GH_OK)
     {
       free (gpu);

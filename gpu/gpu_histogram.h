@@ -263,13 +263,20 @@ gh_status gh_apply_threshold (gh_layout layout, void *pixels, size_t width,
                               gh_error *error);
 
 /* One pixel's level in a channel (value, luminance, ... as the histogram
- * bins it); -1 for a channel the layout lacks. */
+ * bins it, luminance GIMP 2.10's); -1 for a channel the layout lacks. */
 int gh_pixel_level (gh_layout layout, const uint8_t *pixel,
                     gh_channel channel);
 
 /* The same for F32 pixels: the pixel's bin among `bins`. */
 int gh_pixel_bin_f32 (gh_layout layout, const float *pixel,
                       gh_channel channel, int bins);
+
+/* Both under a luminance rule: GH_LUMINANCE_LINEAR bins GIMP 3's. */
+int gh_pixel_level_with (gh_layout layout, const uint8_t *pixel,
+                         gh_channel channel, gh_luminance luminance);
+int gh_pixel_bin_f32_with (gh_layout layout, const float *pixel,
+                           gh_channel channel, int bins,
+                           gh_luminance luminance);
 
 /* Equalization of float data: the cumulative distribution made continuous
  * by spreading each bin's count evenly across the bin, divided by the
@@ -369,7 +376,7 @@ int gh_csv_write_error_row (FILE *file, const char *name,
  *
  *   gh_op op;
  *   gh_op_equalize (&op, &hist, GH_LAYOUT_RGBA, GH_SAMPLE_U8,
- *                   GH_EQUALIZE_LUMINANCE, &err);
+ *                   GH_LUMINANCE_PERCEPTUAL, GH_EQUALIZE_LUMINANCE, &err);
  *   for each strip: gh_op_apply (&op, pixels, width, rows, stride, &err);
  *   gh_op_clear (&op);
  *

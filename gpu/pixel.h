@@ -1,4 +1,5 @@
-/* pixel.h — what one pixel contributes: GIMP 2.10's derived levels.
+/* pixel.h — what one pixel contributes: the derived levels of GIMP 2.10
+ * (value, perceptual luminance) and of GIMP 3 (linear luminance).
  *
  * Shared by the CPU backend, the CUDA kernels, the reference and the
  * apply functions, so every path bins a pixel identically.  The 8-bit
@@ -8,6 +9,8 @@
 #define GH_PIXEL_H
 
 #include <stdint.h>
+
+#include "srgb_table.h"
 
 #ifdef __CUDACC__
 #define GH_HOSTDEV __host__ __device__ __forceinline__
@@ -81,6 +84,57 @@ gh_luminance_bin (unsigned r, unsigned g, unsigned b)
   if (frac < GH_LUM_TIE_BAND || frac > 0x1000000u - GH_LUM_TIE_BAND)
     return gh_luminance_bin_gimp (r, g, b);
   return (int) (s >> 24);
+}
+
+/* GIMP 3's luminance (GH_LUMINANCE_LINEAR): babl's "Y float" of the
+ * pixel, the decoded samples weighed in float in this order, then binned
+ * as above.  8-bit samples decode through babl's own table
+ * (srgb_table.h), so every 8-bit colour bins as GIMP 3 bins it
+ * (tests/test_luminance_babl.c checks all 2^24 against babl). */
+#ifdef __CUDACC__
+static __device__ const float gh_srgb_decode_u8_dev[256] = GH_SRGB_DECODE_U8;
+#endif
+#ifdef __cplusplus
+extern "C" {
+#endif
+extern const float gh_srgb_decode_u8[256];
+/* babl's float sRGB decode: see gh_luminance_linear_f32 below. */
+float gh_srgb_decode_f32 (float v);
+#ifdef __cplusplus
+}
+#endif
+
+GH_HOSTDEV int
+gh_luminance_bin_linear (unsigned r, unsigned g, unsigned b)
+{
+#ifdef __CUDA_ARCH__
+  const float *lin = gh_srgb_decode_u8_dev;
+  float y = __fadd_rn (__fadd_rn (__fmul_rn (lin[r], GH_BABL_Y_WR),
+                                  __fmul_rn (lin[g], GH_BABL_Y_WG)),
+                       __fmul_rn (lin[b], GH_BABL_Y_WB));
+  float t = __fmul_rn (y, 255.0f);
+  t = t > 0.0f ? (t < 255.0f ? t : 255.0f) : 0.0f;
+  return (int) __dadd_rn ((double) t, 0.5);
+#else
+  const float *lin = gh_srgb_decode_u8;
+  float y = lin[r] * GH_BABL_Y_WR + lin[g] * GH_BABL_Y_WG
+            + lin[b] * GH_BABL_Y_WB;
+  return gh_bin_f32 (y, 256);
+#endif
+}
+
+/* The same for float samples (0..1 perceptual): babl's float sRGB decode
+ * (its pow approximation, in float) and the same weights.  babl picks
+ * among several implementations of this conversion by CPU; this follows
+ * its portable one, so a few float colours may bin one bin apart from
+ * GIMP 3 (test_luminance_babl reports how many). */
+
+static inline float
+gh_luminance_linear_f32 (float r, float g, float b)
+{
+  return gh_srgb_decode_f32 (r) * GH_BABL_Y_WR
+         + gh_srgb_decode_f32 (g) * GH_BABL_Y_WG
+         + gh_srgb_decode_f32 (b) * GH_BABL_Y_WB;
 }
 
 GH_HOSTDEV unsigned

@@ -33,8 +33,10 @@ main (void)
 {
   gh_options o;
   gh_error err;
-  gh_image rgba = { GH_LAYOUT_RGBA, GH_SAMPLE_U8, 256, 0 };
-  gh_image masked = { GH_LAYOUT_RGB, GH_SAMPLE_U8, 256, 1 };
+  gh_image rgba = { GH_LAYOUT_RGBA, GH_SAMPLE_U8, 256, 0,
+                    GH_LUMINANCE_PERCEPTUAL };
+  gh_image masked = { GH_LAYOUT_RGB, GH_SAMPLE_U8, 256, 1,
+                      GH_LUMINANCE_PERCEPTUAL };
   gh_piece good = { pixels, 4, 4, 16, NULL, 0 };
   gh_histogram h;
 
@@ -99,7 +101,8 @@ main (void)
     p.mask = mask, p.mask_stride = 3;
     EXPECT_ERROR (feed (masked, p, &err_), "mask stride short");
     {
-      gh_image f32 = { GH_LAYOUT_GRAY, GH_SAMPLE_F32, 1024, 1 };
+      gh_image f32 = { GH_LAYOUT_GRAY, GH_SAMPLE_F32, 1024, 1,
+                        GH_LUMINANCE_PERCEPTUAL };
       gh_piece q = { pixels, 4, 4, 16, mask, 8 };
       EXPECT_ERROR (feed (f32, q, &err_), "float mask stride of 2 floats");
       q.stride = 12;

@@ -1,0 +1,23 @@
+/* apply.h — the strip loops behind gh_apply_* and gh_op_apply, internal
+ * to the engine: the checks a strip gets, and binarizing with either
+ * luminance rule. */
+#ifndef GH_APPLY_H
+#define GH_APPLY_H
+
+#include "gpu_histogram.h"
+
+/* A strip gets the same checks as a piece of an image. */
+gh_status gh_strip_check (gh_layout layout, gh_sample sample,
+                          const void *pixels, size_t width, size_t height,
+                          size_t stride, gh_error *error);
+
+/* Colour samples become white (255, or 1.0 for F32) where the pixel's
+ * bin in `channel` (U8: its level; F32: among `bins`) under `luminance`
+ * is above `threshold`, else black; alpha kept. */
+gh_status gh_threshold_strip (gh_layout layout, gh_sample sample,
+                              gh_luminance luminance, void *pixels,
+                              size_t width, size_t height, size_t stride,
+                              gh_channel channel, int threshold, int bins,
+                              gh_error *error);
+
+#endif
