@@ -6,8 +6,12 @@
 #   bash scripts/gimp3-env.sh setup        # make it (idempotent; ~5 min, ~2 GB)
 #   bash scripts/gimp3-env.sh run CMD ...  # run CMD inside, in the current folder
 #   bash scripts/gimp3-env.sh root         # print where it is
+#   bash scripts/gimp3-env.sh ready        # exit 0 when set up (and usable: root)
+#   bash scripts/gimp3-env.sh build SRC BUILDDIR OUT
+#       # the GIMP 3 plug-in of the source tree SRC, built inside in BUILDDIR
+#       # (a meson build with -Dgimp2=disabled), copied to OUT
 #
-# `run` sees the repository and /tmp at the same paths as outside (bind
+# `run` and `build` see the repository and /tmp at the same paths as outside (bind
 # mounts in a private mount namespace, gone when CMD ends), so paths can be
 # passed through unchanged.  The environment inside is clean but for
 # DISPLAY, XAUTHORITY, HOME, XDG_*, GIMP3_DIRECTORY, BABL_LUT and GH_*
@@ -88,13 +92,46 @@ inside () {
   ' inside "$root" "$repo" "$PWD" "${#vars[@]}" "${vars[@]}" "$@"
 }
 
+# The GIMP 3 host of SRC, built by meson inside (the same meson build as on
+# a system with GIMP 3: the engine on the CPU, the GIMP 3 plug-in only).
+build () {
+  local src=$1 dir=$2 out=$3
+  case $dir/ in
+    "$repo"/*|/tmp/*) ;;
+    *) echo "gimp3-env: $dir is outside $repo and /tmp: the root cannot see it" >&2; exit 1 ;;
+  esac
+  # A build dir configured by an older meson (or moved) is set up again.
+  if [ ! -f "$dir/build.ninja" ]; then
+    rm -rf "$dir"
+    inside meson setup "$dir" "$src" -Dgimp2=disabled -Dgimp3=enabled -Dgimp3_env=disabled \
+      -Dcuda=disabled --buildtype=release >"$dir.setup.log" 2>&1 \
+      || { cat "$dir.setup.log" >&2; echo "gimp3-env: meson setup failed inside" >&2; exit 1; }
+  fi
+  inside ninja -C "$dir" >&2
+  # The one plug-in executable of that build (GIMP 2.10's is disabled there).
+  local exe
+  exe=$(find "$dir/plugin" -type f -name gpu-histogram -perm -u+x 2>/dev/null | head -1)
+  [ -n "$exe" ] || { echo "gimp3-env: no GIMP 3 plug-in built in $dir/plugin" >&2; exit 1; }
+  cp -p "$exe" "$out"
+}
+
+is_ready () {
+  [ "$(id -u)" = 0 ] && [ -f "$root/.gpu-histogram-ready" ]
+}
+
 case ${1:-} in
   setup) setup ;;
   root) echo "$root" ;;
-  run)
-    shift
+  ready) is_ready ;;
+  run|build)
+    cmd=$1; shift
     need_root
-    [ -f "$root/.gpu-histogram-ready" ] || { echo "gimp3-env: not set up: bash $0 setup" >&2; exit 3; }
-    inside "$@" ;;
-  *) sed -n '2,17p' "$0" | sed 's/^# \{0,1\}//'; exit 2 ;;
+    is_ready || { echo "gimp3-env: not set up: bash $0 setup" >&2; exit 3; }
+    if [ "$cmd" = run ]; then
+      inside "$@"
+    else
+      [ $# -eq 3 ] || { echo "usage: $0 build SRC BUILDDIR OUT" >&2; exit 2; }
+      build "$@"
+    fi ;;
+  *) sed -n '2,20p' "$0" | sed 's/^# \{0,1\}//'; exit 2 ;;
 esac

@@ -1,14 +1,18 @@
 #!/usr/bin/python3
-"""Parity with GIMP 2.10: the CLI's statistics against gimp-drawable-histogram.
+"""Parity with GIMP: the CLI's statistics against gimp-drawable-histogram.
 
-Usage: parity_gimp.py PATH-TO-gpu-histogram-cli
-Every row of tests/fixtures/gimp/stats.csv (made by tests/fixtures/capture_gimp.sh)
-is one check: the image converted to PAM, the CLI run with
+Usage: parity_gimp.py [--host gimp2|gimp3] PATH-TO-gpu-histogram-cli
+Every row of tests/fixtures/gimp/stats.csv (GIMP 2.10's numbers) or, with
+--host gimp3, tests/fixtures/gimp3/stats.csv (GIMP 3's), made by
+tests/fixtures/capture_gimp.sh HOST, is one check: the image converted to PAM, the CLI run with
 --range start:end (and --mask), and its count, pixels, percentile, mean, std_dev and
 median compared with GIMP's to 1e-6 relative (1e-9 absolute near 0). GIMP returns
 mean, std-dev and median on the 0..255 scale for 8-bit images, as the CLI prints them.
+GIMP 3 bins the luminance of linear light: the CLI is run with --luminance linear
+there (GIMP 2.10's perceptual rule is the CLI's default).
 Exit status: 0 all passed, 1 something failed, 77 (meson: skipped) without cv2/numpy.
 """
+import argparse
 import csv
 import subprocess
 import sys
@@ -25,7 +29,6 @@ except ImportError as e:
 from netpbm import load_png, write_pnm  # noqa: E402
 
 ROOT = Path(__file__).resolve().parent.parent
-STATS = ROOT / "tests" / "fixtures" / "gimp" / "stats.csv"
 CHANNELS = ["value", "red", "green", "blue", "alpha", "luminance"]  # GIMP's numbering
 FIELDS = ["count", "pixels", "percentile", "mean", "std_dev", "median"]
 
@@ -55,18 +58,29 @@ def close(got, want):
 
 
 def main():
-    if len(sys.argv) != 2:
-        raise SystemExit("usage: parity_gimp.py PATH-TO-gpu-histogram-cli")
-    cli = sys.argv[1]
-    with open(STATS, newline="") as f:
+    ap = argparse.ArgumentParser(prog="parity_gimp.py")
+    ap.add_argument("--host", default="gimp2", choices=["gimp2", "gimp3"])
+    ap.add_argument("cli")
+    a = ap.parse_args()
+    cli = a.cli
+    fixtures = ROOT / "tests" / "fixtures" / ("gimp3" if a.host == "gimp3" else "gimp")
+    with open(fixtures / "stats.csv", newline="") as f:
         rows = list(csv.DictReader(f))
+    extra, passed, failed = [], 0, 0
+    if a.host == "gimp3":
+        p = subprocess.run([cli, "--help"], capture_output=True, text=True, timeout=60)
+        if "--luminance" in p.stdout + p.stderr:
+            extra = ["--luminance", "linear"]
+        else:
+            # The other channels are still checked; the luminance rows fail.
+            print(f"FAIL {cli} has no --luminance option: GIMP 3's luminance is linear")
+            failed += 1
 
     # One CLI run per image, mask and range; it prints every channel at once.
     groups = {}
     for row in rows:
         groups.setdefault((row["image"], row["mask"], row["start"], row["end"]), []).append(row)
 
-    passed = failed = 0
     backend, backend_shown = None, False
     with tempfile.TemporaryDirectory() as tmp:
         tmp = Path(tmp)
@@ -75,7 +89,7 @@ def main():
             if image not in converted:
                 converted[image] = tmp / f"{len(converted)}.pam"
                 write_pnm(converted[image], load_png(ROOT / image))
-            args = ["--range", f"{start}:{end}", str(converted[image])]
+            args = extra + ["--range", f"{start}:{end}", str(converted[image])]
             if mask:  # capture_gimp.sh already stored it as a plain P5 PGM
                 args = ["--mask", str(ROOT / mask)] + args
             try:

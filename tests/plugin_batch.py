@@ -1,5 +1,5 @@
 #!/usr/bin/python3
-"""plug-in-gpu-histogram-batch in gimp-console-2.10 over a temporary copy of
+"""plug-in-gpu-histogram-batch in gimp-console (GIMP 2.10 or 3) over a temporary copy of
 testimages/ plus one corrupt file and one indexed PNG: statistics rows for
 every good file and channel, an error row for the corrupt one, the indexed
 one's statistics rows then an error row when the operation cannot change it
@@ -8,7 +8,7 @@ equal to OpenCV's (equalize per channel; Otsu binarize on luminance), the CSV
 appended to without a second header, calling errors for bad arguments, and the
 Script-Fu example plugin/examples/batch-equalize.scm.
 
-Usage: plugin_batch.py PATH-TO-gpu-histogram
+Usage: plugin_batch.py [--host gimp2|gimp3] PATH-TO-gpu-histogram
 Ends with "N passed, N failed"; exit 0 all passed, 1 a failure, 77 skipped.
 """
 import csv
@@ -16,21 +16,22 @@ import shutil
 import sys
 
 from plugin_apply import gimp_luminance_bins, png
-from plugin_gimp import ROOT, GimpSession, Tally, require_gimp, scm_str
+from plugin_gimp import ROOT, GimpSession, Tally, parse_args, require_gimp, scm_str
 
 HEADER = ["file", "channel", "count", "min", "max", "mean", "median", "std_dev", "otsu", "backend"]
-CALLING = "failed on invalid input arguments"
 
 
 def main():
-    if len(sys.argv) != 2:
-        raise SystemExit("usage: plugin_batch.py PATH-TO-gpu-histogram")
-    require_gimp()
+    host, plugin = parse_args("plugin_batch.py")
+    require_gimp(host)
     import cv2
     import numpy as np
     t = Tally()
+    # GIMP 3 runs the 2.10 script as it is unless the examples have one of its own.
     example = ROOT / "plugin" / "examples" / "batch-equalize.scm"
-    with GimpSession(sys.argv[1], scripts=[example]) as s:
+    if host.gimp3 and example.with_name("batch-equalize-3.scm").exists():
+        example = example.with_name("batch-equalize-3.scm")
+    with GimpSession(plugin, host, scripts=[example]) as s:
         src = s.tmp / "in"
         src.mkdir()
         good = sorted((ROOT / "testimages").glob("*.png"))
@@ -41,7 +42,7 @@ def main():
         stats, stats0 = s.tmp / "stats.csv", s.tmp / "stats0.csv"
 
         def batch(op, out, csv_path):
-            return (f"(plug-in-gpu-histogram-batch RUN-NONINTERACTIVE {scm_str(src / '*.png')} {op}"
+            return (f"(gh-batch RUN-NONINTERACTIVE {scm_str(src / '*.png')} {op}"
                     f" {scm_str(out)} {scm_str(csv_path)})")
 
         indexed = src / "indexed.png"
@@ -65,7 +66,7 @@ def main():
         t.check("no match: error", not out["no match"].ok and "no file matches" in out["no match"].text,
                 out["no match"].text)
         t.check("bad operation: calling error", not out["bad operation"].ok
-                and CALLING in out["bad operation"].text, out["bad operation"].text)
+                and host.calling_error(out["bad operation"].text), out["bad operation"].text)
 
         rows = list(csv.reader(open(stats, newline=""))) if stats.exists() else [[]]
         t.check("CSV header once, first", rows[0] == HEADER and rows.count(HEADER) == 1, repr(rows[0]))
@@ -97,7 +98,7 @@ def main():
                     np.dstack([cv2.equalizeHist(np.ascontiguousarray(a[..., k])) for k in range(3)]))
             t.check(f"{f.name}: equalized = cv2.equalizeHist per channel",
                     eq.shape == want.shape and (eq == want).all())
-            level = a if a.ndim == 2 else gimp_luminance_bins(a)
+            level = a if a.ndim == 2 else gimp_luminance_bins(a, host.luminance)
             _, want = cv2.threshold(level, 0, 255, cv2.THRESH_BINARY | cv2.THRESH_OTSU)
             if a.ndim == 3:
                 want = np.repeat(want[..., None], 3, axis=2)

@@ -1,7 +1,7 @@
 #!/usr/bin/python3
-"""The plug-in on every precision GIMP 2.10 offers besides 8-bit perceptual
-(plugin_stats.py and plugin_apply.py cover that one), in one gimp-console-2.10
-session:
+"""The plug-in on every precision GIMP offers besides 8-bit perceptual
+(plugin_stats.py and plugin_apply.py cover that one), in one gimp-console
+session (GIMP 2.10 or 3; GIMP 3 calls GAMMA precisions NON-LINEAR):
 
 - statistics (count, mean, median, std-dev per channel) equal to
   gimp-drawable-histogram's on an RGB, an RGBA and a gray photo, and under a
@@ -25,14 +25,15 @@ precision (or -get-precision), gimp-drawable-histogram on that command's
 loaded once and saved as XCF at every precision in one command, and compared
 in later ones, whose
 gimp-drawable-histogram gives GIMP's perceptual numbers on 0..255 (each -b is
-its own Script-Fu process).
+its own Script-Fu process).  GIMP 3's PDB always gives 0..1 above 8 bits:
+its gh-gimp-histogram scales them (plugin_gimp.py).
 
-Usage: plugin_precision.py PATH-TO-gpu-histogram
+Usage: plugin_precision.py [--host gimp2|gimp3] PATH-TO-gpu-histogram
 Ends with "N passed, N failed"; exit 0 all passed, 1 a failure, 77 skipped.
 """
 import sys
 
-from plugin_gimp import ROOT, GimpSession, Tally, require_gimp, scm_str
+from plugin_gimp import ROOT, GimpSession, Tally, parse_args, require_gimp, scm_str
 from plugin_stats import RGB, GRAY, check_export, check_stats, close
 
 IMAGES = ROOT / "testimages"
@@ -78,7 +79,7 @@ def write_ramps(tmp):
     return ramp
 
 
-def commands(tmp):
+def commands(tmp, host):
     def load(file):
         return f"(let* ((l (gh-load {scm_str(file)})) (img (car l)) (drw (cadr l)))"
 
@@ -102,33 +103,34 @@ def commands(tmp):
         body = ""
         for p in PRECISIONS:
             # ramp.png is U16-GAMMA already: GIMP refuses converting to it.
-            convert = "" if (name, p) == ("ramp", "U16-GAMMA") else f"(gimp-image-convert-precision img PRECISION-{p})"
+            convert = ("" if (name, p) == ("ramp", "U16-GAMMA") else
+                       f"(gimp-image-convert-precision img PRECISION-{host.precision(p)})")
             body += ("(let* ((img (car (gimp-image-duplicate src)))"
-                     " (drw (car (gimp-image-get-active-drawable img))))"
+                     " (drw (gh-active img)))"
                      f"{convert}(gh-save img drw {out(f'{name}-{p}.xcf')})(gimp-image-delete img))")
         cmds[f"{name}/convert"] = f"(let ((src (car (gh-load {scm_str(file)})))) {body})"
     for p in PRECISIONS:
         # Applying on the converted photo (here the precision state no longer matters).
         cmds[f"{p}/apply"] = (
             load(tmp / f"chelsea-{p}.xcf") +
-            "(plug-in-gpu-histogram-equalize RUN-NONINTERACTIVE img drw 0)"
-            "(plug-in-gpu-histogram-equalize RUN-NONINTERACTIVE img drw 1)"
-            "(gh-say \"T\" (car (plug-in-gpu-histogram-binarize RUN-NONINTERACTIVE img drw 5 -1)))"
+            "(gh-equalize RUN-NONINTERACTIVE img drw 0)"
+            "(gh-equalize RUN-NONINTERACTIVE img drw 1)"
+            "(gh-say \"T\" (gh-binarize RUN-NONINTERACTIVE img drw 5 -1))"
             f"(gh-save img drw {out(f'bin-{p}.png')}))")
         if bins_of(p) == 1024:
             # The 16-bit one is also saved to check the curve's shape.
             save = f"(gh-save img drw {out('ramp-eq.png')})" if p == "U16-GAMMA" else ""
             cmds[f"{p}/ramp"] = (load(tmp / f"ramp-{p}.xcf") + own_format
                                  + rows("before", RAMP_WIDTH, 1, RAMP_STEP)
-                                 + "(plug-in-gpu-histogram-equalize RUN-NONINTERACTIVE img drw 0)"
+                                 + "(gh-equalize RUN-NONINTERACTIVE img drw 0)"
                                  + rows("after", RAMP_WIDTH, 1, RAMP_STEP) + save + ")")
     for p in ALPHA_PRECISIONS:
         def read(tag):
             return rows(tag, 451, 300, ALPHA_STEP)
         cmds[f"{p}/alpha"] = (load(tmp / f"rgba-{p}.xcf") + own_format + read("before")
-                              + "(plug-in-gpu-histogram-binarize RUN-NONINTERACTIVE img drw 5 -1)" + read("binarize")
-                              + "(plug-in-gpu-histogram-equalize RUN-NONINTERACTIVE img drw 0)" + read("equalize 0")
-                              + "(plug-in-gpu-histogram-equalize RUN-NONINTERACTIVE img drw 1)" + read("equalize 1")
+                              + "(gh-binarize RUN-NONINTERACTIVE img drw 5 -1)" + read("binarize")
+                              + "(gh-equalize RUN-NONINTERACTIVE img drw 0)" + read("equalize 0")
+                              + "(gh-equalize RUN-NONINTERACTIVE img drw 1)" + read("equalize 1")
                               + ")")
     for p in PRECISIONS:
         for name, (_, chans) in PHOTOS.items():
@@ -138,7 +140,7 @@ def commands(tmp):
                 # GIMP's counts over the 1024-bin ranges that make up a few levels.
                 for level in (0, 1, 60, 127, 128, 200, 254, 255):
                     k0, k1 = level_bins(level)
-                    ranges += (f"(gh-say \"RANGE\" {level} (car (cddddr (gimp-drawable-histogram "
+                    ranges += (f"(gh-say \"RANGE\" {level} (car (cddddr (gh-gimp-histogram "
                                f"drw HISTOGRAM-VALUE {k0 / 1023:.9f} {k1 / 1023:.9f}))))")
             cmds[tag] = (load(tmp / f"{name}-{p}.xcf") + f"(gh-stats \"{tag}\" img drw)"
                          f"(gh-gimp-stats \"{tag}\" drw '({' '.join(map(str, chans))})) {ranges})")
@@ -147,32 +149,31 @@ def commands(tmp):
             cmds[tag] = (load(tmp / f"chelsea-{p}.xcf") + "(gh-select img '(ellipse 60 30 300 220))"
                          f"(gh-stats \"{tag}\" img drw)(gh-gimp-stats \"{tag}\" drw '(0 1 2 3 5)))")
     cmds["U16-GAMMA/export"] = (load(tmp / "chelsea-U16-GAMMA.xcf") +
-                                f"(plug-in-gpu-histogram-export RUN-NONINTERACTIVE img drw {out('hist.csv')})"
+                                f"(gh-export RUN-NONINTERACTIVE img drw {out('hist.csv')})"
                                 "(gh-stats \"U16-GAMMA/export\" img drw))")
     cmds["U16-GAMMA/equalize luminance"] = (load(tmp / "chelsea-U16-GAMMA.xcf") +
-                                            "(plug-in-gpu-histogram-equalize RUN-NONINTERACTIVE img drw 1)"
+                                            "(gh-equalize RUN-NONINTERACTIVE img drw 1)"
                                             f"(gh-save img drw {out('chelsea-eq-lum16.png')}))")
     cmds["ramp rgb equalize luminance"] = (load(tmp / "ramp-rgb.png") +
-                                           "(plug-in-gpu-histogram-equalize RUN-NONINTERACTIVE img drw 1)"
+                                           "(gh-equalize RUN-NONINTERACTIVE img drw 1)"
                                            f"(gh-save img drw {out('ramp-rgb-eq.png')}))")
     cmds["float ramp binarize"] = (load(tmp / "ramp-FLOAT-GAMMA.xcf") +
-                                   "(gh-say \"T\" (car (plug-in-gpu-histogram-binarize RUN-NONINTERACTIVE "
-                                   f"img drw 0 {THRESHOLD})))"
+                                   "(gh-say \"T\" (gh-binarize RUN-NONINTERACTIVE "
+                                   f"img drw 0 {THRESHOLD}))"
                                    f"(gh-save img drw {out('ramp-bin.png')}))")
     return cmds
 
 
 def main():
-    if len(sys.argv) != 2:
-        raise SystemExit("usage: plugin_precision.py PATH-TO-gpu-histogram")
-    require_gimp()
+    host, plugin = parse_args("plugin_precision.py")
+    require_gimp(host)
     import cv2
     import numpy as np
     t = Tally()
-    with GimpSession(sys.argv[1]) as s:
+    with GimpSession(plugin, host) as s:
         tmp = s.tmp
         ramp = write_ramps(tmp)
-        out = s.run(commands(tmp))
+        out = s.run(commands(tmp, host))
         for tag, chunk in out.items():
             if tag.endswith(("/convert", "/ramp", "/alpha")) or tag == "ramp rgb equalize luminance":
                 t.check(f"{tag}: ran", chunk.ok, chunk.text)
@@ -211,7 +212,8 @@ def main():
                     "unreadable" if img is None else f"{img.dtype}, values {np.unique(img)[:6]}")
         print("     Otsu on luminance after both equalizes:", ", ".join(thresholds))
 
-        check_luminance_equalize(t, out["U16-GAMMA/equalize luminance"], tmp / "chelsea-eq-lum16.png")
+        check_luminance_equalize(t, out["U16-GAMMA/equalize luminance"], tmp / "chelsea-eq-lum16.png",
+                                 host.luminance)
         for p in PRECISIONS:
             if bins_of(p) == 1024:
                 check_ramp_kept(t, p, out[f"{p}/ramp"])
@@ -295,8 +297,9 @@ def check_alpha_kept(t, p, chunk):
                 f"{(got != before).sum()} of {n} differ" if len(got) == n else f"{len(got)} pixels")
 
 
-def check_luminance_equalize(t, chunk, path):
-    """Mode 1 on a 16-bit photo: the new luminance is spread evenly, hue is kept."""
+def check_luminance_equalize(t, chunk, path, luminance="perceptual"):
+    """Mode 1 on a 16-bit photo: the new luminance (the host's) is spread evenly,
+    hue is kept."""
     import cv2
     import numpy as np
     tag = "U16-GAMMA/equalize luminance"
@@ -308,7 +311,11 @@ def check_luminance_equalize(t, chunk, path):
     after = after[..., ::-1] / 65535.0
     before = cv2.imread(str(PHOTOS["chelsea"][0]))[..., ::-1] / 255.0
     weights = np.array([0.22248840, 0.71690369, 0.06060791])
-    q = np.quantile(after @ weights, np.linspace(0.1, 0.9, 9))
+    if luminance == "linear":
+        lum = np.where(after <= 0.04045, after / 12.92, ((after + 0.055) / 1.055) ** 2.4) @ weights
+    else:
+        lum = after @ weights
+    q = np.quantile(lum, np.linspace(0.1, 0.9, 9))
     t.check(f"{tag}: luminance deciles evenly spread", np.abs(q - np.linspace(0.1, 0.9, 9)).max() < 0.05,
             f"deciles {np.round(q, 3)}")
     hsv_b = cv2.cvtColor(before.astype(np.float32), cv2.COLOR_RGB2HSV)

@@ -1,23 +1,23 @@
 #!/usr/bin/python3
-"""The plug-in's statistics against GIMP's own gimp-drawable-histogram, in one
-gimp-console-2.10 session: every test image, selections (rectangle, feathered
+"""The plug-in's statistics against its GIMP's own gimp-drawable-histogram, in
+one gimp-console session (GIMP 2.10 or 3): every test image, selections (rectangle, feathered
 ellipse), a layer with offsets, an indexed image, 1x1 and 3000x1 layers, a
 selection that misses the layer; and the CSV export.  (Other precisions:
 plugin_precision.py.)
 
-Usage: plugin_stats.py PATH-TO-gpu-histogram
+Usage: plugin_stats.py [--host gimp2|gimp3] PATH-TO-gpu-histogram
 Ends with "N passed, N failed"; exit 0 all passed, 1 a failure, 77 skipped.
 """
 import csv
 import sys
 
-from plugin_gimp import ROOT, GimpSession, Tally, require_gimp, scm_str
+from plugin_gimp import ROOT, GimpSession, Tally, parse_args, require_gimp, scm_str
 
 CHANNELS = ["value", "red", "green", "blue", "alpha", "luminance"]
 # PNG colour type (IHDR byte 25) -> the channels GIMP's PDB accepts
 PNG_CHANNELS = {0: [0], 4: [0, 4], 2: [0, 1, 2, 3, 5], 6: [0, 1, 2, 3, 4, 5]}
 RGB, GRAY = [0, 1, 2, 3, 5], [0]
-FIX = ROOT / "tests" / "fixtures" / "gimp"
+FIX = ROOT / "tests" / "fixtures" / "gimp"  # the images (the same for both hosts)
 
 
 def load(file, selection="(none)", extra=""):
@@ -45,14 +45,14 @@ def cases(tmp):
     # A copy of the layer moved partly off the canvas, under a feathered selection:
     # the selection must be read at the layer's offsets.
     out["offset layer/ellipse"] = (load(chelsea, "(ellipse 60 30 300 220)") + """
-        (let ((copy (car (gimp-layer-copy drw TRUE))))
+        (let ((copy (gh-layer-copy drw)))
           (gimp-image-insert-layer img copy 0 0)
           (gimp-layer-set-offsets copy 70 -45)
           (gh-stats "offset layer/ellipse" img copy)
           (gh-gimp-stats "offset layer/ellipse" copy '(0 1 2 3 4 5))))""", [0, 1, 2, 3, 4, 5])
     # A selection that misses the layer entirely.
     out["missed layer"] = (load(chelsea, "(rect 0 0 50 50)") + """
-        (let ((copy (car (gimp-layer-copy drw TRUE))))
+        (let ((copy (gh-layer-copy drw)))
           (gimp-image-insert-layer img copy 0 0)
           (gimp-layer-set-offsets copy 1000 1000)
           (gh-stats "missed layer" img copy)
@@ -62,21 +62,21 @@ def cases(tmp):
         (gh-stats "indexed" img drw)
         (gh-gimp-stats "indexed" drw '(0 1 2 3 5)))""", RGB)
     out["1x1"] = ("""(let* ((img (car (gimp-image-new 1 1 RGB)))
-               (drw (car (gimp-layer-new img 1 1 RGB-IMAGE "px" 100 LAYER-MODE-NORMAL))))
+               (drw (gh-new-layer img 1 1 RGB-IMAGE "px")))
           (gimp-image-insert-layer img drw 0 0)
           (gimp-context-set-foreground '(200 100 50))
           (gimp-drawable-fill drw FILL-FOREGROUND)
           (gh-stats "1x1" img drw)
           (gh-gimp-stats "1x1" drw '(0 1 2 3 5)))""", RGB)
     out["3000x1"] = ("""(let* ((img (car (gimp-image-new 3000 1 GRAY)))
-               (drw (car (gimp-layer-new img 3000 1 GRAY-IMAGE "ramp" 100 LAYER-MODE-NORMAL))))
+               (drw (gh-new-layer img 3000 1 GRAY-IMAGE "ramp")))
           (gimp-image-insert-layer img drw 0 0)
           (gimp-context-set-default-colors)
           (gimp-drawable-edit-gradient-fill drw GRADIENT-LINEAR 0 FALSE 1 0 TRUE 0 0 2999 0)
           (gh-stats "3000x1" img drw)
           (gh-gimp-stats "3000x1" drw '(0)))""", GRAY)
     out["export"] = (load(chelsea, "(ellipse 60 30 300 220)") +
-                     f"(plug-in-gpu-histogram-export RUN-NONINTERACTIVE img drw "
+                     f"(gh-export RUN-NONINTERACTIVE img drw "
                      f"{scm_str(tmp / 'hist.csv')}) (gh-stats \"export\" img drw))", None)
     return out
 
@@ -132,11 +132,10 @@ def parse_floats(s):
 
 
 def main():
-    if len(sys.argv) != 2:
-        raise SystemExit("usage: plugin_stats.py PATH-TO-gpu-histogram")
-    require_gimp()
+    host, plugin = parse_args("plugin_stats.py")
+    require_gimp(host)
     t = Tally()
-    with GimpSession(sys.argv[1]) as s:
+    with GimpSession(plugin, host) as s:
         todo = cases(s.tmp)
         out = s.run({tag: scheme for tag, (scheme, _) in todo.items()})
         backends = set()
