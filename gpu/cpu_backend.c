@@ -43,10 +43,11 @@ flush_tables (tables *t, gh_accum *acc, unsigned channels)
 
 /* One pixel's weights into copy k (accum.h: alpha x mask for colour, the
  * mask for alpha, 1 without either).  Written once, specialised by the
- * compiler for each layout and mask through the constant arguments. */
+ * compiler for each layout, mask and luminance rule through the constant
+ * arguments, so GIMP 2.10's luminance pays nothing for GIMP 3's. */
 static inline __attribute__ ((always_inline)) void
 count_pixel (const uint8_t *p, unsigned m, const int bpp, const int has_mask,
-             uint32_t (*t)[ROW])
+             const int linear, uint32_t (*t)[ROW])
 {
   const int has_alpha = bpp == 2 || bpp == 4;
   unsigned a = has_alpha ? p[bpp - 1] : 255u;
@@ -59,7 +60,9 @@ count_pixel (const uint8_t *p, unsigned m, const int bpp, const int has_mask,
       t[GH_CHANNEL_RED][r] += w;
       t[GH_CHANNEL_GREEN][g] += w;
       t[GH_CHANNEL_BLUE][b] += w;
-      t[GH_CHANNEL_LUMINANCE][gh_luminance_bin (r, g, b)] += w;
+      t[GH_CHANNEL_LUMINANCE][linear ? gh_luminance_bin_linear (r, g, b)
+                                     : gh_luminance_bin (r, g, b)]
+        += w;
     }
   else
     t[GH_CHANNEL_VALUE][p[0]] += w;
@@ -69,7 +72,7 @@ count_pixel (const uint8_t *p, unsigned m, const int bpp, const int has_mask,
 
 static inline __attribute__ ((always_inline)) void
 count_rows (const gh_piece *piece, const int bpp, const int has_mask,
-            tables *t, gh_accum *acc, unsigned channels)
+            const int linear, tables *t, gh_accum *acc, unsigned channels)
 {
   const int has_alpha = bpp == 2 || bpp == 4;
   /* Pixels after which the 32-bit tables could overflow. */
@@ -94,10 +97,10 @@ count_rows (const gh_piece *piece, const int bpp, const int has_mask,
           for (; x + COPIES <= end; x += COPIES)
             for (int k = 0; k < COPIES; k++)
               count_pixel (p + (x + k) * bpp, has_mask ? m[x + k] : 255u,
-                           bpp, has_mask, t->t[k]);
+                           bpp, has_mask, linear, t->t[k]);
           for (; x < end; x++)
             count_pixel (p + x * bpp, has_mask ? m[x] : 255u, bpp, has_mask,
-                         t->t[0]);
+                         linear, t->t[0]);
           if (since_flush == limit)
             {
               flush_tables (t, acc, channels);
@@ -112,7 +115,7 @@ count_rows (const gh_piece *piece, const int bpp, const int has_mask,
  * the mask alone for alpha), summed straight into the accumulator. */
 static inline __attribute__ ((always_inline)) void
 count_rows_f32 (const gh_piece *piece, const int bpp, const int has_mask,
-                gh_accum *acc)
+                const int linear, gh_accum *acc)
 {
   const int has_alpha = bpp == 2 || bpp == 4;
   const int bins = acc->bins;
@@ -139,7 +142,10 @@ count_rows_f32 (const gh_piece *piece, const int bpp, const int has_mask,
               w[GH_CHANNEL_GREEN * bins + gh_bin_f32 (p[1], bins)] += weight;
               w[GH_CHANNEL_BLUE * bins + gh_bin_f32 (p[2], bins)] += weight;
               w[GH_CHANNEL_LUMINANCE * bins
-                + gh_bin_f32 (gh_luminance_f32 (p[0], p[1], p[2]), bins)]
+                + gh_bin_f32 (linear ? gh_luminance_linear_f32 (p[0], p[1],
+                                                                p[2])
+                                     : gh_luminance_f32 (p[0], p[1], p[2]),
+                              bins)]
                 += weight;
             }
           else
@@ -157,33 +163,47 @@ count_with (const gh_image *image, const gh_piece *piece, tables *t,
 {
   unsigned ch = gh_layout_channels (image->layout);
   int mask = image->has_mask != 0;
+  /* Gray layouts have no luminance: one rule for them. */
+  int linear = image->luminance == GH_LUMINANCE_LINEAR
+               && gh_layout_is_rgb (image->layout);
+  int key = (image->layout * 2 + mask) * 2 + linear;
 
+#define KEY(layout, mask, linear) ((GH_LAYOUT_##layout * 2 + mask) * 2 + linear)
   if (image->sample == GH_SAMPLE_F32)
     {
-      switch (image->layout * 2 + mask)
+      switch (key)
         {
-        case GH_LAYOUT_GRAY * 2: count_rows_f32 (piece, 1, 0, acc); break;
-        case GH_LAYOUT_GRAY * 2 + 1: count_rows_f32 (piece, 1, 1, acc); break;
-        case GH_LAYOUT_GRAYA * 2: count_rows_f32 (piece, 2, 0, acc); break;
-        case GH_LAYOUT_GRAYA * 2 + 1: count_rows_f32 (piece, 2, 1, acc); break;
-        case GH_LAYOUT_RGB * 2: count_rows_f32 (piece, 3, 0, acc); break;
-        case GH_LAYOUT_RGB * 2 + 1: count_rows_f32 (piece, 3, 1, acc); break;
-        case GH_LAYOUT_RGBA * 2: count_rows_f32 (piece, 4, 0, acc); break;
-        case GH_LAYOUT_RGBA * 2 + 1: count_rows_f32 (piece, 4, 1, acc); break;
+        case KEY (GRAY, 0, 0): count_rows_f32 (piece, 1, 0, 0, acc); break;
+        case KEY (GRAY, 1, 0): count_rows_f32 (piece, 1, 1, 0, acc); break;
+        case KEY (GRAYA, 0, 0): count_rows_f32 (piece, 2, 0, 0, acc); break;
+        case KEY (GRAYA, 1, 0): count_rows_f32 (piece, 2, 1, 0, acc); break;
+        case KEY (RGB, 0, 0): count_rows_f32 (piece, 3, 0, 0, acc); break;
+        case KEY (RGB, 1, 0): count_rows_f32 (piece, 3, 1, 0, acc); break;
+        case KEY (RGBA, 0, 0): count_rows_f32 (piece, 4, 0, 0, acc); break;
+        case KEY (RGBA, 1, 0): count_rows_f32 (piece, 4, 1, 0, acc); break;
+        case KEY (RGB, 0, 1): count_rows_f32 (piece, 3, 0, 1, acc); break;
+        case KEY (RGB, 1, 1): count_rows_f32 (piece, 3, 1, 1, acc); break;
+        case KEY (RGBA, 0, 1): count_rows_f32 (piece, 4, 0, 1, acc); break;
+        case KEY (RGBA, 1, 1): count_rows_f32 (piece, 4, 1, 1, acc); break;
         }
       return;
     }
-  switch (image->layout * 2 + mask)
+  switch (key)
     {
-    case GH_LAYOUT_GRAY * 2: count_rows (piece, 1, 0, t, acc, ch); break;
-    case GH_LAYOUT_GRAY * 2 + 1: count_rows (piece, 1, 1, t, acc, ch); break;
-    case GH_LAYOUT_GRAYA * 2: count_rows (piece, 2, 0, t, acc, ch); break;
-    case GH_LAYOUT_GRAYA * 2 + 1: count_rows (piece, 2, 1, t, acc, ch); break;
-    case GH_LAYOUT_RGB * 2: count_rows (piece, 3, 0, t, acc, ch); break;
-    case GH_LAYOUT_RGB * 2 + 1: count_rows (piece, 3, 1, t, acc, ch); break;
-    case GH_LAYOUT_RGBA * 2: count_rows (piece, 4, 0, t, acc, ch); break;
-    case GH_LAYOUT_RGBA * 2 + 1: count_rows (piece, 4, 1, t, acc, ch); break;
+    case KEY (GRAY, 0, 0): count_rows (piece, 1, 0, 0, t, acc, ch); break;
+    case KEY (GRAY, 1, 0): count_rows (piece, 1, 1, 0, t, acc, ch); break;
+    case KEY (GRAYA, 0, 0): count_rows (piece, 2, 0, 0, t, acc, ch); break;
+    case KEY (GRAYA, 1, 0): count_rows (piece, 2, 1, 0, t, acc, ch); break;
+    case KEY (RGB, 0, 0): count_rows (piece, 3, 0, 0, t, acc, ch); break;
+    case KEY (RGB, 1, 0): count_rows (piece, 3, 1, 0, t, acc, ch); break;
+    case KEY (RGBA, 0, 0): count_rows (piece, 4, 0, 0, t, acc, ch); break;
+    case KEY (RGBA, 1, 0): count_rows (piece, 4, 1, 0, t, acc, ch); break;
+    case KEY (RGB, 0, 1): count_rows (piece, 3, 0, 1, t, acc, ch); break;
+    case KEY (RGB, 1, 1): count_rows (piece, 3, 1, 1, t, acc, ch); break;
+    case KEY (RGBA, 0, 1): count_rows (piece, 4, 0, 1, t, acc, ch); break;
+    case KEY (RGBA, 1, 1): count_rows (piece, 4, 1, 1, t, acc, ch); break;
     }
+#undef KEY
 }
 
 /* The pool: a job runs on every thread at once, the caller being thread

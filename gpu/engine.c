@@ -54,15 +54,7 @@ static gh_status
 backend_from_env (gh_backend *backend, gh_error *error)
 {
   const char *v = getenv ("GPU_HISTOGRAM_BACKEND");
-  if (!v || !*v)
-    return GH_OK;
-  if (!strcmp (v, "auto"))
-    *backend = GH_BACKEND_AUTO;
-  else if (!strcmp (v, "cpu"))
-    *backend = GH_BACKEND_CPU;
-  else if (!strcmp (v, "cuda"))
-    *backend = GH_BACKEND_CUDA;
-  else
+  if (v && *v && gh_backend_parse (v, backend) != 0)
     return gh_fail (error, GH_ERR_INVALID,
                     "GPU_HISTOGRAM_BACKEND is '%s'; use auto, cpu or cuda",
                     v);
@@ -206,8 +198,11 @@ gh_engine_begin (gh_engine *e, const gh_image *image, gh_error *error)
   e->image = *image;
   e->open = 1;
 #if GH_HAVE_CUDA
-  /* The kernels count 8-bit samples; float images go to the CPU. */
-  e->gpu_began = e->gpu && image->sample == GH_SAMPLE_U8;
+  /* The kernels count 8-bit samples with GIMP 2.10's luminance; float
+   * images and GIMP 3's luminance go to the CPU. */
+  e->gpu_began = e->gpu && image->sample == GH_SAMPLE_U8
+                 && (image->luminance == GH_LUMINANCE_PERCEPTUAL
+                     || !gh_layout_is_rgb (image->layout));
   if (e->gpu_began)
     gh_cuda_begin (e->gpu, image);
   e->image_on_gpu = e->gpu_began;

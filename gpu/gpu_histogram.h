@@ -117,8 +117,10 @@ typedef enum {
   GH_LUMINANCE_LINEAR          /* GIMP 3: Y of the sRGB-decoded samples   */
 } gh_luminance;
 
-/* What an image looks like; given once per image to gh_engine_begin.
- * Initializers that stop after has_mask get GIMP 2.10's luminance. */
+/* What an image looks like; given once per image to gh_engine_begin,
+ * which refuses a luminance rule other than these two.  Colour U8 images
+ * under GH_LUMINANCE_LINEAR are counted on the CPU (the GPU kernels bin
+ * GIMP 2.10's luminance only), as F32 images are. */
 typedef struct {
   gh_layout layout;
   gh_sample sample;
@@ -167,9 +169,9 @@ gh_status gh_engine_create (const gh_options *options, gh_engine **engine,
 void gh_engine_destroy (gh_engine *engine);
 
 /* Who counts the image begun last (until the next gh_engine_begin): "cuda:
- * <device name>", or "cpu: <n> threads" for F32 images, with no usable GPU,
- * or once the GPU failed.  Before the first image: where 8-bit images
- * would go. */
+ * <device name>", or "cpu: <n> threads" for F32 images, colour images
+ * under GH_LUMINANCE_LINEAR, with no usable GPU, or once the GPU failed.
+ * Before the first image: where 8-bit images would go. */
 const char *gh_engine_backend_name (const gh_engine *engine);
 
 /* Why the engine left the GPU (one line), or NULL if it never did. */

@@ -55,7 +55,10 @@ add_f32 (const gh_image *image, const gh_piece *piece, gh_histogram *h)
               w[(GH_CHANNEL_RED + k) * bins + gh_bin_f32 (p[k], bins)]
                 += weight;
             w[GH_CHANNEL_LUMINANCE * bins
-              + gh_bin_f32 (gh_luminance_f32 (p[0], p[1], p[2]), bins)]
+              + gh_bin_f32 (image->luminance == GH_LUMINANCE_LINEAR
+                              ? gh_luminance_linear_f32 (p[0], p[1], p[2])
+                              : gh_luminance_f32 (p[0], p[1], p[2]),
+                            bins)]
               += weight;
           }
         else
@@ -92,7 +95,9 @@ add_u8 (const gh_image *image, const gh_piece *piece, gh_histogram *h)
             raw[GH_CHANNEL_GREEN * bins + p[1]] += weight;
             raw[GH_CHANNEL_BLUE * bins + p[2]] += weight;
             raw[GH_CHANNEL_LUMINANCE * bins
-                + gh_luminance_bin_gimp (p[0], p[1], p[2])]
+                + (image->luminance == GH_LUMINANCE_LINEAR
+                     ? gh_luminance_bin_linear (p[0], p[1], p[2])
+                     : gh_luminance_bin_gimp (p[0], p[1], p[2]))]
               += weight;
           }
         else

@@ -1,7 +1,8 @@
 /* reference.h — the plain reference the tests hold every backend to.
  *
- * One pixel at a time, straight from GIMP 2.10's definitions: luminance
- * through GIMP's own float arithmetic, weights multiplied out per pixel
+ * One pixel at a time, straight from GIMP's definitions: luminance
+ * through GIMP 2.10's own float arithmetic (or GIMP 3's, as babl computes
+ * it, under GH_LUMINANCE_LINEAR), weights multiplied out per pixel
  * (no 32-bit tables, no flushing).  Slow and obvious on purpose.
  *
  *   gh_reference_begin (&image, &h);            -- h: gh_histogram_init'ed
