@@ -2,9 +2,14 @@
  *
  * Prints the backend and the statistics of every channel; optionally
  * writes the histogram as CSV, an equalized copy and a binarized copy.
- * Images stream through in strips, so memory stays bounded.  Run with
+ * A third host of the engine beside the GIMP 2.10 and GIMP 3 plug-ins: the
+ * names, the CSV bytes and what equalize and binarize do come from the
+ * engine's shared API, so all three agree.  Images stream through in
+ * strips, so memory stays bounded; output files are written under a
+ * temporary name in their folder and renamed when complete.  Run with
  * --help for the options.
  */
+#define _POSIX_C_SOURCE 200809L
 #include "gpu_histogram.h"
 #include "pnm.h"
 
@@ -12,15 +17,16 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 #define STRIP_ROWS 256
-
-static const char *const channel_names[GH_NUM_CHANNELS]
-  = { "value", "red", "green", "blue", "alpha", "luminance" };
 
 typedef struct {
   const char *input, *mask, *histogram, *equalize, *binarize;
   gh_backend backend;
+  gh_luminance luminance;
+  gh_equalize_mode equalize_mode;
   int lo, hi;
   int channel; /* -1: default */
   int threshold;
@@ -34,14 +40,23 @@ usage (FILE *out)
     "  INPUT             8-bit netpbm image: P5, P6 or P7 (GRAYSCALE,\n"
     "                    GRAYSCALE_ALPHA, RGB, RGB_ALPHA)\n"
     "  --backend B       auto (default), cpu or cuda\n"
+    "  --luminance RULE  perceptual (default: GIMP 2.10's, Y' of the stored\n"
+    "                    R'G'B') or linear (GIMP 3's, Y of linear light)\n"
     "  --mask FILE       P5 selection mask of the same size (0..255)\n"
     "  --range LO:HI     bins for the statistics (default 0:255)\n"
-    "  --histogram FILE  write the histogram as CSV\n"
-    "  --equalize FILE   write a copy with each colour channel equalized\n"
+    "  --histogram FILE  write the histogram as CSV, as the GIMP plug-ins\n"
+    "                    export it (bin,value,red,green,blue,alpha,luminance)\n"
+    "  --equalize FILE   write an equalized copy (--equalize-mode)\n"
+    "  --equalize-mode M channels (default): each colour channel, as OpenCV's\n"
+    "                    equalizeHist; luminance: the luminance only, hue\n"
+    "                    kept (gray images: the same as channels)\n"
     "  --binarize FILE   write a copy binarized on --channel\n"
     "  --channel NAME    value, red, green, blue, alpha or luminance\n"
     "                    (default: luminance for colour, value for gray)\n"
-    "  --threshold T     -1 (default): Otsu; or 0..254\n",
+    "  --threshold T     -1 (default): Otsu; or 0..254 (levels above turn\n"
+    "                    white)\n"
+    "Output files appear only when complete (written under a temporary\n"
+    "name in the same folder, then renamed).\n",
     out);
 }
 
@@ -62,6 +77,8 @@ static int
 parse_args (int argc, char **argv, cli_options *o)
 {
   memset (o, 0, sizeof *o);
+  o->luminance = GH_LUMINANCE_PERCEPTUAL;
+  o->equalize_mode = GH_EQUALIZE_CHANNELS;
   o->hi = 255;
   o->channel = -1;
   o->threshold = -1;
@@ -86,14 +103,30 @@ parse_args (int argc, char **argv, cli_options *o)
       i++;
       if (!strcmp (a, "--backend"))
         {
-          if (!strcmp (v, "auto"))
-            o->backend = GH_BACKEND_AUTO;
-          else if (!strcmp (v, "cpu"))
-            o->backend = GH_BACKEND_CPU;
-          else if (!strcmp (v, "cuda"))
-            o->backend = GH_BACKEND_CUDA;
-          else
+          if (gh_backend_parse (v, &o->backend))
             return fprintf (stderr, "unknown backend '%s'\n", v), -1;
+        }
+      else if (!strcmp (a, "--luminance"))
+        {
+          if (!strcmp (v, "perceptual"))
+            o->luminance = GH_LUMINANCE_PERCEPTUAL;
+          else if (!strcmp (v, "linear"))
+            o->luminance = GH_LUMINANCE_LINEAR;
+          else
+            return fprintf (stderr,
+                            "--luminance takes perceptual or linear\n"),
+                   -1;
+        }
+      else if (!strcmp (a, "--equalize-mode"))
+        {
+          if (!strcmp (v, "channels"))
+            o->equalize_mode = GH_EQUALIZE_CHANNELS;
+          else if (!strcmp (v, "luminance"))
+            o->equalize_mode = GH_EQUALIZE_LUMINANCE;
+          else
+            return fprintf (stderr,
+                            "--equalize-mode takes channels or luminance\n"),
+                   -1;
         }
       else if (!strcmp (a, "--mask"))
         o->mask = v;
@@ -118,11 +151,7 @@ parse_args (int argc, char **argv, cli_options *o)
         }
       else if (!strcmp (a, "--channel"))
         {
-          o->channel = -1;
-          for (int c = 0; c < GH_NUM_CHANNELS; c++)
-            if (!strcmp (v, channel_names[c]))
-              o->channel = c;
-          if (o->channel < 0)
+          if ((o->channel = gh_channel_parse (v)) < 0)
             return fprintf (stderr, "unknown channel '%s'\n", v), -1;
         }
       else
@@ -136,12 +165,13 @@ parse_args (int argc, char **argv, cli_options *o)
 /* Streams the image (and mask) through the engine in strips. */
 static int
 compute_histogram (gh_engine *engine, pnm_image *im, pnm_image *mask,
-                   gh_histogram *hist)
+                   gh_luminance luminance, gh_histogram *hist)
 {
   size_t row = im->width * (size_t) im->depth;
   uint8_t *buf = malloc (row * STRIP_ROWS);
   uint8_t *mbuf = mask ? malloc (im->width * STRIP_ROWS) : NULL;
-  gh_image desc = { (gh_layout) im->depth, GH_SAMPLE_U8, 256, mask != NULL };
+  gh_image desc = { (gh_layout) im->depth, GH_SAMPLE_U8, 256, mask != NULL,
+                    luminance };
   gh_error err;
   int rc = -1;
 
@@ -194,41 +224,101 @@ print_stats (const gh_histogram *h, int lo, int hi)
           || gh_stats_compute (h, (gh_channel) c, lo, hi, &s) != GH_OK)
         continue;
       printf ("%s,%.10g,%.10g,%.10g,%.10g,%.10g,%.10g,%.10g,%.10g,%.10g\n",
-              channel_names[c], s.count, s.pixels, s.percentile, s.min, s.max,
+              gh_channel_name ((gh_channel) c), s.count, s.pixels, s.percentile, s.min, s.max,
               s.mean, s.median, s.std_dev, s.otsu);
     }
+}
+
+/* An output file that appears only when complete: written under a
+ * temporary name in the same folder, renamed by output_finish. */
+typedef struct {
+  FILE *file;
+  char *temp;
+  const char *path;
+} output;
+
+static int
+output_open (output *out, const char *path)
+{
+  static const char suffix[] = ".tmp-XXXXXX";
+  int fd;
+
+  out->path = path;
+  out->file = NULL;
+  out->temp = malloc (strlen (path) + sizeof suffix);
+  if (!out->temp)
+    return fprintf (stderr, "out of memory\n"), -1;
+  strcpy (out->temp, path);
+  strcat (out->temp, suffix);
+  fd = mkstemp (out->temp);
+  if (fd >= 0)
+    {
+      /* mkstemp makes the file private; the result gets the usual mode. */
+      mode_t mask = umask (0);
+      umask (mask);
+      fchmod (fd, 0666 & ~mask);
+    }
+  if (fd >= 0 && !(out->file = fdopen (fd, "wb")))
+    {
+      close (fd);
+      unlink (out->temp);
+      fd = -1;
+    }
+  if (fd < 0)
+    {
+      fprintf (stderr, "cannot write %s: %s\n", path, strerror (errno));
+      free (out->temp);
+      return -1;
+    }
+  return 0;
+}
+
+/* Closes the file, and renames it into place when `ok` or removes it;
+ * 0 when the file is in place. */
+static int
+output_finish (output *out, int ok)
+{
+  int failed = ferror (out->file);
+
+  failed |= fclose (out->file) != 0;
+  if (ok && (failed || rename (out->temp, out->path)))
+    {
+      fprintf (stderr, "cannot write %s: %s\n", out->path, strerror (errno));
+      ok = 0;
+    }
+  if (!ok)
+    unlink (out->temp);
+  free (out->temp);
+  return ok ? 0 : -1;
 }
 
 static int
 write_csv (const char *path, const gh_histogram *h)
 {
-  FILE *f = fopen (path, "w");
-  if (!f)
-    return fprintf (stderr, "cannot write %s\n", path), -1;
-  fprintf (f, "bin,value,red,green,blue,alpha,luminance\n");
-  for (int b = 0; b < h->bins; b++)
-    {
-      fprintf (f, "%d", b);
-      for (int c = 0; c < GH_NUM_CHANNELS; c++)
-        fprintf (f, ",%.17g", gh_histogram_count (h, (gh_channel) c, b));
-      fprintf (f, "\n");
-    }
-  return fclose (f) ? -1 : 0;
+  output out;
+
+  if (output_open (&out, path))
+    return -1;
+  return output_finish (&out, gh_csv_write_histogram (out.file, h) == 0);
 }
 
-/* Rewrites the image strip by strip through one of the apply functions. */
-typedef gh_status (*strip_fn) (gh_layout, uint8_t *, size_t, size_t,
-                               const void *, gh_error *);
-
+/* Rewrites the image strip by strip through an operation. */
 static int
-rewrite (pnm_image *im, const char *path, strip_fn fn, const void *arg)
+rewrite (pnm_image *im, const char *path, const gh_op *op)
 {
   size_t row = im->width * (size_t) im->depth;
   uint8_t *buf = malloc (row * STRIP_ROWS);
-  FILE *out = fopen (path, "wb");
-  int rc = -1;
+  output out;
+  int ok = 0;
 
-  if (!buf || !out || pnm_rewind (im) || pnm_write_header (out, im))
+  if (!buf)
+    return fprintf (stderr, "out of memory\n"), -1;
+  if (output_open (&out, path))
+    {
+      free (buf);
+      return -1;
+    }
+  if (pnm_rewind (im) || pnm_write_header (out.file, im))
     {
       fprintf (stderr, "cannot write %s\n", path);
       goto done;
@@ -242,46 +332,30 @@ rewrite (pnm_image *im, const char *path, strip_fn fn, const void *arg)
           fprintf (stderr, "the image file is truncated\n");
           goto done;
         }
-      if (fn ((gh_layout) im->depth, buf, im->width, rows, arg, &err)
-          != GH_OK)
+      if (gh_op_apply (op, buf, im->width, rows, row, &err) != GH_OK)
         {
           fprintf (stderr, "%s\n", err.message);
           goto done;
         }
-      if (fwrite (buf, 1, row * rows, out) != row * rows)
+      if (fwrite (buf, 1, row * rows, out.file) != row * rows)
         {
           fprintf (stderr, "cannot write %s\n", path);
           goto done;
         }
     }
-  rc = 0;
+  ok = 1;
 done:
-  if (out && fclose (out))
-    rc = -1;
   free (buf);
+  return output_finish (&out, ok);
+}
+
+/* Writes `path` through `op`, then clears it. */
+static int
+apply_op (pnm_image *im, const char *path, gh_op *op)
+{
+  int rc = rewrite (im, path, op);
+  gh_op_clear (op);
   return rc;
-}
-
-static gh_status
-equalize_strip (gh_layout layout, uint8_t *p, size_t w, size_t rows,
-                const void *tables, gh_error *err)
-{
-  return gh_apply_tables (layout, p, w, rows, w * (size_t) layout,
-                          (const uint16_t *const *) tables, err);
-}
-
-typedef struct {
-  gh_channel channel;
-  int threshold;
-} threshold_arg;
-
-static gh_status
-binarize_strip (gh_layout layout, uint8_t *p, size_t w, size_t rows,
-                const void *arg, gh_error *err)
-{
-  const threshold_arg *t = arg;
-  return gh_apply_threshold (layout, p, w, rows, w * (size_t) layout,
-                             t->channel, t->threshold, err);
 }
 
 int
@@ -293,6 +367,7 @@ main (int argc, char **argv)
   gh_engine *engine = NULL;
   gh_histogram hist;
   gh_error err;
+  gh_layout layout;
   char msg[256];
   int rc = 1;
 
@@ -307,6 +382,7 @@ main (int argc, char **argv)
       fprintf (stderr, "%s\n", msg);
       return 1;
     }
+  layout = (gh_layout) im.depth;
   if (o.mask)
     {
       if (pnm_open (o.mask, &mask, msg, sizeof msg))
@@ -330,7 +406,8 @@ main (int argc, char **argv)
       fprintf (stderr, "%s\n", err.message);
       goto out;
     }
-  if (compute_histogram (engine, &im, o.mask ? &mask : NULL, &hist))
+  if (compute_histogram (engine, &im, o.mask ? &mask : NULL, o.luminance,
+                         &hist))
     goto out;
   printf ("backend: %s\n", gh_engine_backend_name (engine));
   print_stats (&hist, o.lo, o.hi);
@@ -338,42 +415,49 @@ main (int argc, char **argv)
     goto out;
   if (o.equalize)
     {
-      static double counts[3][256];
-      static uint16_t tables[3][256];
-      const uint16_t *t[3] = { tables[0], tables[1], tables[2] };
-      int colours = im.depth >= 3 ? 3 : 1;
-      for (int k = 0; k < colours; k++)
+      gh_op op;
+      if (gh_op_equalize (&op, &hist, layout, GH_SAMPLE_U8, o.luminance,
+                          o.equalize_mode, &err)
+          != GH_OK)
         {
-          gh_histogram_counts (&hist,
-                               colours == 3 ? (gh_channel) (GH_CHANNEL_RED + k)
-                                            : GH_CHANNEL_VALUE,
-                               counts[k]);
-          gh_equalize_table (counts[k], 256, tables[k]);
+          fprintf (stderr, "%s\n", err.message);
+          goto out;
         }
-      if (rewrite (&im, o.equalize, equalize_strip, t))
+      if (apply_op (&im, o.equalize, &op))
         goto out;
     }
   if (o.binarize)
     {
-      threshold_arg t;
-      t.channel = o.channel >= 0 ? (gh_channel) o.channel
-                  : im.depth >= 3 ? GH_CHANNEL_LUMINANCE
-                                  : GH_CHANNEL_VALUE;
-      if (!(hist.channels & (1u << t.channel)))
+      gh_channel channel = o.channel >= 0
+                             ? (gh_channel) o.channel
+                             : gh_default_binarize_channel (layout);
+      gh_op op;
+      int bin;
+      if (!(gh_layout_channel_mask (layout) & (1u << channel)))
         {
           fprintf (stderr, "this image has no %s channel\n",
-                   channel_names[t.channel]);
+                   gh_channel_name (channel));
           goto out;
         }
-      t.threshold = o.threshold;
-      if (t.threshold < 0)
+      if (o.threshold >= 0)
+        bin = gh_threshold_bin (o.threshold, hist.bins);
+      else
         {
           double counts[256];
-          gh_histogram_counts (&hist, t.channel, counts);
-          t.threshold = gh_otsu_threshold (counts, 0, 255);
+          gh_histogram_counts (&hist, channel, counts);
+          bin = gh_otsu_threshold (counts, 0, hist.bins - 1);
         }
-      printf ("threshold: %d\n", t.threshold);
-      if (rewrite (&im, o.binarize, binarize_strip, &t))
+      printf ("threshold: %d\n", o.threshold >= 0
+                                   ? o.threshold
+                                   : gh_threshold_level (bin, hist.bins));
+      if (gh_op_binarize (&op, layout, GH_SAMPLE_U8, o.luminance, hist.bins,
+                          channel, bin, &err)
+          != GH_OK)
+        {
+          fprintf (stderr, "%s\n", err.message);
+          goto out;
+        }
+      if (apply_op (&im, o.binarize, &op))
         goto out;
     }
   rc = 0;
