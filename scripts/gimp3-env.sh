@@ -7,6 +7,7 @@
 #   bash scripts/gimp3-env.sh run CMD ...  # run CMD inside, in the current folder
 #   bash scripts/gimp3-env.sh root         # print where it is
 #   bash scripts/gimp3-env.sh ready        # exit 0 when set up (and usable: root)
+#   bash scripts/gimp3-env.sh why          # one line: ready, or why not
 #   bash scripts/gimp3-env.sh build SRC BUILDDIR OUT
 #       # the GIMP 3 plug-in of the source tree SRC, built inside in BUILDDIR
 #       # (a meson build with -Dgimp2=disabled), copied to OUT
@@ -29,6 +30,15 @@ need_root () {
   [ "$(id -u)" = 0 ] || { echo "gimp3-env: needs root (debootstrap, chroot)" >&2; exit 3; }
 }
 
+# The root cannot be made here: says why in one line, and keeps that line
+# beside the root for meson (the GIMP 3 tests then report themselves
+# skipped with it) until a later setup succeeds.
+cannot () {
+  echo "gimp3-env: $*" >&2
+  mkdir -p "$(dirname "$root")" 2>/dev/null && echo "$*" > "$root.unavailable" || true
+  exit 3
+}
+
 setup () {
   need_root
   # The stamp records the package list: a new list installs what is missing.
@@ -39,22 +49,21 @@ setup () {
   if ! command -v debootstrap >/dev/null; then
     apt-get update -q >/dev/null
     DEBIAN_FRONTEND=noninteractive apt-get install -y -q debootstrap >/dev/null \
-      || { echo "gimp3-env: debootstrap cannot be installed" >&2; exit 3; }
+      || cannot "debootstrap cannot be installed"
   fi
   if [ ! -x "$root/usr/bin/apt-get" ]; then
     # The mirror this machine's apt uses (deb822 or one-line sources).
     local mirror
     mirror=$(awk '/^URIs:/{print $2; exit}' /etc/apt/sources.list.d/*.sources 2>/dev/null || true)
     [ -n "$mirror" ] || mirror=$(awk '/^deb /{print $2; exit}' /etc/apt/sources.list 2>/dev/null || true)
-    [ -n "$mirror" ] || { echo "gimp3-env: no Debian mirror configured" >&2; exit 3; }
+    [ -n "$mirror" ] || cannot "no Debian mirror configured"
     rm -rf "$root.partial"
     mkdir -p "$(dirname "$root")"
     echo "gimp3-env: debootstrap trixie into $root (from $mirror)"
     if ! debootstrap --variant=minbase trixie "$root.partial" "$mirror" \
          > "$root.debootstrap.log" 2>&1; then
       tail -5 "$root.debootstrap.log" >&2
-      echo "gimp3-env: debootstrap of Debian 13 failed (archive unreachable?)" >&2
-      exit 3
+      cannot "debootstrap of Debian 13 failed (archive unreachable?)"
     fi
     rm -rf "$root"
     mv "$root.partial" "$root"
@@ -63,9 +72,10 @@ setup () {
   inside apt-get update -q >/dev/null
   inside env DEBIAN_FRONTEND=noninteractive apt-get install -y -q \
     --no-install-recommends "${packages[@]}" > "$root.install.log" 2>&1 \
-    || { tail -5 "$root.install.log" >&2; echo "gimp3-env: installing GIMP 3 failed" >&2; exit 3; }
+    || { tail -5 "$root.install.log" >&2; cannot "installing GIMP 3 inside failed"; }
   inside apt-get clean
   echo "$want" > "$stamp"
+  rm -f "$root.unavailable"
 }
 
 # CMD in the root, with a clean environment and the bind mounts.
@@ -123,6 +133,11 @@ case ${1:-} in
   setup) setup ;;
   root) echo "$root" ;;
   ready) is_ready ;;
+  why)   # why it is not ready, in one line
+    if is_ready; then echo "ready"
+    elif [ -f "$root.unavailable" ]; then echo "cannot be made here: $(cat "$root.unavailable")"
+    elif [ "$(id -u)" != 0 ]; then echo "needs root"
+    else echo "not set up (bash scripts/gimp3-env.sh setup)"; fi ;;
   run|build)
     cmd=$1; shift
     need_root
@@ -133,5 +148,5 @@ case ${1:-} in
       [ $# -eq 3 ] || { echo "usage: $0 build SRC BUILDDIR OUT" >&2; exit 2; }
       build "$@"
     fi ;;
-  *) sed -n '2,20p' "$0" | sed 's/^# \{0,1\}//'; exit 2 ;;
+  *) sed -n '2,21p' "$0" | sed 's/^# \{0,1\}//'; exit 2 ;;
 esac
