@@ -8,7 +8,7 @@
 #   bash scripts/gimp3-env.sh root         # print where it is
 #   bash scripts/gimp3-env.sh ready        # exit 0 when set up (and usable: root)
 #   bash scripts/gimp3-env.sh why          # one line: ready, or why not
-#   bash scripts/gimp3-env.sh build SRC BUILDDIR OUT
+#   bash scripts/gimp3-env.sh build SRC BUILDDIR OUT [MESON-OPTION...]
 #       # the GIMP 3 plug-in of the source tree SRC, built inside in BUILDDIR
 #       # (a meson build with -Dgimp2=disabled), copied to OUT
 #
@@ -106,6 +106,7 @@ inside () {
 # a system with GIMP 3: the engine on the CPU, the GIMP 3 plug-in only).
 build () {
   local src=$1 dir=$2 out=$3
+  shift 3
   case $dir/ in
     "$repo"/*|/tmp/*) ;;
     *) echo "gimp3-env: $dir is outside $repo and /tmp: the root cannot see it" >&2; exit 1 ;;
@@ -114,7 +115,7 @@ build () {
   if [ ! -f "$dir/build.ninja" ]; then
     rm -rf "$dir"
     inside meson setup "$dir" "$src" -Dgimp2=disabled -Dgimp3=enabled -Dgimp3_env=disabled \
-      -Dcuda=disabled --buildtype=release >"$dir.setup.log" 2>&1 \
+      -Dcuda=disabled --buildtype=release "$@" >"$dir.setup.log" 2>&1 \
       || { cat "$dir.setup.log" >&2; echo "gimp3-env: meson setup failed inside" >&2; exit 1; }
   fi
   inside ninja -C "$dir" >&2
@@ -145,7 +146,7 @@ case ${1:-} in
     if [ "$cmd" = run ]; then
       inside "$@"
     else
-      [ $# -eq 3 ] || { echo "usage: $0 build SRC BUILDDIR OUT" >&2; exit 2; }
+      [ $# -ge 3 ] || { echo "usage: $0 build SRC BUILDDIR OUT [MESON-OPTION...]" >&2; exit 2; }
       build "$@"
     fi ;;
   *) sed -n '2,21p' "$0" | sed 's/^# \{0,1\}//'; exit 2 ;;
