@@ -13,6 +13,20 @@
 #include "procedures.h"
 
 gboolean
+core_engine_ensure (gh_engine **engine, GError **error)
+{
+  gh_options options;
+  gh_error   err;
+
+  if (*engine)
+    return TRUE;
+  gh_options_init (&options);
+  options.quiet = 1;
+  return core_error_from_engine (gh_engine_create (&options, engine, &err),
+                                 &err, error);
+}
+
+gboolean
 core_histogram (const CoreHost *host, gh_engine *engine, gpointer drawable,
                 gh_histogram *hist, const CoreProgress *progress,
                 GError **error)

@@ -15,11 +15,20 @@
  *   core_equalize (host, engine, drawable, GH_EQUALIZE_CHANNELS, &hist,
  *                  NULL, &error);
  *   gh_histogram_clear (&hist);
+ *
+ * Added since the interface was first declared: core_engine_ensure, the
+ * one engine of a plug-in process, created alike by both hosts.
  */
 #ifndef GH_CORE_OPERATIONS_H
 #define GH_CORE_OPERATIONS_H
 
 #include "region.h"
+
+/* The plug-in's one engine, created at the first call that needs it
+ * (*engine NULL until then): a batch pays the GPU start-up once.  It is
+ * quiet: the fallback line would go to GIMP's terminal, and the backend
+ * name the procedures return says where the work ran. */
+gboolean core_engine_ensure (gh_engine **engine, GError **error);
 
 /* The histogram of the drawable's part inside the selection. */
 gboolean core_histogram (const CoreHost *host, gh_engine *engine,

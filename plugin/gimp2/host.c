@@ -1,0 +1,158 @@
+/* host.c — the core's CoreHost for GIMP 2.10. */
+#include "host.h"
+
+#include <string.h>
+
+#include "errors.h"
+
+static gboolean
+describe (gpointer drawable, CoreDrawableInfo *info)
+{
+  gint32        id = GPOINTER_TO_INT (drawable);
+  gint32        image = gimp_item_get_image (id);
+  GimpPrecision precision;
+
+  memset (info, 0, sizeof *info);
+  if (image == -1)
+    {
+      info->name = g_strdup_printf ("%d", id);
+      return FALSE;
+    }
+  info->exists = TRUE;
+  info->name = gimp_item_get_name (id);
+  info->is_gray = gimp_drawable_is_gray (id);
+  info->has_alpha = gimp_drawable_has_alpha (id);
+  info->is_indexed = gimp_drawable_is_indexed (id);
+  info->is_group = gimp_item_is_group (id);
+  info->locked = gimp_item_get_lock_content (id);
+  precision = gimp_image_get_precision (image);
+  info->precision = precision == GIMP_PRECISION_U8_GAMMA
+                      ? CORE_PRECISION_U8_PERCEPTUAL
+                      : precision == GIMP_PRECISION_U8_LINEAR
+                          ? CORE_PRECISION_U8_LINEAR : CORE_PRECISION_OTHER;
+  if (! gimp_drawable_mask_intersect (id, &info->x, &info->y, &info->width,
+                                      &info->height))
+    info->width = info->height = 0;
+  gimp_drawable_offsets (id, &info->offset_x, &info->offset_y);
+  info->has_selection = ! gimp_selection_is_empty (image);
+  return TRUE;
+}
+
+static GeglBuffer *
+buffer (gpointer drawable)
+{
+  return gimp_drawable_get_buffer (GPOINTER_TO_INT (drawable));
+}
+
+static GeglBuffer *
+shadow_buffer (gpointer drawable)
+{
+  return gimp_drawable_get_shadow_buffer (GPOINTER_TO_INT (drawable));
+}
+
+static GeglBuffer *
+selection_buffer (gpointer drawable)
+{
+  gint32 image = gimp_item_get_image (GPOINTER_TO_INT (drawable));
+
+  return gimp_drawable_get_buffer (gimp_image_get_selection (image));
+}
+
+static const Babl *
+format (gpointer drawable)
+{
+  return gimp_drawable_get_format (GPOINTER_TO_INT (drawable));
+}
+
+static void
+merge_shadow (gpointer drawable, gint x, gint y, gint width, gint height)
+{
+  gint32 id = GPOINTER_TO_INT (drawable);
+
+  gimp_drawable_merge_shadow (id, TRUE);
+  gimp_drawable_update (id, x, y, width, height);
+}
+
+static gint
+tile_height (void)
+{
+  return gimp_tile_height ();
+}
+
+static void
+progress_text (const gchar *text)
+{
+  gimp_progress_init (text);
+}
+
+static void
+progress_update (gdouble fraction)
+{
+  gimp_progress_update (fraction);
+}
+
+static gpointer
+file_load (const gchar *path, gpointer *drawable, GError **error)
+{
+  gint32 image = gimp_file_load (GIMP_RUN_NONINTERACTIVE, path, path);
+  gint32 active;
+
+  if (image == -1)
+    {
+      g_set_error (error, CORE_ERROR, CORE_ERROR_FAILED, "%s",
+                   gimp_get_pdb_error ());
+      return NULL;
+    }
+  /* Only the batch loads files, and nobody can undo inside a batch:
+   * keeping undo steps would only cost memory. */
+  gimp_image_undo_disable (image);
+  active = gimp_image_get_active_drawable (image);
+  *drawable = active == -1 ? NULL : GIMP2_HANDLE (active);
+  return GIMP2_HANDLE (image);
+}
+
+static gboolean
+file_save (gpointer image, gpointer drawable, const gchar *path,
+           GError **error)
+{
+  gchar   *base = g_path_get_basename (path);
+  gboolean ok = gimp_file_save (GIMP_RUN_NONINTERACTIVE,
+                                GPOINTER_TO_INT (image),
+                                GPOINTER_TO_INT (drawable), path, base);
+
+  g_free (base);
+  if (! ok)
+    g_set_error (error, CORE_ERROR, CORE_ERROR_FAILED, "%s",
+                 gimp_get_pdb_error ());
+  return ok;
+}
+
+static void
+image_close (gpointer image)
+{
+  gimp_image_delete (GPOINTER_TO_INT (image));
+}
+
+const CoreHost gimp2_host = {
+  /* GIMP 2.10 bins the stored perceptual values' Y'. */
+  .luminance = GH_LUMINANCE_PERCEPTUAL,
+  .describe = describe,
+  .buffer = buffer,
+  .shadow_buffer = shadow_buffer,
+  .selection_buffer = selection_buffer,
+  .format = format,
+  .merge_shadow = merge_shadow,
+  .tile_height = tile_height,
+  .progress_text = progress_text,
+  .progress_update = progress_update,
+  .file_load = file_load,
+  .file_save = file_save,
+  .image_close = image_close,
+};
+
+GimpPDBStatusType
+gimp2_pdb_status (const GError *error)
+{
+  return core_error_is_calling (error) ? GIMP_PDB_CALLING_ERROR
+                                       : GIMP_PDB_EXECUTION_ERROR;
+}
