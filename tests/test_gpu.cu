@@ -85,6 +85,37 @@ check_float (void)
   gh_engine_destroy (e);
 }
 
+/* GIMP 3's luminance rule on a GPU engine: colour images under it are
+ * counted on the CPU (the kernels bin GIMP 2.10's luminance only), equal
+ * the reference, say so in the backend name, and leave the GPU in use
+ * for the next image; gray ones stay on the GPU. */
+static void
+check_linear (void)
+{
+  gh_engine *e = gpu_engine (GH_KERNEL_AUTO, 0);
+  test_seed (23);
+  for (int i = 0; i < 6; i++)
+    {
+      test_picture p;
+      const gh_layout layouts[3]
+        = { GH_LAYOUT_RGB, GH_LAYOUT_RGBA, GH_LAYOUT_GRAYA };
+      gh_layout layout = layouts[i % 3];
+      test_picture_make (&p, layout, i & 1, 1000 + 13 * i, 211,
+                         (test_dist) (i % DIST_COUNT), 0);
+      p.image.luminance = GH_LUMINANCE_LINEAR;
+      test_check_picture (e, &p, "linear luminance");
+      CHECK (!strncmp (gh_engine_backend_name (e),
+                       layout == GH_LAYOUT_GRAYA ? "cuda: " : "cpu: ", 5),
+             "linear luminance, layout %d, counted by %s", (int) layout,
+             gh_engine_backend_name (e));
+      test_picture_free (&p);
+    }
+  CHECK (gh_engine_fallback_reason (e) == NULL,
+         "the GPU given up for GIMP 3's luminance: %s",
+         gh_engine_fallback_reason (e));
+  gh_engine_destroy (e);
+}
+
 /* The raw kernels (the benchmark's) count the stored samples. */
 static void
 check_raw (gh_kernel kernel)
@@ -309,6 +340,7 @@ main (int argc, char **argv)
    * the last one, submitted by finish. */
   check_pinned ();
   check_float ();
+  check_linear ();
   for (int pinned = 0; pinned <= 1; pinned++)
     {
       check_fallback (1, pinned);
