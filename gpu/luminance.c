@@ -3,9 +3,12 @@
  * GIMP 3 bins the luminance of a pixel as babl's "Y float" of it: the
  * samples decoded from the sRGB curve to linear light, then weighed.  The
  * 8-bit levels decode through babl's own values (srgb_table.h); float
- * samples through the same arithmetic babl uses for its float curve:
+ * samples through the arithmetic of babl's portable float curve:
  * x^2.4 as (x * x^(-1/5))^3, x^(-1/5) from a quadratic first guess on the
- * exponent refined by three Newton steps, all in float. */
+ * exponent refined by three Newton steps, all in float.  The conversion
+ * babl actually runs is chosen at run time and can differ from it by a few
+ * ulps: about 5e-5 of float colours then bin one bin apart among 1024
+ * (tests/test_luminance_babl.c measures it). */
 #include "pixel.h"
 
 #include <math.h>

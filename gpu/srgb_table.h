@@ -2,11 +2,12 @@
  *
  * Entry v is the float babl gives for "R'G'B' float" v / 255 converted to
  * "RGB float" (linear light): the first step of GIMP 3's luminance.  babl
- * computes it with its own pow approximation, a few ulps from libm's, so
- * the values are recorded here rather than computed; the weights are the
- * Y row of babl's sRGB matrix as floats.  tests/test_luminance_babl.c
- * regenerates nothing but checks every 8-bit colour against babl itself.
- * Data only: pixel.h instantiates it for the host and for the GPU. */
+ * computes it with its own pow approximation, a few ulps from libm's (and
+ * from gh_srgb_decode_f32 on half of the levels), so the values are
+ * recorded here rather than computed; the weights are the Y row of babl's
+ * sRGB matrix as floats.  tests/test_luminance_babl.c checks every 8-bit
+ * colour against babl itself.  Data only: pixel.h instantiates it for the
+ * host and for the GPU. */
 #ifndef GH_SRGB_TABLE_H
 #define GH_SRGB_TABLE_H
 
