@@ -5,11 +5,18 @@
  * and texts (core/procedures.h), in GIMP 3's form: the four that work on a
  * drawable are GimpImageProcedures taking exactly one drawable, arrays
  * carry their length (no num-stats / num-bins), files are GFile arguments.
- * libgimp keeps each procedure's settings in its config: RUN-INTERACTIVE
- * and RUN-WITH-LAST-VALS (Filters > Repeat) start from the values of the
- * last successful interactive run, NONINTERACTIVE takes the arguments.
  *
- * One process per call, as in every GIMP: it creates the engine at the
+ * Run modes.  NONINTERACTIVE applies the arguments.  Analyse, equalize
+ * and binarize otherwise run the dialog flow of the 2.10 plug-in: the
+ * histogram dialog (ui/dialog_gtk3) in an interactive run with a display;
+ * RUN-WITH-LAST-VALS (Filters > Repeat) and interactive runs without a
+ * display (gimp-console) apply the remembered settings.  Settings live in
+ * each procedure's config, the dialog's extra ones as aux arguments, and
+ * libgimp remembers them after every successful interactive run (GIMP 3's
+ * rule: a NONINTERACTIVE run changes nothing remembered).  Export asks
+ * for its file with GIMP's procedure dialog.
+ *
+ * One process per call, as in every GIMP: the engine is created at the
  * first procedure that needs it, so a batch pays the GPU start-up once.
  */
 #include <libgimp/gimp.h>
@@ -20,6 +27,7 @@
 #include "core/errors.h"
 #include "core/operations.h"
 #include "core/procedures.h"
+#include "dialog_gtk3.h"
 #include "host.h"
 
 #define GPU_HISTOGRAM_TYPE (gpu_histogram_get_type ())
@@ -33,11 +41,6 @@ struct _GpuHistogram
 G_DEFINE_TYPE (GpuHistogram, gpu_histogram, GIMP_TYPE_PLUG_IN)
 
 GIMP_MAIN (GPU_HISTOGRAM_TYPE)
-
-/* The whole progress bar, for one operation per call. */
-static const CoreProgress whole = { 0.0, 1.0 };
-
-static gh_engine *engine;
 
 static GList *
 gpu_histogram_query_procedures (GimpPlugIn *plug_in G_GNUC_UNUSED)
@@ -65,22 +68,19 @@ gpu_histogram_set_i18n (GimpPlugIn   *plug_in G_GNUC_UNUSED,
 
 /* ---- Running ------------------------------------------------------ */
 
-/* The plug-in's one engine, created at first use. */
-static gboolean
-engine_get (GError **error)
-{
-  gh_options options;
-  gh_error   err;
+/* The dialog's settings that are not arguments of the procedure (aux
+ * arguments: remembered, never passed); "channel", "mode" and
+ * "threshold" are arguments of equalize and binarize, aux of the
+ * others. */
+#define AUX_ACTION   "action"
+#define AUX_SCALE    "scale"
+#define AUX_RANGE_LO "range-lo"
+#define AUX_RANGE_HI "range-hi"
 
-  if (engine)
-    return TRUE;
-  gh_options_init (&options);
-  /* The fallback line would go to GIMP's terminal; the backend name the
-   * statistics return says where the work ran. */
-  options.quiet = 1;
-  return core_error_from_engine (gh_engine_create (&options, &engine, &err),
-                                 &err, error);
-}
+/* The whole progress bar, for one operation per call. */
+static const CoreProgress whole = { 0.0, 1.0 };
+
+static gh_engine *engine;
 
 static GimpValueArray *
 return_error (GimpProcedure *procedure, GError *error)
@@ -107,10 +107,15 @@ the_drawable (GimpImage *image, GimpDrawable **drawables, GError **error)
                  " given: select one layer or channel",
                  CORE_PLUG_IN_BINARY, n);
   else if (gimp_item_get_image (GIMP_ITEM (drawables[0])) != image)
-    g_set_error (error, CORE_ERROR, CORE_ERROR_CALLING,
-                 "drawable %d is not in image %d",
-                 gimp_item_get_id (GIMP_ITEM (drawables[0])),
-                 gimp_image_get_id (image));
+    {
+      gchar *name = gimp_item_get_name (GIMP_ITEM (drawables[0]));
+
+      g_set_error (error, CORE_ERROR, CORE_ERROR_CALLING,
+                   "drawable '%s' (ID %d) is not in the image given (ID %d)",
+                   name, gimp_item_get_id (GIMP_ITEM (drawables[0])),
+                   gimp_image_get_id (image));
+      g_free (name);
+    }
   else
     return drawables[0];
   return NULL;
@@ -126,42 +131,8 @@ ui_available (void)
   return name && *name;
 }
 
-/* Where an interactive run with a display shows the histogram dialog,
- * ui/dialog_gtk3.c (being written): it starts from the procedure's config
- * (the values of its last interactive run), shows `hist`, the drawable's
- * histogram, with the procedure's action selected, and on OK writes the
- * chosen settings back into `config` and returns TRUE; Cancel returns
- * FALSE and nothing is applied.  Until it lands an interactive run applies
- * the config as RUN-WITH-LAST-VALS does, as the 2.10 plug-in does where
- * there is no display. */
-static gboolean
-histogram_dialog_run (GimpProcedure       *procedure G_GNUC_UNUSED,
-                      GimpProcedureConfig *config G_GNUC_UNUSED,
-                      GimpDrawable        *drawable G_GNUC_UNUSED,
-                      const gh_histogram  *hist G_GNUC_UNUSED)
-{
-  return TRUE;
-}
-
-/* The drawable's histogram under GIMP's progress bar, and the dialog of
- * an interactive run: FALSE with no error when it was cancelled. */
-static gboolean
-histogram_and_dialog (GimpProcedure *procedure, GimpRunMode run_mode,
-                      GimpProcedureConfig *config, GimpDrawable *drawable,
-                      gh_histogram *hist, GError **error)
-{
-  gimp_progress_init ("Histogram (GPU)");
-  if (! engine_get (error)
-      || ! core_histogram (gimp3_host (), engine, drawable, hist, &whole,
-                           error))
-    return FALSE;
-  return run_mode != GIMP_RUN_INTERACTIVE || ! ui_available ()
-         || histogram_dialog_run (procedure, config, drawable, hist);
-}
-
-/* The statistics of a run that is not scripted, as GIMP's message (the
- * terminal in gimp-console).  Once the dialog shows them, only runs
- * without it need this. */
+/* The statistics of a run that shows no dialog and is not scripted, as
+ * GIMP's message (the terminal in gimp-console). */
 static void
 show_statistics (const gh_histogram *hist)
 {
@@ -171,82 +142,276 @@ show_statistics (const gh_histogram *hist)
   g_free (text);
 }
 
+/* The dialog settings kept in a procedure's config.  `action`: the
+ * procedure's own (equalize, binarize), which its dialog starts on and a
+ * repeat applies; DIALOG_ACTION_NONE (analyse) keeps the last one. */
+static void
+settings_from_config (GimpProcedureConfig *config, DialogAction action,
+                      DialogSettings *s)
+{
+  gint ch, scale, mode, threshold, last = DIALOG_ACTION_NONE;
+
+  g_object_get (config, core_arg_channel.name, &ch, AUX_SCALE, &scale,
+                core_arg_mode.name, &mode, core_arg_threshold.name,
+                &threshold, AUX_RANGE_LO, &s->range_lo, AUX_RANGE_HI,
+                &s->range_hi, NULL);
+  if (action == DIALOG_ACTION_NONE)
+    g_object_get (config, AUX_ACTION, &last, NULL);
+  s->channel = ch;
+  s->scale = scale;
+  s->mode = mode;
+  s->threshold = threshold;
+  s->action = action == DIALOG_ACTION_NONE ? last : (gint) action;
+}
+
+static void
+settings_to_config (GimpProcedureConfig *config, DialogAction action,
+                    const DialogState *state)
+{
+  const DialogSettings *s = &state->settings;
+  /* Binarize's channel argument is the channel compared: luminance
+   * where the dialog showed the RGB overlay. */
+  gint ch = action == DIALOG_ACTION_BINARIZE
+              ? (gint) dialog_state_binarize_channel (state) : s->channel;
+
+  g_object_set (config, core_arg_channel.name, ch, AUX_SCALE, s->scale,
+                core_arg_mode.name, s->mode, core_arg_threshold.name,
+                s->threshold, AUX_RANGE_LO, s->range_lo, AUX_RANGE_HI,
+                s->range_hi, NULL);
+  if (action == DIALOG_ACTION_NONE)
+    g_object_set (config, AUX_ACTION, s->action, NULL);
+}
+
+/* What the dialog's hooks work on. */
+typedef struct
+{
+  GimpDrawable       *drawable;
+  const gh_histogram *hist;
+} DialogTarget;
+
+/* The 8-bit format of a drawable's type: what a GimpDrawablePreview
+ * draws. */
+static const Babl *
+preview_format (GimpDrawable *drawable)
+{
+  gboolean alpha = gimp_drawable_has_alpha (drawable);
+
+  if (gimp_drawable_is_gray (drawable))
+    return babl_format (alpha ? "Y'A u8" : "Y' u8");
+  return babl_format (alpha ? "R'G'B'A u8" : "R'G'B' u8");
+}
+
+/* The dialog's preview: the rectangle copied into a scratch image of the
+ * same type and precision, the choice applied there by the same code as
+ * OK (with the histogram the dialog shows), and read back 8-bit.  So the
+ * preview is what OK does, pixel for pixel. */
+static guchar *
+preview_pixels (const DialogChoice *choice, gint x, gint y, gint width,
+                gint height, gint *rowstride, gpointer data, GError **error)
+{
+  const DialogTarget *t = data;
+  const Babl         *format = preview_format (t->drawable);
+  GimpImage          *image;
+  GimpLayer          *layer;
+  GeglBuffer         *buffer, *copy;
+  guchar             *pixels = NULL;
+
+  if (choice->action == DIALOG_ACTION_NONE)
+    return NULL;
+  image = gimp_image_new_with_precision (
+    width, height, gimp_drawable_is_gray (t->drawable) ? GIMP_GRAY : GIMP_RGB,
+    gimp_image_get_precision (gimp_item_get_image (GIMP_ITEM (t->drawable))));
+  gimp_image_undo_disable (image);
+  layer = gimp_layer_new (image, "preview", width, height,
+                          gimp_drawable_type (t->drawable), 100,
+                          GIMP_LAYER_MODE_NORMAL);
+  gimp_image_insert_layer (image, layer, NULL, 0);
+  buffer = gimp_drawable_get_buffer (t->drawable);
+  copy = gimp_drawable_get_buffer (GIMP_DRAWABLE (layer));
+  gegl_buffer_copy (buffer, GEGL_RECTANGLE (x, y, width, height),
+                    GEGL_ABYSS_NONE, copy,
+                    GEGL_RECTANGLE (0, 0, width, height));
+  g_object_unref (buffer);
+  /* Unreferencing sends the copied tiles to GIMP before the operation
+   * reads them. */
+  g_object_unref (copy);
+  if (core_apply_choice (gimp3_host (), engine, layer, choice, t->hist,
+                         FALSE, error))
+    {
+      *rowstride = width * babl_format_get_bytes_per_pixel (format);
+      pixels = g_malloc ((gsize) *rowstride * height);
+      buffer = gimp_drawable_get_buffer (GIMP_DRAWABLE (layer));
+      gegl_buffer_get (buffer, GEGL_RECTANGLE (0, 0, width, height), 1.0,
+                       format, pixels, *rowstride, GEGL_ABYSS_NONE);
+      g_object_unref (buffer);
+    }
+  gimp_image_delete (image);
+  return pixels;
+}
+
+/* The dialog's Export CSV: the histogram it shows, as the export
+ * procedure writes it. */
+static gboolean
+export_csv (const gchar *filename, gpointer data, GError **error)
+{
+  const DialogTarget *t = data;
+
+  return core_write_csv (t->hist, filename, error);
+}
+
+/* The dialog procedures' runs other than NONINTERACTIVE: the histogram,
+ * then the dialog (an interactive run with a display) or the remembered
+ * settings (RUN-WITH-LAST-VALS, and interactive runs in gimp-console),
+ * and what they choose applied as one undo step with that histogram.
+ * FALSE with no error: cancelled.  *used: binarize's threshold as a
+ * level, -1 when nothing was binarized. */
+static gboolean
+dialog_flow (GimpRunMode run_mode, GimpImage *image, GimpDrawable *drawable,
+             GimpProcedureConfig *config, DialogAction action,
+             gh_histogram *hist, gint *used, GError **error)
+{
+  DialogSettings settings;
+  DialogState    state;
+  DialogTarget   target = { drawable, hist };
+  DialogHooks    hooks = { preview_pixels, export_csv, &target };
+  DialogChoice   choice;
+  GTimer        *timer;
+  gboolean       chosen = TRUE, ok;
+
+  *used = -1;
+  /* A repeat that cannot apply fails before counting anything. */
+  if (action != DIALOG_ACTION_NONE && run_mode == GIMP_RUN_WITH_LAST_VALS
+      && ! core_check_changeable (gimp3_host (), drawable, error))
+    return FALSE;
+  gimp_progress_init ("Histogram (GPU)");
+  timer = g_timer_new ();
+  ok = core_engine_ensure (&engine, error)
+       && core_histogram (gimp3_host (), engine, drawable, hist, &whole,
+                          error);
+  if (! ok)
+    {
+      g_timer_destroy (timer);
+      return FALSE;
+    }
+  settings_from_config (config, action, &settings);
+  dialog_state_init (&state, hist, gh_engine_backend_name (engine),
+                     g_timer_elapsed (timer, NULL), &settings);
+  g_timer_destroy (timer);
+  if (run_mode == GIMP_RUN_INTERACTIVE && ui_available ())
+    {
+      GError *refusal = NULL;
+
+      core_check_changeable (gimp3_host (), drawable, &refusal);
+      gimp_ui_init (CORE_PLUG_IN_BINARY);
+      chosen = dialog_run (drawable, &state,
+                           refusal ? refusal->message : NULL, &hooks,
+                           &choice);
+      g_clear_error (&refusal);
+    }
+  else
+    {
+      dialog_state_choice (&state, &choice);
+      if (choice.action == DIALOG_ACTION_NONE)
+        show_statistics (hist);
+    }
+  if (chosen)
+    {
+      gimp_image_undo_group_start (image);
+      ok = core_apply_choice (gimp3_host (), engine, drawable, &choice, hist,
+                              TRUE, error);
+      gimp_image_undo_group_end (image);
+    }
+  if (chosen && ok)
+    {
+      settings_to_config (config, action, &state);
+      if (choice.action == DIALOG_ACTION_BINARIZE)
+        *used = dialog_state_threshold (&state);
+    }
+  dialog_state_clear (&state);
+  return chosen && ok;
+}
+
 static GimpValueArray *
 run_analyse (GimpProcedure *procedure, GimpRunMode run_mode,
              GimpImage *image, GimpDrawable **drawables,
              GimpProcedureConfig *config, gpointer data G_GNUC_UNUSED)
 {
   GimpDrawable   *drawable;
-  GimpValueArray *values;
+  GimpValueArray *values = NULL;
   gh_histogram    hist;
   gdouble         stats[GH_NUM_STATS];
   gdouble         levels[GH_NUM_LEVELS];
-  GError         *error = NULL;
-
-  gegl_init (NULL, NULL);
-  drawable = the_drawable (image, drawables, &error);
-  gh_histogram_init (&hist);
-  if (! drawable
-      || ! histogram_and_dialog (procedure, run_mode, config, drawable, &hist,
-                                 &error))
-    {
-      gh_histogram_clear (&hist);
-      return error ? return_error (procedure, error)
-                   : gimp_procedure_new_return_values (procedure,
-                                                       GIMP_PDB_CANCEL, NULL);
-    }
-  gh_stats_table (&hist, stats);
-  gh_histogram_levels (&hist, levels);
-  if (run_mode != GIMP_RUN_NONINTERACTIVE)
-    show_statistics (&hist);
-  gh_histogram_clear (&hist);
-  values = gimp_procedure_new_return_values (procedure, GIMP_PDB_SUCCESS,
-                                             NULL);
-  GIMP_VALUES_SET_STRING (values, 1, gh_engine_backend_name (engine));
-  GIMP_VALUES_SET_DOUBLE_ARRAY (values, 2, stats, GH_NUM_STATS);
-  GIMP_VALUES_SET_DOUBLE_ARRAY (values, 3, levels, GH_NUM_LEVELS);
-  return values;
-}
-
-/* Equalize and binarize: the histogram (and the dialog), then the
- * operation with that histogram as one undo step.  *used: binarize's
- * threshold. */
-static GimpValueArray *
-run_apply (GimpProcedure *procedure, GimpRunMode run_mode, GimpImage *image,
-           GimpDrawable **drawables, GimpProcedureConfig *config,
-           gboolean binarize)
-{
-  GimpDrawable   *drawable;
-  GimpValueArray *values;
-  gh_histogram    hist;
-  gint            mode = 0, channel = 0, threshold = -1, used = -1;
+  gint            used;
   gboolean        ok;
   GError         *error = NULL;
 
   gegl_init (NULL, NULL);
-  drawable = the_drawable (image, drawables, &error);
   gh_histogram_init (&hist);
-  /* Refused before the histogram is counted: nothing to wait for. */
-  ok = drawable
-       && core_check_changeable (gimp3_host (), drawable, &error)
-       && histogram_and_dialog (procedure, run_mode, config, drawable, &hist,
-                                &error);
+  drawable = the_drawable (image, drawables, &error);
+  if (run_mode == GIMP_RUN_NONINTERACTIVE)
+    {
+      gimp_progress_init ("Histogram (GPU)");
+      ok = drawable && core_engine_ensure (&engine, &error)
+           && core_histogram (gimp3_host (), engine, drawable, &hist, &whole,
+                              &error);
+    }
+  else
+    ok = drawable && dialog_flow (run_mode, image, drawable, config,
+                                  DIALOG_ACTION_NONE, &hist, &used, &error);
   if (ok)
     {
-      /* Read after the dialog, which may have changed them. */
-      if (binarize)
-        g_object_get (config, core_arg_channel.name, &channel,
-                      core_arg_threshold.name, &threshold, NULL);
-      else
-        g_object_get (config, core_arg_mode.name, &mode, NULL);
+      gh_stats_table (&hist, stats);
+      gh_histogram_levels (&hist, levels);
+      values = gimp_procedure_new_return_values (procedure, GIMP_PDB_SUCCESS,
+                                                 NULL);
+      GIMP_VALUES_SET_STRING (values, 1, gh_engine_backend_name (engine));
+      GIMP_VALUES_SET_DOUBLE_ARRAY (values, 2, stats, GH_NUM_STATS);
+      GIMP_VALUES_SET_DOUBLE_ARRAY (values, 3, levels, GH_NUM_LEVELS);
+    }
+  gh_histogram_clear (&hist);
+  if (ok)
+    return values;
+  return error ? return_error (procedure, error)
+               : gimp_procedure_new_return_values (procedure, GIMP_PDB_CANCEL,
+                                                   NULL);
+}
+
+/* Equalize and binarize: NONINTERACTIVE applies the arguments, the other
+ * run modes go through the dialog flow. */
+static GimpValueArray *
+run_apply (GimpProcedure *procedure, GimpRunMode run_mode, GimpImage *image,
+           GimpDrawable **drawables, GimpProcedureConfig *config,
+           DialogAction action)
+{
+  GimpDrawable   *drawable;
+  GimpValueArray *values;
+  gh_histogram    hist;
+  gint            mode, channel, threshold, used = -1;
+  gboolean        ok;
+  GError         *error = NULL;
+
+  gegl_init (NULL, NULL);
+  gh_histogram_init (&hist);
+  drawable = the_drawable (image, drawables, &error);
+  if (drawable && run_mode == GIMP_RUN_NONINTERACTIVE)
+    {
+      g_object_get (config, core_arg_mode.name, &mode,
+                    core_arg_channel.name, &channel,
+                    core_arg_threshold.name, &threshold, NULL);
       gimp_image_undo_group_start (image);
-      gimp_progress_init (binarize ? "Binarizing (GPU)" : "Equalizing (GPU)");
-      ok = binarize ? core_binarize (gimp3_host (), engine, drawable, channel,
-                                     threshold, &hist, &used, &whole, &error)
-                    : core_equalize (gimp3_host (), engine, drawable, mode,
-                                     &hist, &whole, &error);
+      gimp_progress_init (action == DIALOG_ACTION_BINARIZE
+                            ? "Binarizing (GPU)" : "Equalizing (GPU)");
+      ok = core_engine_ensure (&engine, &error)
+           && (action == DIALOG_ACTION_BINARIZE
+                 ? core_binarize (gimp3_host (), engine, drawable, channel,
+                                  threshold, NULL, &used, &whole, &error)
+                 : core_equalize (gimp3_host (), engine, drawable, mode, NULL,
+                                  &whole, &error));
       gimp_image_undo_group_end (image);
     }
+  else
+    ok = drawable && dialog_flow (run_mode, image, drawable, config, action,
+                                  &hist, &used, &error);
   gh_histogram_clear (&hist);
   if (! ok)
     return error ? return_error (procedure, error)
@@ -254,7 +419,7 @@ run_apply (GimpProcedure *procedure, GimpRunMode run_mode, GimpImage *image,
                                                      GIMP_PDB_CANCEL, NULL);
   values = gimp_procedure_new_return_values (procedure, GIMP_PDB_SUCCESS,
                                              NULL);
-  if (binarize)
+  if (action == DIALOG_ACTION_BINARIZE)
     GIMP_VALUES_SET_INT (values, 1, used);
   return values;
 }
@@ -264,7 +429,8 @@ run_equalize (GimpProcedure *procedure, GimpRunMode run_mode,
               GimpImage *image, GimpDrawable **drawables,
               GimpProcedureConfig *config, gpointer data G_GNUC_UNUSED)
 {
-  return run_apply (procedure, run_mode, image, drawables, config, FALSE);
+  return run_apply (procedure, run_mode, image, drawables, config,
+                    DIALOG_ACTION_EQUALIZE);
 }
 
 static GimpValueArray *
@@ -272,7 +438,8 @@ run_binarize (GimpProcedure *procedure, GimpRunMode run_mode,
               GimpImage *image, GimpDrawable **drawables,
               GimpProcedureConfig *config, gpointer data G_GNUC_UNUSED)
 {
-  return run_apply (procedure, run_mode, image, drawables, config, TRUE);
+  return run_apply (procedure, run_mode, image, drawables, config,
+                    DIALOG_ACTION_BINARIZE);
 }
 
 /* A file argument's local path (g_free it), or NULL with a calling error
@@ -286,13 +453,20 @@ local_path (GimpProcedureConfig *config, const CoreArgText *arg,
 
   g_object_get (config, arg->name, &file, NULL);
   if (file)
-    path = g_file_get_path (file);
-  if (! path)
-    g_set_error (error, CORE_ERROR, CORE_ERROR_CALLING,
-                 file ? "%s: %s is not a local file"
-                      : "%s: no %s given (an interactive run without a "
-                        "display uses the last one: run it once with it)",
-                 CORE_PLUG_IN_BINARY, arg->name);
+    {
+      gchar *uri = g_file_get_uri (file);
+
+      /* Script-Fu passes "" as a file that is no file. */
+      if (! *uri)
+        g_clear_object (&file);
+      else if (! (path = g_file_get_path (file)))
+        g_set_error (error, CORE_ERROR, CORE_ERROR_CALLING,
+                     "%s: '%s' is not a local file", arg->name, uri);
+      g_free (uri);
+    }
+  if (! file)
+    g_set_error (error, CORE_ERROR, CORE_ERROR_CALLING, "%s: no file given",
+                 arg->name);
   g_clear_object (&file);
   return path;
 }
@@ -333,7 +507,7 @@ run_export (GimpProcedure *procedure, GimpRunMode run_mode,
   gimp_progress_init ("Exporting the histogram (GPU)");
   ok = drawable
        && (path = local_path (config, &core_arg_filename, &error))
-       && engine_get (&error)
+       && core_engine_ensure (&engine, &error)
        && core_export (gimp3_host (), engine, drawable, path, &whole, &error);
   g_free (path);
   return ok ? gimp_procedure_new_return_values (procedure, GIMP_PDB_SUCCESS,
@@ -347,7 +521,6 @@ run_batch (GimpProcedure *procedure, GimpProcedureConfig *config,
 {
   GimpRunMode run_mode;
   gchar      *pattern = NULL, *output_dir = NULL, *stats_csv = NULL;
-  GFile      *dir = NULL;
   gint        operation;
   guint       done = 0, failed = 0;
   gboolean    ok;
@@ -356,20 +529,15 @@ run_batch (GimpProcedure *procedure, GimpProcedureConfig *config,
   gegl_init (NULL, NULL);
   g_object_get (config, "run-mode", &run_mode,
                 core_arg_pattern.name, &pattern,
-                core_arg_operation.name, &operation,
-                core_arg_output_dir.name, &dir, NULL);
-  /* Statistics only (operation 0) write no image: no folder needed, and
-   * the core refuses an empty folder for the others. */
-  if (dir && operation != CORE_BATCH_STATISTICS
-      && ! (output_dir = g_file_get_path (dir)))
-    g_set_error (&error, CORE_ERROR, CORE_ERROR_CALLING,
-                 "%s: %s is not a local folder", CORE_PLUG_IN_BINARY,
-                 core_arg_output_dir.name);
+                core_arg_operation.name, &operation, NULL);
+  /* Statistics only (operation 0) write no image: no folder needed. */
+  if (operation != CORE_BATCH_STATISTICS)
+    output_dir = local_path (config, &core_arg_output_dir, &error);
   ok = ! error
        && (stats_csv = local_path (config, &core_arg_stats_csv, &error))
-       && engine_get (&error)
+       && core_engine_ensure (&engine, &error)
        && core_batch_run (gimp3_host (), engine, pattern, operation,
-                          output_dir ? output_dir : "", stats_csv, &done,
+                          output_dir, stats_csv, &done,
                           &failed, &error);
   if (ok && run_mode != GIMP_RUN_NONINTERACTIVE)
     {
@@ -382,7 +550,6 @@ run_batch (GimpProcedure *procedure, GimpProcedureConfig *config,
   g_free (pattern);
   g_free (output_dir);
   g_free (stats_csv);
-  g_clear_object (&dir);
   return ok ? gimp_procedure_new_return_values (procedure, GIMP_PDB_SUCCESS,
                                                 NULL)
             : return_error (procedure, error);
@@ -407,6 +574,66 @@ image_procedure_new (GimpPlugIn *plug_in, const CoreProcText *text,
   gimp_procedure_set_menu_label (procedure, text->menu_label);
   gimp_procedure_add_menu_path (procedure, CORE_MENU_PATH);
   return procedure;
+}
+
+/* The dialog's settings that are not arguments of the procedure, as aux
+ * arguments with a first run's values (core_choice_defaults): libgimp
+ * remembers them with the arguments after every interactive run. */
+static void
+add_dialog_settings (GimpProcedure *procedure, DialogAction action)
+{
+  DialogSettings d;
+
+  core_choice_defaults (action, &d);
+  if (action == DIALOG_ACTION_NONE)
+    gimp_procedure_add_int_aux_argument (procedure, AUX_ACTION, "Action",
+                                         "The dialog's last action: 0 none, "
+                                         "1 equalize, 2 binarize",
+                                         DIALOG_ACTION_NONE,
+                                         DIALOG_ACTION_BINARIZE, d.action,
+                                         G_PARAM_READWRITE);
+  if (action != DIALOG_ACTION_BINARIZE)
+    {
+      gimp_procedure_add_int_aux_argument (procedure, core_arg_channel.name,
+                                           "Channel",
+                                           "The channel shown: 0 value, 1 "
+                                           "red, 2 green, 3 blue, 4 alpha, "
+                                           "5 luminance, 6 red, green and "
+                                           "blue",
+                                           GH_CHANNEL_VALUE,
+                                           DIALOG_NUM_CHANNEL_CHOICES - 1,
+                                           d.channel, G_PARAM_READWRITE);
+      gimp_procedure_add_int_aux_argument (procedure, core_arg_threshold.name,
+                                           core_arg_threshold.nick,
+                                           core_arg_threshold.blurb,
+                                           CORE_THRESHOLD_MIN,
+                                           CORE_THRESHOLD_MAX, d.threshold,
+                                           G_PARAM_READWRITE);
+    }
+  if (action != DIALOG_ACTION_EQUALIZE)
+    gimp_procedure_add_int_aux_argument (procedure, core_arg_mode.name,
+                                         core_arg_mode.nick,
+                                         core_arg_mode.blurb, CORE_MODE_MIN,
+                                         CORE_MODE_MAX, d.mode,
+                                         G_PARAM_READWRITE);
+  gimp_procedure_add_int_aux_argument (procedure, AUX_SCALE, "Scale",
+                                       "The plot's scale: 0 linear, 1 "
+                                       "logarithmic",
+                                       HISTOGRAM_VIEW_LINEAR,
+                                       HISTOGRAM_VIEW_LOG, d.scale,
+                                       G_PARAM_READWRITE);
+  gimp_procedure_add_double_aux_argument (procedure, AUX_RANGE_LO,
+                                          "From level",
+                                          "The selected levels' first, on "
+                                          "the 0..255 scale",
+                                          0, 255, d.range_lo,
+                                          G_PARAM_READWRITE);
+  gimp_procedure_add_double_aux_argument (procedure, AUX_RANGE_HI,
+                                          "To level",
+                                          "The selected levels' last, on "
+                                          "the 0..255 scale",
+                                          0, 255, d.range_hi,
+                                          G_PARAM_READWRITE);
 }
 
 static GimpProcedure *
@@ -434,6 +661,7 @@ gpu_histogram_create_procedure (GimpPlugIn *plug_in, const gchar *name)
                                                     core_ret_histogram.nick,
                                                     core_ret_histogram.blurb,
                                                     G_PARAM_READWRITE);
+      add_dialog_settings (procedure, DIALOG_ACTION_NONE);
     }
   else if (! g_strcmp0 (name, core_proc_equalize.name))
     {
@@ -444,6 +672,7 @@ gpu_histogram_create_procedure (GimpPlugIn *plug_in, const gchar *name)
                                        core_arg_mode.blurb, CORE_MODE_MIN,
                                        CORE_MODE_MAX, GH_EQUALIZE_CHANNELS,
                                        G_PARAM_READWRITE);
+      add_dialog_settings (procedure, DIALOG_ACTION_EQUALIZE);
     }
   else if (! g_strcmp0 (name, core_proc_binarize.name))
     {
@@ -466,6 +695,7 @@ gpu_histogram_create_procedure (GimpPlugIn *plug_in, const gchar *name)
                                            core_ret_threshold.blurb,
                                            -1, CORE_THRESHOLD_MAX, -1,
                                            G_PARAM_READWRITE);
+      add_dialog_settings (procedure, DIALOG_ACTION_BINARIZE);
     }
   else if (! g_strcmp0 (name, core_proc_export.name))
     {
