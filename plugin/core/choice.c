@@ -57,3 +57,30 @@ core_statistics_text (const gh_histogram *hist, const gchar *backend)
     }
   return g_string_free (text, FALSE);
 }
+
+gchar *
+core_choice_without_dialog (const DialogState *state, const gchar *backend,
+                            DialogChoice *choice)
+{
+  dialog_state_choice (state, choice);
+  if (choice->action != DIALOG_ACTION_NONE)
+    return NULL;
+  return core_statistics_text (state->hist, backend);
+}
+
+const Babl *
+core_preview_format (const CoreHost *host, gpointer drawable)
+{
+  CoreDrawableInfo info = { 0 };
+  const Babl      *format = NULL;
+
+  if (host->describe (drawable, &info) && info.exists)
+    {
+      if (info.is_gray)
+        format = babl_format (info.has_alpha ? "Y'A u8" : "Y' u8");
+      else
+        format = babl_format (info.has_alpha ? "R'G'B'A u8" : "R'G'B' u8");
+    }
+  core_drawable_info_clear (&info);
+  return format;
+}

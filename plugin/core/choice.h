@@ -3,7 +3,7 @@
  * Both hosts run the same dialog flow (ui/dialog_state.h's model under
  * their own toolkit): the settings a procedure's dialog starts from, what
  * OK (and the preview) applies, and the statistics message an analyse
- * shows where there is no dialog.
+ * shows where there is no dialog, and the format the preview draws in.
  *
  *   DialogSettings defaults;
  *   core_choice_defaults (DIALOG_ACTION_BINARIZE, &defaults);
@@ -34,5 +34,16 @@ gboolean core_apply_choice (const CoreHost *host, gh_engine *engine,
 /* The statistics of every channel the histogram has, as one message
  * (g_free it): what an analyse run shows without a dialog. */
 gchar *core_statistics_text (const gh_histogram *hist, const gchar *backend);
+
+/* A run without the dialog (no display, or repeated): the choice the
+ * state's settings make, and when that applies nothing the statistics
+ * message to show instead (g_free it); NULL otherwise. */
+gchar *core_choice_without_dialog (const DialogState *state,
+                                   const gchar *backend,
+                                   DialogChoice *choice);
+
+/* The 8-bit format of the drawable's type, what GIMP's drawable previews
+ * draw: "Y'(A) u8" or "R'G'B'(A) u8"; NULL when it does not exist. */
+const Babl *core_preview_format (const CoreHost *host, gpointer drawable);
 
 #endif

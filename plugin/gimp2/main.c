@@ -212,18 +212,6 @@ typedef struct
   const gh_histogram *hist;
 } DialogTarget;
 
-/* The 8-bit format of a drawable's type: what a GimpDrawablePreview
- * draws. */
-static const Babl *
-preview_format (gint32 drawable)
-{
-  gboolean alpha = gimp_drawable_has_alpha (drawable);
-
-  if (gimp_drawable_is_gray (drawable))
-    return babl_format (alpha ? "Y'A u8" : "Y' u8");
-  return babl_format (alpha ? "R'G'B'A u8" : "R'G'B' u8");
-}
-
 /* The preview runs the very operation OK will run, on a scratch image
  * holding a copy of the previewed rectangle at the layer's own type and
  * precision, with the whole layer's histogram: what it shows is what OK
@@ -233,7 +221,8 @@ preview_pixels (const DialogChoice *choice, gint x, gint y, gint width,
                 gint height, gint *rowstride, gpointer data, GError **error)
 {
   const DialogTarget *t = data;
-  const Babl         *format = preview_format (t->drawable);
+  const Babl         *format = core_preview_format (&gimp2_host,
+                                                    GIMP2_HANDLE (t->drawable));
   gint32              image, layer;
   GeglBuffer         *buffer, *copy;
   guchar             *pixels = NULL;
@@ -351,15 +340,12 @@ dialog_apply (const gchar *proc, DialogAction action, GimpRunMode run_mode,
     }
   else
     {
-      dialog_state_choice (&state, &choice);
-      if (choice.action == DIALOG_ACTION_NONE)
-        {
-          gchar *text = core_statistics_text (hist,
-                                              gh_engine_backend_name (engine));
+      gchar *text = core_choice_without_dialog (
+        &state, gh_engine_backend_name (engine), &choice);
 
-          gimp_message (text);
-          g_free (text);
-        }
+      if (text)
+        gimp_message (text);
+      g_free (text);
     }
   if (used)
     *used = -1;
