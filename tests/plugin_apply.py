@@ -180,7 +180,16 @@ def main():
         f = chunk.fields("T")
         return int(float(f[0][0])) if f else None
 
-    with GimpSession(plugin, host) as s:
+    # GIMP 2.10 repeats the last run's arguments, a NONINTERACTIVE one too
+    # (the commands before the RUN-WITH-LAST-VALS ones); GIMP 3 the settings of
+    # the last interactive run, which are written here as such a run leaves them.
+    last = None
+    if host.gimp3:
+        tmp_csv = "{tmp}/last.csv"
+        last = {"plug-in-gpu-histogram-binarize": "(channel 1)\n(threshold 100)",
+                "plug-in-gpu-histogram-equalize": "(mode 1)",
+                "plug-in-gpu-histogram-export": f'(filename "{tmp_csv}")'}
+    with GimpSession(plugin, host, last_values=last) as s:
         tmp = s.tmp
         out = s.run(commands(tmp))
         for tag, chunk in out.items():

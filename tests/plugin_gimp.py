@@ -308,12 +308,16 @@ def require_gimp(host=None):
 
 
 class GimpSession:
-    def __init__(self, plugin_exe, host=None, scripts=()):
+    def __init__(self, plugin_exe, host=None, scripts=(), last_values=None):
         """host: a Host (GIMP 2.10 when None); scripts: extra Script-Fu files for
-        the profile's scripts/ folder."""
+        the profile's scripts/ folder; last_values (GIMP 3): {procedure:
+        "(name value)..."}, the settings RUN-WITH-LAST-VALS finds, as an
+        interactive run would have left them (GIMP 3 remembers nothing of a
+        NONINTERACTIVE run)."""
         self.plugin_exe = Path(plugin_exe).resolve()
         self.host = host or Host("gimp2")
         self.scripts = [Path(p) for p in scripts]
+        self.last_values = last_values or {}
 
     def __enter__(self):
         # Under /tmp: the GIMP 3 environment sees /tmp at the same path.
@@ -340,6 +344,13 @@ class GimpSession:
             shutil.copy2(script, self.profile / "scripts" / script.name)
         self.tmp = self.dir / "files"
         self.tmp.mkdir()
+        if self.last_values:
+            # "{tmp}" in a value: the session's folder for files.
+            settings = self.profile / "plug-in-settings"
+            settings.mkdir(exist_ok=True)
+            for proc, text in self.last_values.items():
+                (settings / f"GimpProcedureConfigRun-{proc}.last").write_text(
+                    text.replace("{tmp}", str(self.tmp)) + "\n")
         return self
 
     def __exit__(self, *exc):
