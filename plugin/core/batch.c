@@ -1,16 +1,47 @@
-/* batch.c — one operation over a set of image files, in one plug-in call. */
-#define _POSIX_C_SOURCE 200809L /* glob() */
+/* batch.c — one operation over a set of image files, in one plug-in call.
+ *
+ * Nothing it writes can be left half-written: each result is saved by
+ * GIMP under a hidden temporary name with the result's extension in the
+ * output folder and renamed into place when complete (files.h); the
+ * statistics table is only ever appended whole rows to, a file's rows at
+ * once under an exclusive flock, so concurrent batches appending to one
+ * table never interleave, exactly one header is written, and a write cut
+ * short (a full disk) is cut back off. */
+#define _DEFAULT_SOURCE /* flock */
+#define _POSIX_C_SOURCE 200809L /* glob, open_memstream, pread */
 
 #include "batch.h"
 
 #include <errno.h>
+#include <fcntl.h>
 #include <glob.h>
 #include <stdio.h>
+#include <string.h>
+#include <sys/file.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 #include <glib/gstdio.h>
 
 #include "errors.h"
+#include "files.h"
 #include "operations.h"
+
+/* A name for messages: the bytes of a file name need not be UTF-8. */
+static gchar *
+shown (const gchar *path)
+{
+  return g_filename_display_name (path);
+}
+
+static gboolean
+same_file (const gchar *a, const gchar *b)
+{
+  struct stat sa, sb;
+
+  return g_stat (a, &sa) == 0 && g_stat (b, &sb) == 0
+         && sa.st_dev == sb.st_dev && sa.st_ino == sb.st_ino;
+}
 
 static gboolean
 save_result (const CoreHost *host, gpointer image, gpointer drawable,
@@ -18,21 +49,28 @@ save_result (const CoreHost *host, gpointer image, gpointer drawable,
 {
   gchar   *base = g_path_get_basename (path);
   gchar   *out = g_build_filename (output_dir, base, NULL);
-  gchar   *in_abs = g_canonicalize_filename (path, NULL);
-  gchar   *out_abs = g_canonicalize_filename (out, NULL);
+  gchar   *temp = NULL;
   gboolean ok = FALSE;
 
-  if (! g_strcmp0 (in_abs, out_abs))
+  /* Also through links: a result renamed over a link's target would
+   * replace the input it was made from. */
+  if (same_file (path, out))
     g_set_error (error, CORE_ERROR, CORE_ERROR_FAILED,
                  "the output would overwrite the input");
-  else if (! host->file_save (image, drawable, out, error))
-    g_prefix_error (error, "cannot save '%s': ", out);
+  else if (! (temp = core_file_temp (out, TRUE, error)))
+    ;
+  else if (! host->file_save (image, drawable, temp, error))
+    {
+      gchar *name = shown (out);
+      g_prefix_error (error, "cannot save '%s': ", name);
+      g_free (name);
+      core_file_discard (temp);
+    }
   else
-    ok = TRUE;
+    ok = core_file_commit (temp, out, error);
+  g_free (temp);
   g_free (base);
   g_free (out);
-  g_free (in_abs);
-  g_free (out_abs);
   return ok;
 }
 
@@ -63,11 +101,33 @@ apply_operation (const CoreHost *host, gh_engine *engine, gpointer drawable,
     }
 }
 
-/* Loads one file, computes its histogram into `hist` and writes its
- * statistics rows, applies the operation and saves the result.  Rows
- * written stay when a later step fails: the caller adds the error row. */
+/* What a glob can match that no loader should be handed: a folder, a
+ * FIFO (a loader would wait on it forever), a device, a dangling link. */
 static gboolean
-batch_file (const CoreHost *host, gh_engine *engine, FILE *csv,
+check_input (const gchar *path, GError **error)
+{
+  struct stat st;
+
+  if (g_stat (path, &st) != 0)
+    g_set_error (error, CORE_ERROR, CORE_ERROR_FAILED, "cannot load: %s",
+                 g_strerror (errno));
+  else if (S_ISDIR (st.st_mode))
+    g_set_error (error, CORE_ERROR, CORE_ERROR_FAILED,
+                 "cannot load: it is a folder");
+  else if (! S_ISREG (st.st_mode))
+    g_set_error (error, CORE_ERROR, CORE_ERROR_FAILED,
+                 "cannot load: not a regular file");
+  else
+    return TRUE;
+  return FALSE;
+}
+
+/* Loads one file, computes its histogram into `hist` and writes its
+ * statistics rows to `rows`, applies the operation and saves the result.
+ * Rows written stay when a later step fails: the caller adds the error
+ * row. */
+static gboolean
+batch_file (const CoreHost *host, gh_engine *engine, FILE *rows,
             const gchar *path, gint operation, const gchar *output_dir,
             gh_histogram *hist, const CoreProgress *progress, GError **error)
 {
@@ -76,6 +136,8 @@ batch_file (const CoreHost *host, gh_engine *engine, FILE *csv,
   gpointer     image, drawable = NULL;
   gboolean     ok;
 
+  if (! check_input (path, error))
+    return FALSE;
   image = host->file_load (path, &drawable, error);
   if (! image)
     {
@@ -89,7 +151,7 @@ batch_file (const CoreHost *host, gh_engine *engine, FILE *csv,
   ok = ok && core_histogram (host, engine, drawable, hist, &half, error);
   /* Named now: the backend that counted this file. */
   if (ok)
-    gh_csv_write_stats_rows (csv, path, hist,
+    gh_csv_write_stats_rows (rows, path, hist,
                              gh_engine_backend_name (engine));
   ok = ok && apply_operation (host, engine, drawable, operation, hist, &rest,
                               error);
@@ -107,74 +169,211 @@ check_arguments (const gchar *pattern, gint operation,
   const gchar *why = NULL;
 
   if (! pattern || ! *pattern)
-    why = "no file pattern given";
+    why = "pattern: no file pattern given";
   else if (operation < 0 || operation >= CORE_BATCH_NUM_OPERATIONS)
-    why = "the operation must be 0 (statistics), 1 (equalize channels), "
+    why = "operation: must be 0 (statistics), 1 (equalize channels), "
           "2 (equalize luminance) or 3 (binarize, Otsu)";
   else if (operation != CORE_BATCH_STATISTICS
            && (! output_dir || ! *output_dir))
-    why = "no output folder given";
+    why = "output-dir: no output folder given";
   else if (! stats_csv || ! *stats_csv)
-    why = "no statistics CSV file given";
+    why = "stats-csv: no statistics CSV file given";
   if (why)
     g_set_error_literal (error, CORE_ERROR, CORE_ERROR_CALLING, why);
   return ! why;
 }
 
-/* The statistics table, opened for appending, its header written when
- * it is new. */
-static FILE *
-open_stats_csv (gint operation, const gchar *output_dir,
-                const gchar *stats_csv, GError **error)
+/* A batch never overwrites its inputs: an output folder that is the
+ * folder of any input (also through a link) is refused before anything
+ * is written.  A folder that does not exist yet is no input's. */
+static gboolean
+check_output_dir (const glob_t *files, const gchar *output_dir,
+                  GError **error)
 {
-  FILE *csv;
+  for (gsize i = 0; i < files->gl_pathc; i++)
+    {
+      gchar   *dir = g_path_get_dirname (files->gl_pathv[i]);
+      gboolean same = same_file (dir, output_dir);
 
+      g_free (dir);
+      if (same)
+        {
+          gchar *out = shown (output_dir), *in = shown (files->gl_pathv[i]);
+
+          g_set_error (error, CORE_ERROR, CORE_ERROR_CALLING,
+                       "output-dir: '%s' is the folder of the input '%s': "
+                       "the results would overwrite the inputs; choose "
+                       "another folder", out, in);
+          g_free (out);
+          g_free (in);
+          return FALSE;
+        }
+    }
+  return TRUE;
+}
+
+/* The statistics table, open for appending whole rows. */
+typedef struct
+{
+  gint   fd;
+  gchar *path;
+} StatsTable;
+
+static gboolean
+stats_error (GError **error, const gchar *path, gint errsv)
+{
+  gchar *name = shown (path);
+
+  g_set_error (error, CORE_ERROR, CORE_ERROR_FAILED, "cannot write '%s': %s",
+               name, g_strerror (errsv));
+  g_free (name);
+  return FALSE;
+}
+
+static gboolean
+stats_open (StatsTable *table, gint operation, const gchar *output_dir,
+            const gchar *stats_csv, GError **error)
+{
+  table->fd = -1;
+  table->path = g_strdup (stats_csv);
   if (operation != CORE_BATCH_STATISTICS
       && g_mkdir_with_parents (output_dir, 0777) != 0)
     {
+      gchar *name = shown (output_dir);
+
       g_set_error (error, CORE_ERROR, CORE_ERROR_FAILED,
-                   "cannot create the folder '%s': %s", output_dir,
+                   "cannot create the folder '%s': %s", name,
                    g_strerror (errno));
-      return NULL;
+      g_free (name);
+      return FALSE;
     }
-  if (! (csv = g_fopen (stats_csv, "a")))
+  /* Read too: a row a killed writer left half-written is found at the
+   * end and cut off before anything is appended. */
+  table->fd = g_open (stats_csv, O_RDWR | O_APPEND | O_CREAT | O_CLOEXEC,
+                      0666);
+  if (table->fd == -1)
+    return stats_error (error, stats_csv, errno);
+  return TRUE;
+}
+
+static void
+stats_close (StatsTable *table)
+{
+  if (table->fd != -1)
+    g_close (table->fd, NULL);
+  g_free (table->path);
+}
+
+/* The length of the table up to the end of its last whole row (the file
+ * is locked): a row that does not end with a newline was cut short. */
+static off_t
+whole_rows_length (gint fd, off_t size)
+{
+  gchar buf[4096];
+  off_t end = size;
+
+  while (end > 0)
     {
-      g_set_error (error, CORE_ERROR, CORE_ERROR_FAILED,
-                   "cannot write '%s': %s", stats_csv, g_strerror (errno));
-      return NULL;
+      gsize   n = end < (off_t) sizeof buf ? (gsize) end : sizeof buf;
+      ssize_t got = pread (fd, buf, n, end - (off_t) n);
+
+      if (got != (ssize_t) n)
+        return size; /* unreadable: leave it as it is */
+      for (gsize k = n; k > 0; k--)
+        if (buf[k - 1] == '\n')
+          return end - (off_t) n + (off_t) k;
+      end -= (off_t) n;
     }
-  /* Appending to an existing table: its header is already there. */
-  fseek (csv, 0, SEEK_END);
-  if (ftell (csv) == 0)
-    fputs (GH_CSV_STATS_HEADER, csv);
-  return csv;
+  return 0;
+}
+
+static gboolean
+write_all (gint fd, const gchar *data, gsize len, gint *errsv)
+{
+  while (len > 0)
+    {
+      ssize_t n = write (fd, data, len);
+
+      if (n < 0 && errno == EINTR)
+        continue;
+      if (n <= 0)
+        {
+          *errsv = n < 0 ? errno : ENOSPC;
+          return FALSE;
+        }
+      data += n;
+      len -= (gsize) n;
+    }
+  return TRUE;
+}
+
+/* Appends a file's rows whole: under an exclusive lock, after the header
+ * when the table is empty; a write cut short is cut back off, so the
+ * table holds only whole rows. */
+static gboolean
+stats_append (StatsTable *table, const gchar *rows, gsize len,
+              GError **error)
+{
+  struct stat st;
+  off_t       size, whole;
+  gint        errsv = 0;
+  gboolean    ok;
+
+  while (flock (table->fd, LOCK_EX) != 0)
+    if (errno != EINTR)
+      return stats_error (error, table->path, errno);
+  ok = fstat (table->fd, &st) == 0;
+  if (! ok)
+    errsv = errno;
+  size = ok ? st.st_size : 0;
+  whole = ok && size > 0 ? whole_rows_length (table->fd, size) : size;
+  if (ok && whole != size && ftruncate (table->fd, whole) != 0)
+    ok = FALSE, errsv = errno;
+  if (ok && whole == 0)
+    ok = write_all (table->fd, GH_CSV_STATS_HEADER,
+                    strlen (GH_CSV_STATS_HEADER), &errsv);
+  ok = ok && write_all (table->fd, rows, len, &errsv);
+  /* On the disk before the next file: a crash later loses nothing. */
+  if (ok && fdatasync (table->fd) != 0 && errno != EINVAL)
+    ok = FALSE, errsv = errno;
+  if (! ok && ftruncate (table->fd, whole) != 0)
+    g_warning ("cannot cut a short write off '%s'", table->path);
+  flock (table->fd, LOCK_UN);
+  return ok || stats_error (error, table->path, errsv);
 }
 
 gboolean
 core_batch_run (const CoreHost *host, gh_engine *engine,
                 const gchar *pattern, gint operation,
                 const gchar *output_dir, const gchar *stats_csv, guint *done,
-                guint *failed, GError **error)
+                guint *failed, gchar **failures, GError **error)
 {
   glob_t       files;
-  FILE        *csv;
+  StatsTable   table;
   gh_histogram hist;
+  GString     *report = g_string_new (NULL);
 
+  table.fd = -1;
+  table.path = NULL;
   *done = *failed = 0;
+  *failures = NULL;
   if (! check_arguments (pattern, operation, output_dir, stats_csv, error))
-    return FALSE;
+    return g_string_free (report, TRUE), FALSE;
   /* Expanded before anything is written, so results never feed back. */
   if (glob (pattern, 0, NULL, &files) != 0 || files.gl_pathc == 0)
     {
       g_set_error (error, CORE_ERROR, CORE_ERROR_FAILED,
-                   "no file matches '%s'", pattern);
+                   "pattern: no file matches '%s'", pattern);
       globfree (&files);
-      return FALSE;
+      return g_string_free (report, TRUE), FALSE;
     }
-  if (! (csv = open_stats_csv (operation, output_dir, stats_csv, error)))
+  if ((operation != CORE_BATCH_STATISTICS
+       && ! check_output_dir (&files, output_dir, error))
+      || ! stats_open (&table, operation, output_dir, stats_csv, error))
     {
+      stats_close (&table);
       globfree (&files);
-      return FALSE;
+      return g_string_free (report, TRUE), FALSE;
     }
   gh_histogram_init (&hist);
   for (gsize i = 0; i < files.gl_pathc; i++)
@@ -182,32 +381,73 @@ core_batch_run (const CoreHost *host, gh_engine *engine,
       const gchar *path = files.gl_pathv[i];
       CoreProgress progress = { (gdouble) i / files.gl_pathc,
                                 1.0 / files.gl_pathc };
-      GError      *file_error = NULL;
-      gchar       *text;
+      GError      *file_error = NULL, *csv_error = NULL;
+      gchar       *text, *name = shown (path);
+      gchar       *rows = NULL;
+      size_t       len = 0;
+      FILE        *memory = open_memstream (&rows, &len);
+      gboolean     ok;
 
       text = g_strdup_printf ("Histogram batch %zu/%zu: %s", i + 1,
-                              files.gl_pathc, path);
+                              files.gl_pathc, name);
       host->progress_text (text);
       g_free (text);
-      if (! batch_file (host, engine, csv, path, operation, output_dir, &hist,
-                        &progress, &file_error))
+      if (! memory)
         {
-          gh_csv_write_error_row (csv, path, file_error->message);
+          g_set_error (&file_error, CORE_ERROR, CORE_ERROR_FAILED,
+                       "out of memory");
+          ok = FALSE;
+        }
+      else
+        {
+          ok = batch_file (host, engine, memory, path, operation, output_dir,
+                           &hist, &progress, &file_error);
+          if (! ok)
+            gh_csv_write_error_row (memory, path, file_error->message);
+          fclose (memory);
+        }
+      if (memory && ! stats_append (&table, rows, len, &csv_error))
+        {
+          /* The table cannot take its rows (a full disk): the message
+           * still says what became of the file. */
+          if (ok)
+            file_error = csv_error;
+          else
+            {
+              g_prefix_error (&file_error, "%s; ", csv_error->message);
+              g_error_free (csv_error);
+            }
+          ok = FALSE;
+        }
+      if (! ok)
+        {
+          g_string_append_printf (report, "%s: %s\n", name,
+                                  file_error->message);
           g_error_free (file_error);
           (*failed)++;
         }
       (*done)++;
-      /* Rows reach the disk file by file: a crash later loses nothing. */
-      fflush (csv);
+      free (rows);
+      g_free (name);
     }
   host->progress_update (1.0);
   gh_histogram_clear (&hist);
   globfree (&files);
-  if (ferror (csv) | fclose (csv))
-    {
-      g_set_error (error, CORE_ERROR, CORE_ERROR_FAILED,
-                   "cannot write '%s': %s", stats_csv, g_strerror (errno));
-      return FALSE;
-    }
+  stats_close (&table);
+  *failures = g_string_free (report, report->len == 0);
   return TRUE;
+}
+
+gchar *
+core_batch_message (guint done, guint failed, const gchar *stats_csv,
+                    const gchar *failures)
+{
+  gchar *name = shown (stats_csv);
+  gchar *text = g_strdup_printf ("%u files, %u failed; statistics in %s%s%s",
+                                 done, failed, name,
+                                 failures ? "\n" : "",
+                                 failures ? failures : "");
+
+  g_free (name);
+  return text;
 }

@@ -8,9 +8,10 @@
  * statistics) and the run goes on; one engine serves every file, so the
  * GPU starts once.
  *
- *   guint done, failed;
+ *   guint done, failed;  gchar *failures;
  *   if (! core_batch_run (host, engine, pattern, CORE_BATCH_EQUALIZE_CHANNELS,
- *                         "/out", "/out/stats.csv", &done, &failed, &error)) ...
+ *                         "/out", "/out/stats.csv", &done, &failed,
+ *                         &failures, &error)) ...
  */
 #ifndef GH_CORE_BATCH_H
 #define GH_CORE_BATCH_H
@@ -26,12 +27,23 @@ typedef enum
   CORE_BATCH_NUM_OPERATIONS
 } CoreBatchOperation;
 
-/* FALSE (and nothing processed) for bad arguments, a pattern matching
- * nothing or a CSV that cannot be opened; otherwise TRUE with the number
- * of files handled and of those that failed. */
+/* FALSE (and nothing processed or written) for bad arguments (calling
+ * errors naming the argument), a pattern matching nothing, an output
+ * folder that is an input's folder, or a CSV that cannot be opened;
+ * otherwise TRUE with the number of files handled and of those that
+ * failed, and in *failures (g_free it; NULL when none failed) one line
+ * "<file>: <why>" per failed file, for the host's message.  Each result
+ * and every row is written whole (files.h; the table under an flock). */
 gboolean core_batch_run (const CoreHost *host, gh_engine *engine,
                          const gchar *pattern, gint operation,
                          const gchar *output_dir, const gchar *stats_csv,
-                         guint *done, guint *failed, GError **error);
+                         guint *done, guint *failed, gchar **failures,
+                         GError **error);
+
+/* What the host shows after a batch (g_free it): the counts, where the
+ * statistics are, and every failed file's line.  Hosts show it after
+ * interactive runs, and after any run where a file failed. */
+gchar *core_batch_message (guint done, guint failed, const gchar *stats_csv,
+                           const gchar *failures);
 
 #endif

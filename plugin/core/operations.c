@@ -10,6 +10,7 @@
 #include <glib/gstdio.h>
 
 #include "errors.h"
+#include "files.h"
 #include "procedures.h"
 
 gboolean
@@ -308,31 +309,21 @@ gboolean
 core_write_csv (const gh_histogram *hist, const gchar *filename,
                 GError **error)
 {
-  gchar   *dir, *base, *temp;
-  FILE    *file = NULL;
-  gint     fd, errsv = 0;
+  gchar   *temp;
+  FILE    *file;
+  gint     errsv = 0;
   gboolean written;
 
   if (! check_csv_name (filename, error))
     return FALSE;
-  /* A hidden temporary beside the target: the same file system, so the
-   * rename replaces the target at once and nobody ever reads half a
-   * table. */
-  dir = g_path_get_dirname (filename);
-  base = g_path_get_basename (filename);
-  temp = g_strdup_printf ("%s%c.%s.XXXXXX", dir, G_DIR_SEPARATOR, base);
-  g_free (dir);
-  g_free (base);
-  /* 0666 as fopen would create it: the umask decides. */
-  fd = g_mkstemp_full (temp, O_WRONLY, 0666);
-  if (fd == -1 || ! (file = fdopen (fd, "w")))
+  /* Beside the target (files.h): the rename replaces it at once and
+   * nobody ever reads half a table. */
+  if (! (temp = core_file_temp (filename, FALSE, error)))
+    return FALSE;
+  if (! (file = g_fopen (temp, "w")))
     {
       errsv = errno;
-      if (fd != -1)
-        {
-          g_close (fd, NULL);
-          g_unlink (temp);
-        }
+      core_file_discard (temp);
       g_free (temp);
       return set_write_error (error, filename, errsv);
     }
@@ -343,15 +334,15 @@ core_write_csv (const gh_histogram *hist, const gchar *filename,
       written = FALSE;
       errsv = errno;
     }
-  if (written && g_rename (temp, filename) != 0)
-    {
-      written = FALSE;
-      errsv = errno;
-    }
   if (! written)
-    g_unlink (temp);
+    {
+      core_file_discard (temp);
+      g_free (temp);
+      return set_write_error (error, filename, errsv);
+    }
+  written = core_file_commit (temp, filename, error);
   g_free (temp);
-  return written || set_write_error (error, filename, errsv);
+  return written;
 }
 
 gboolean

@@ -552,6 +552,7 @@ run_batch (GimpRunMode run_mode, gint nparams, const GimpParam *param,
   static BatchSettings s;
   const gchar         *proc = core_proc_batch.name;
   guint                done, failed;
+  gchar               *failures;
 
   if (! check_arguments (run_mode, nparams, 5, 1, error))
     return FALSE;
@@ -569,17 +570,19 @@ run_batch (GimpRunMode run_mode, gint nparams, const GimpParam *param,
     return FALSE;
   if (! core_engine_ensure (&engine, error)
       || ! core_batch_run (&gimp2_host, engine, s.pattern, s.operation,
-                           s.output_dir, s.stats_csv, &done, &failed, error))
+                           s.output_dir, s.stats_csv, &done, &failed,
+                           &failures, error))
     return FALSE;
   gimp_set_data (proc, &s, sizeof s);
-  if (run_mode != GIMP_RUN_NONINTERACTIVE)
+  /* A file that failed is said in every run mode, a script's too. */
+  if (failures || run_mode != GIMP_RUN_NONINTERACTIVE)
     {
-      gchar *text = g_strdup_printf ("%u files, %u failed; statistics in %s",
-                                     done, failed, s.stats_csv);
+      gchar *text = core_batch_message (done, failed, s.stats_csv, failures);
 
       gimp_message (text);
       g_free (text);
     }
+  g_free (failures);
   return TRUE;
 }
 
