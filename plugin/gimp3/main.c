@@ -523,6 +523,7 @@ run_batch (GimpProcedure *procedure, GimpProcedureConfig *config,
   gchar      *pattern = NULL, *output_dir = NULL, *stats_csv = NULL;
   gint        operation;
   guint       done = 0, failed = 0;
+  gchar      *failures = NULL;
   gboolean    ok;
   GError     *error = NULL;
 
@@ -538,15 +539,16 @@ run_batch (GimpProcedure *procedure, GimpProcedureConfig *config,
        && core_engine_ensure (&engine, &error)
        && core_batch_run (gimp3_host (), engine, pattern, operation,
                           output_dir, stats_csv, &done,
-                          &failed, &error);
-  if (ok && run_mode != GIMP_RUN_NONINTERACTIVE)
+                          &failed, &failures, &error);
+  /* A file that failed is said in every run mode, a script's too. */
+  if (ok && (failures || run_mode != GIMP_RUN_NONINTERACTIVE))
     {
-      gchar *text = g_strdup_printf ("%u files, %u failed; statistics in %s",
-                                     done, failed, stats_csv);
+      gchar *text = core_batch_message (done, failed, stats_csv, failures);
 
       gimp_message (text);
       g_free (text);
     }
+  g_free (failures);
   g_free (pattern);
   g_free (output_dir);
   g_free (stats_csv);
