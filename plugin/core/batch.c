@@ -62,7 +62,14 @@ save_result (const CoreHost *host, gpointer image, gpointer drawable,
   else if (! host->file_save (image, drawable, temp, error))
     {
       gchar *name = shown (out);
-      g_prefix_error (error, "cannot save '%s': ", name);
+
+      /* GIMP's savers say "Could not export image" whatever happened: a
+       * full disk is said here, before the half-written file is gone. */
+      if (core_file_system_full (temp))
+        g_prefix_error (error, "cannot save '%s': %s; ", name,
+                        g_strerror (ENOSPC));
+      else
+        g_prefix_error (error, "cannot save '%s': ", name);
       g_free (name);
       core_file_discard (temp);
     }

@@ -57,8 +57,8 @@ core_file_temp (const gchar *path, gboolean keep_extension, GError **error)
 
 /* Whether the file system holding `path` has no block left for its user:
  * a save that fills it to the last block may have been cut short. */
-static gboolean
-file_system_full (const gchar *path)
+gboolean
+core_file_system_full (const gchar *path)
 {
   struct statvfs fs;
 
@@ -87,7 +87,7 @@ core_file_commit (const gchar *temp, const gchar *path, GError **error)
 {
   gint errsv = 0;
 
-  if (file_system_full (temp))
+  if (core_file_system_full (temp))
     errsv = ENOSPC;
   else
     errsv = sync_path (temp, O_RDONLY);

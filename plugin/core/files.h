@@ -31,6 +31,10 @@ gchar *core_file_temp (const gchar *path, gboolean keep_extension,
 gboolean core_file_commit (const gchar *temp, const gchar *path,
                            GError **error);
 
+/* Whether the file system holding `path` has no block left for this
+ * user: why a save that failed there failed, when its saver said not. */
+gboolean core_file_system_full (const gchar *path);
+
 /* Removes a temporary that will not be committed. */
 void core_file_discard (const gchar *temp);
 
