@@ -48,6 +48,14 @@ typedef struct
   gboolean      is_group;
   gboolean      locked;      /* its pixels are locked                     */
   CorePrecision precision;
+  gboolean      bins_linear; /* this host's GIMP bins the drawable's linear-
+                                light values: GIMP 3 on a *_LINEAR precision
+                                (app/core/gimphistogram.c reads the layer in
+                                its own TRC), so it is read as "RGB(A)
+                                float" / "Y(A) float" and its luminance is
+                                the weighted sum of those samples as given;
+                                FALSE: perceptual values (GIMP 2.10 always,
+                                GIMP 3 on the other precisions) */
   gint          x, y;        /* the part inside the selection, in drawable */
   gint          width;       /* coordinates (mask_intersect); 0 x 0 when  */
   gint          height;      /* the selection misses it                   */
