@@ -3,6 +3,26 @@
 
 #include "core/errors.h"
 
+/* Whether GIMP 3 bins this precision's linear-light values: its
+ * histogram reads a layer in the layer's own TRC (gimp_drawable_get_trc),
+ * and only the *_LINEAR precisions store linear light. */
+static gboolean
+precision_is_linear (GimpPrecision precision)
+{
+  switch (precision)
+    {
+    case GIMP_PRECISION_U8_LINEAR:
+    case GIMP_PRECISION_U16_LINEAR:
+    case GIMP_PRECISION_U32_LINEAR:
+    case GIMP_PRECISION_HALF_LINEAR:
+    case GIMP_PRECISION_FLOAT_LINEAR:
+    case GIMP_PRECISION_DOUBLE_LINEAR:
+      return TRUE;
+    default:
+      return FALSE;
+    }
+}
+
 /* The precision classes of the core's reading rule.  Indexed images are
  * 8-bit non-linear in GIMP 3. */
 static CorePrecision
@@ -25,6 +45,7 @@ describe (gpointer data, CoreDrawableInfo *info)
 {
   GimpDrawable *drawable = data;
   GimpImage    *image = NULL;
+  GimpPrecision precision;
 
   /* A drawable of a closed image stays a valid GObject in the plug-in;
    * gimp_item_is_valid asks GIMP whether it still exists. */
@@ -46,7 +67,9 @@ describe (gpointer data, CoreDrawableInfo *info)
   info->is_group = gimp_item_is_group (GIMP_ITEM (drawable));
   /* GIMP 3's "lock pixels" is the item's content lock. */
   info->locked = gimp_item_get_lock_content (GIMP_ITEM (drawable));
-  info->precision = precision_class (gimp_image_get_precision (image));
+  precision = gimp_image_get_precision (image);
+  info->precision = precision_class (precision);
+  info->bins_linear = precision_is_linear (precision);
   if (! gimp_drawable_mask_intersect (drawable, &info->x, &info->y,
                                       &info->width, &info->height))
     info->width = info->height = 0;

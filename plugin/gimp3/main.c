@@ -14,7 +14,7 @@
  * each procedure's config, the dialog's extra ones as aux arguments, and
  * libgimp remembers them after every successful interactive run (GIMP 3's
  * rule: a NONINTERACTIVE run changes nothing remembered).  Export asks
- * for its file with GIMP's procedure dialog.
+ * for its file with the dialog's CSV file chooser.
  *
  * One process per call, as in every GIMP: the engine is created at the
  * first procedure that needs it, so a batch pays the GPU start-up once.
@@ -131,17 +131,6 @@ ui_available (void)
   return name && *name;
 }
 
-/* The statistics of a run that shows no dialog and is not scripted, as
- * GIMP's message (the terminal in gimp-console). */
-static void
-show_statistics (const gh_histogram *hist)
-{
-  gchar *text = core_statistics_text (hist, gh_engine_backend_name (engine));
-
-  gimp_message (text);
-  g_free (text);
-}
-
 /* The dialog settings kept in a procedure's config.  `action`: the
  * procedure's own (equalize, binarize), which its dialog starts on and a
  * repeat applies; DIALOG_ACTION_NONE (analyse) keeps the last one. */
@@ -189,18 +178,6 @@ typedef struct
   const gh_histogram *hist;
 } DialogTarget;
 
-/* The 8-bit format of a drawable's type: what a GimpDrawablePreview
- * draws. */
-static const Babl *
-preview_format (GimpDrawable *drawable)
-{
-  gboolean alpha = gimp_drawable_has_alpha (drawable);
-
-  if (gimp_drawable_is_gray (drawable))
-    return babl_format (alpha ? "Y'A u8" : "Y' u8");
-  return babl_format (alpha ? "R'G'B'A u8" : "R'G'B' u8");
-}
-
 /* The dialog's preview: the rectangle copied into a scratch image of the
  * same type and precision, the choice applied there by the same code as
  * OK (with the histogram the dialog shows), and read back 8-bit.  So the
@@ -210,7 +187,8 @@ preview_pixels (const DialogChoice *choice, gint x, gint y, gint width,
                 gint height, gint *rowstride, gpointer data, GError **error)
 {
   const DialogTarget *t = data;
-  const Babl         *format = preview_format (t->drawable);
+  const Babl         *format = core_preview_format (gimp3_host (),
+                                                    t->drawable);
   GimpImage          *image;
   GimpLayer          *layer;
   GeglBuffer         *buffer, *copy;
@@ -310,9 +288,14 @@ dialog_flow (GimpRunMode run_mode, GimpImage *image, GimpDrawable *drawable,
     }
   else
     {
-      dialog_state_choice (&state, &choice);
-      if (choice.action == DIALOG_ACTION_NONE)
-        show_statistics (hist);
+      gchar *text = core_choice_without_dialog (
+        &state, gh_engine_backend_name (engine), &choice);
+
+      /* Nothing to apply: the statistics, as GIMP's message (the
+       * terminal in gimp-console). */
+      if (text)
+        gimp_message (text);
+      g_free (text);
     }
   if (chosen)
     {
@@ -471,21 +454,29 @@ local_path (GimpProcedureConfig *config, const CoreArgText *arg,
   return path;
 }
 
-/* The export's interactive run: GIMP's own dialog for the file argument.
+/* The export's interactive run: the dialog's CSV file chooser, starting
+ * at the last file; the one chosen goes into the config (remembered).
  * FALSE: cancelled. */
 static gboolean
-export_dialog_run (GimpProcedure *procedure, GimpProcedureConfig *config)
+export_file_choose (GimpProcedureConfig *config)
 {
-  GtkWidget *dialog;
-  gboolean   ok;
+  GFile *file = NULL;
+  gchar *last = NULL, *chosen;
 
+  g_object_get (config, core_arg_filename.name, &file, NULL);
+  if (file)
+    last = g_file_get_path (file);
+  g_clear_object (&file);
   gimp_ui_init (CORE_PLUG_IN_BINARY);
-  dialog = gimp_procedure_dialog_new (procedure, config,
-                                      core_proc_export.blurb);
-  gimp_procedure_dialog_fill (GIMP_PROCEDURE_DIALOG (dialog), NULL);
-  ok = gimp_procedure_dialog_run (GIMP_PROCEDURE_DIALOG (dialog));
-  gtk_widget_destroy (dialog);
-  return ok;
+  chosen = dialog_csv_file_choose (NULL, last);
+  g_free (last);
+  if (! chosen)
+    return FALSE;
+  file = g_file_new_for_path (chosen);
+  g_object_set (config, core_arg_filename.name, file, NULL);
+  g_object_unref (file);
+  g_free (chosen);
+  return TRUE;
 }
 
 static GimpValueArray *
@@ -501,7 +492,7 @@ run_export (GimpProcedure *procedure, GimpRunMode run_mode,
   gegl_init (NULL, NULL);
   drawable = the_drawable (image, drawables, &error);
   if (drawable && run_mode == GIMP_RUN_INTERACTIVE && ui_available ()
-      && ! export_dialog_run (procedure, config))
+      && ! export_file_choose (config))
     return gimp_procedure_new_return_values (procedure, GIMP_PDB_CANCEL,
                                              NULL);
   gimp_progress_init ("Exporting the histogram (GPU)");
@@ -521,9 +512,9 @@ run_batch (GimpProcedure *procedure, GimpProcedureConfig *config,
 {
   GimpRunMode run_mode;
   gchar      *pattern = NULL, *output_dir = NULL, *stats_csv = NULL;
+  gchar      *failures = NULL;
   gint        operation;
   guint       done = 0, failed = 0;
-  gchar      *failures = NULL;
   gboolean    ok;
   GError     *error = NULL;
 
