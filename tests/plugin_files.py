@@ -227,7 +227,7 @@ def main():
                 # The statistics table on a disk with one page left: the
                 # rows that fit, whole, and the rest cut back off.
                 size = ballast.stat().st_size
-                os.truncate(ballast, size - size % 4096 - 4096)
+                os.truncate(ballast, max(0, size - size % 4096 - 4096))
                 many = s.tmp / "many"
                 many.mkdir()
                 for i in range(12):

@@ -100,6 +100,8 @@ GIMP2_HELPERS = r"""
   (car (gimp-layer-new img w h type name 100 LAYER-MODE-NORMAL)))
 (define (gh-layer-copy drw) (car (gimp-layer-copy drw TRUE)))
 (define (gh-group img) (car (gimp-layer-group-new img)))
+(define (gh-text-layer img text) (car (gimp-text-layer-new img text "Sans-serif" 24 0)))
+(define (gh-channel-new img w h name) (car (gimp-channel-new img w h name 50 '(0 0 0))))
 ;; GIMP 2.10's numbers as they are (0..255 once no call has enabled the
 ;; precision state: plugin_precision.py).
 (define (gh-gimp-histogram drw ch start end) (gimp-drawable-histogram drw ch start end))
@@ -151,6 +153,9 @@ GIMP3_HELPERS = r"""
     (gimp-layer-add-alpha copy)
     copy))
 (define (gh-group img) (car (gimp-group-layer-new img "group")))
+(define (gh-text-layer img text)
+  (car (gimp-text-layer-new img text (car (gimp-font-get-by-name "Sans-serif")) 24 UNIT-PIXEL)))
+(define (gh-channel-new img w h name) (car (gimp-channel-new img name w h 50 '(0 0 0))))
 ;; GIMP 3's PDB always works at the image's precision: above 8 bits mean,
 ;; std-dev and median come on 0..1; on 0..255 here as GIMP 2.10's.
 (define (gh-gimp-histogram drw ch start end)

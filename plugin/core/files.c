@@ -38,6 +38,13 @@ core_file_temp (const gchar *path, gboolean keep_extension, GError **error)
   if (! dot || dot == base)
     dot = "";
   stem = g_strndup (base, strlen (base) - strlen (dot));
+  /* GIMP 3 cannot tell the format of a file whose name is not UTF-8
+   * ("Unknown file type"): such a name's temporary is named plainly. */
+  if (! g_utf8_validate (stem, -1, NULL))
+    {
+      g_free (stem);
+      stem = g_strdup ("gpu-histogram");
+    }
   temp = g_strdup_printf ("%s%c.%s.XXXXXX%s", dir, G_DIR_SEPARATOR, stem,
                           dot);
   /* GLib's mkstemp takes the last XXXXXX wherever it is. */

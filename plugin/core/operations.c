@@ -293,7 +293,7 @@ check_csv_name (const gchar *filename, GError **error)
   if (filename && *filename)
     return TRUE;
   g_set_error (error, CORE_ERROR, CORE_ERROR_CALLING,
-               "no file name given for the CSV");
+               "filename: no file name given for the CSV");
   return FALSE;
 }
 

@@ -1,0 +1,214 @@
+#!/usr/bin/python3
+"""Hostile input to every procedure (GIMP 2.10 or 3), each a check:
+
+- arguments out of range, of the wrong type and empty strings in every
+  procedure: refused (a calling error, or Script-Fu's own type error),
+  with a message naming the argument; never a crash, never a silent
+  default;
+- drawables: layer groups, layer masks, channels, the selection, text
+  layers, layers partly outside the canvas, empty (missing the layer) and
+  one-pixel selections, fully transparent layers, a 1x30000 layer, float
+  layers holding NaN, +-Inf, negative and > 1.0 values: statistics equal
+  GIMP's own gimp-drawable-histogram (count, mean, median, std-dev), and
+  equalize / binarize either work or refuse with a message, never crash;
+- batch inputs: a pattern matching nothing, a folder, a FIFO (which a
+  loader would wait on forever), a dangling link and a link to a good
+  file, JPEG, TIFF and XCF files (saved back in their own format with
+  GIMP's default export settings).
+
+Usage: plugin_hostile.py [--host gimp2|gimp3] PATH-TO-gpu-histogram
+Ends with "N passed, N failed"; exit 0 all passed, 1 a failure, 77 skipped.
+"""
+import csv
+import os
+
+from plugin_gimp import ROOT, GimpSession, Tally, parse_args, require_gimp, scm_str
+from plugin_stats import RGB, check_stats
+
+RGBA = [0, 1, 2, 3, 4, 5]
+
+CRASH = ("crashed", "wire", "segmentation", "closed the pipe", "plug-in died")
+
+
+def main():
+    host, plugin = parse_args("plugin_hostile.py")
+    require_gimp(host)
+    import cv2
+    import numpy as np
+    t = Tally()
+    cam = ROOT / "testimages" / "camera.png"
+    che = ROOT / "testimages" / "chelsea.png"
+
+    def on(file, body):
+        return (f"(let* ((l (gh-load {scm_str(file)})) (img (car l)) (drw (cadr l))) {body})")
+
+    with GimpSession(plugin, host) as s:
+        tmp = s.tmp
+        csvf = scm_str(tmp / "x.csv")
+        # ---- arguments ---------------------------------------------------
+        # tag: (call, the argument's name the message must hold)
+        bad = {
+            "equalize mode -1": (on(che, "(gh-equalize RUN-NONINTERACTIVE img drw -1)"), "mode"),
+            "equalize mode 2": (on(che, "(gh-equalize RUN-NONINTERACTIVE img drw 2)"), "mode"),
+            "equalize mode string": (on(che, "(gh-equalize RUN-NONINTERACTIVE img drw \"1\")"), None),
+            "binarize channel -1": (on(che, "(gh-binarize RUN-NONINTERACTIVE img drw -1 -1)"), "channel"),
+            "binarize channel 6": (on(che, "(gh-binarize RUN-NONINTERACTIVE img drw 6 -1)"), "channel"),
+            "binarize threshold -2": (on(che, "(gh-binarize RUN-NONINTERACTIVE img drw 0 -2)"), "threshold"),
+            "binarize threshold 255": (on(che, "(gh-binarize RUN-NONINTERACTIVE img drw 0 255)"), "threshold"),
+            "binarize channel string": (on(che, "(gh-binarize RUN-NONINTERACTIVE img drw \"x\" -1)"), None),
+            "export empty file name": (on(che, "(gh-export RUN-NONINTERACTIVE img drw \"\")"), "filename"),
+            "export number as file": (on(che, "(gh-export RUN-NONINTERACTIVE img drw 5)"), None),
+            "batch empty pattern": (f"(gh-batch RUN-NONINTERACTIVE \"\" 1 {scm_str(tmp / 'o')} {csvf})", "pattern"),
+            "batch operation -1": (f"(gh-batch RUN-NONINTERACTIVE {scm_str(cam)} -1 {scm_str(tmp / 'o')} {csvf})",
+                                   "operation"),
+            "batch operation 4": (f"(gh-batch RUN-NONINTERACTIVE {scm_str(cam)} 4 {scm_str(tmp / 'o')} {csvf})",
+                                  "operation"),
+            "batch empty output-dir": (f"(gh-batch RUN-NONINTERACTIVE {scm_str(cam)} 1 \"\" {csvf})", "output"),
+            "batch empty stats-csv": (f"(gh-batch RUN-NONINTERACTIVE {scm_str(cam)} 1 {scm_str(tmp / 'o')} \"\")",
+                                      "stats"),
+            "batch operation string": (f"(gh-batch RUN-NONINTERACTIVE {scm_str(cam)} \"1\" {scm_str(tmp / 'o')} {csvf})",
+                                       None),
+            "statistics of drawable -1": ("(gh-histogram RUN-NONINTERACTIVE 1 -1)", None),
+        }
+        out = s.run({tag: call for tag, (call, _) in bad.items()})
+        for tag, (_, name) in bad.items():
+            text = out[tag].text
+            refused = not out[tag].ok and (host.calling_error(text) or name is None)
+            t.check(f"{tag}: refused, no crash", refused
+                    and not any(c in text.lower() for c in CRASH), text)
+            if name:
+                t.check(f"{tag}: the message names {name}", name in text.lower(), text)
+        t.check("nothing written by the refused calls",
+                not (tmp / "x.csv").exists() and not (tmp / "o").exists())
+
+        # ---- drawables ----------------------------------------------------
+        # A float TIFF with NaN, infinities, negative and > 1.0 values.
+        f = np.random.default_rng(5).random((40, 50, 3), dtype=np.float32)
+        specials = [np.nan, np.inf, -np.inf, -0.5, 1.75, -1e30, 1e30]
+        for k, v in enumerate(specials):
+            f[k, :10, k % 3] = v
+        cv2.imwrite(str(tmp / "float.tif"), f)
+
+        def stats(tag, drw, chans):
+            return (f"(gh-stats \"{tag}\" img {drw}) (gh-gimp-stats \"{tag}\" {drw} '({' '.join(map(str, chans))}))")
+
+        def apply(drw):
+            # Each may be refused (a clear error): only a crash is wrong.
+            return (f"(gh-guard (lambda () (gh-equalize RUN-NONINTERACTIVE img {drw} 0)))"
+                    f"(gh-guard (lambda () (gh-equalize RUN-NONINTERACTIVE img {drw} 1)))"
+                    f"(gh-guard (lambda () (gh-binarize RUN-NONINTERACTIVE img {drw} 0 -1)))"
+                    "(gh-say \"APPLIED\")")
+
+        drawables = {
+            "layer mask": (on(che, "(let ((m (car (gimp-layer-create-mask drw ADD-MASK-COPY))))"
+                                   " (gimp-layer-add-mask drw m) " + stats("layer mask", "m", [0]) + apply("m") + ")"),
+                           [0]),
+            "channel": (on(che, "(let ((c (gh-channel-new img 451 300 \"c\")))"
+                                " (gimp-image-insert-channel img c 0 0)"
+                                " (gimp-drawable-fill c FILL-WHITE)"
+                                " (gimp-image-select-ellipse img CHANNEL-OP-REPLACE 10 10 200 100)"
+                                " (gimp-drawable-edit-fill c FILL-BACKGROUND)"
+                                " (gimp-selection-none img) "
+                                + stats("channel", "c", [0]) + apply("c") + ")"), [0]),
+            "selection": (on(che, "(gimp-image-select-ellipse img CHANNEL-OP-REPLACE 10 10 200 100)"
+                                  "(let ((sel (car (gimp-image-get-selection img)))) "
+                                  + stats("selection", "sel", [0]) + apply("sel") + ")"), [0]),
+            "layer group": (on(che, "(let ((g (gh-group img)) (c (gh-layer-copy drw)))"
+                                    " (gimp-image-insert-layer img g 0 0)"
+                                    " (gimp-image-insert-layer img c g 0) "
+                                    + stats("layer group", "g", RGBA) + apply("g") + ")"),
+                            RGBA),
+            "text layer": (on(che, "(let ((tl (gh-text-layer img \"Hostile\")))"
+                                   " (gimp-image-insert-layer img tl 0 0) "
+                                   + stats("text layer", "tl", RGBA) + apply("tl") + ")"),
+                           RGBA),
+            "partly outside": (on(che, "(gimp-layer-set-offsets drw -200 -150) "
+                                       + stats("partly outside", "drw", RGB) + apply("drw")),
+                               RGB),
+            "one-pixel selection": (on(che, "(gimp-context-set-antialias FALSE) (gimp-context-set-feather FALSE)"
+                                            "(gimp-image-select-rectangle img CHANNEL-OP-REPLACE 7 9 1 1) "
+                                            + stats("one-pixel selection", "drw", RGB) + apply("drw")),
+                                    RGB),
+            "selection missing the layer": (on(che, "(gimp-image-select-rectangle img CHANNEL-OP-REPLACE 0 0 20 20)"
+                                                    "(gimp-layer-set-offsets drw 300 200) "
+                                                    + stats("selection missing the layer", "drw", RGB)
+                                                    + apply("drw")), RGB),
+            "transparent": (on(che, "(gimp-layer-add-alpha drw) (gimp-drawable-fill drw FILL-TRANSPARENT) "
+                                    + stats("transparent", "drw", RGBA) + apply("drw")),
+                            RGBA),
+            "1x30000": ("(let* ((img (car (gimp-image-new 1 30000 RGB)))"
+                        " (drw (gh-new-layer img 1 30000 RGBA-IMAGE \"tall\")))"
+                        " (gimp-image-insert-layer img drw 0 0)"
+                        " (gimp-context-set-default-colors)"
+                        " (gimp-drawable-edit-gradient-fill drw GRADIENT-LINEAR 0 FALSE 1 0 TRUE 0 0 0 29999) "
+                        + stats("1x30000", "drw", RGBA) + apply("drw") + ")", RGBA),
+            "float specials": (on(tmp / "float.tif", stats("float specials", "drw", RGB)
+                                  + apply("drw")), RGB),
+        }
+        text = {"text layer": drawables.pop("text layer")}
+        out = s.run({tag: call for tag, (call, _) in drawables.items()})
+        # Text needs fonts, which the tests' GIMP 2.10 sessions skip (-f).
+        argv = host.argv
+        host.argv = lambda commands, *a: [x for x in argv(commands, *a) if x != "-f"]
+        out.update(s.run({tag: call for tag, (call, _) in text.items()}))
+        host.argv = argv
+        drawables.update(text)
+        for tag, (_, chans) in drawables.items():
+            chunk = out[tag]
+            t.check(f"{tag}: ran, no crash", chunk.ok and chunk.messages.count("APPLIED") == 1
+                    and not any(c in chunk.text.lower() for c in CRASH), chunk.text[-2000:])
+            check_stats(t, tag, chunk, chans)
+            for why in chunk.fields("REFUSED"):
+                t.check(f"{tag}: a refusal says why", bool(why and why[0]), repr(why))
+
+        # ---- batch inputs -------------------------------------------------
+        src = tmp / "in"
+        src.mkdir()
+        a = cv2.imread(str(che))
+        cv2.imwrite(str(src / "a.png"), a)
+        cv2.imwrite(str(src / "b.jpg"), a)
+        cv2.imwrite(str(src / "c.tif"), a)
+        (src / "d-folder.png").mkdir()
+        os.mkfifo(src / "e-fifo.png")
+        (src / "f-dangling.png").symlink_to(src / "nowhere.png")
+        (src / "g-link.png").symlink_to(src / "a.png")
+        before = (src / "a.png").read_bytes()
+        o = s.run({
+            "make xcf": on(che, f"(gh-save img drw {scm_str(src / 'h.xcf')})"),
+            "batch": f"(gh-batch RUN-NONINTERACTIVE {scm_str(src / '*')} 1 {scm_str(tmp / 'bo')}"
+                     f" {scm_str(tmp / 'b.csv')})",
+            "no match": f"(gh-batch RUN-NONINTERACTIVE {scm_str(src / '*.nothing')} 1 {scm_str(tmp / 'bo2')}"
+                        f" {scm_str(tmp / 'b2.csv')})",
+        })
+        t.check("batch over hostile inputs: ran to its end (no hang on the FIFO)", o["batch"].ok,
+                o["batch"].text)
+        t.check("pattern matching nothing: an error naming the pattern", not o["no match"].ok
+                and "no file matches" in o["no match"].text and not (tmp / "b2.csv").exists(),
+                o["no match"].text)
+        rows = list(csv.reader(open(tmp / "b.csv", newline=""))) if (tmp / "b.csv").exists() else []
+        errs = {os.path.basename(r[0]): r[9] for r in rows if len(r) == 10 and r[1] == "error"}
+        for name, why in (("d-folder.png", "folder"), ("e-fifo.png", "not a regular file"),
+                          ("f-dangling.png", "no such file")):
+            t.check(f"batch: {name} refused, saying {why!r}", why in errs.get(name, "").lower(), repr(errs))
+        ok_files = {os.path.basename(r[0]) for r in rows if len(r) == 10 and r[1] == "value"}
+        t.check("batch: the good files, the link, JPEG, TIFF and XCF processed",
+                {"a.png", "b.jpg", "c.tif", "g-link.png", "h.xcf"} <= ok_files
+                and not {"a.png", "b.jpg", "c.tif", "g-link.png", "h.xcf"} & set(errs),
+                f"{sorted(ok_files)} {errs}")
+        magic = {"a.png": b"\x89PNG", "g-link.png": b"\x89PNG", "b.jpg": b"\xff\xd8\xff",
+                 "c.tif": (b"II*\0", b"MM\0*"), "h.xcf": b"gimp xcf"}
+        for name, m in magic.items():
+            p = tmp / "bo" / name
+            head = p.read_bytes()[:9] if p.is_file() and not p.is_symlink() else b""
+            t.check(f"batch: {name} saved in its own format, a regular file",
+                    head.startswith(m if isinstance(m, tuple) else (m,)), repr(head))
+        t.check("batch: the link's target is unchanged", (src / "a.png").read_bytes() == before)
+        for name in ("a.png", "b.jpg", "c.tif"):
+            got = cv2.imread(str(tmp / "bo" / name))
+            t.check(f"batch: {name}'s result reads back at the input's size",
+                    got is not None and got.shape == a.shape)
+    t.finish()
+
+
+if __name__ == "__main__":
+    main()
