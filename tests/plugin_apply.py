@@ -152,11 +152,18 @@ def commands(tmp):
                                                  "RUN-NONINTERACTIVE img g 5 -1)", "group") + ")"),
         "red on gray refused": on(cam, guarded("(gh-binarize RUN-NONINTERACTIVE "
                                                "img drw 1 -1)", "redgray")),
-        "bad mode": on(cam, "(gh-equalize RUN-NONINTERACTIVE img drw 2)"),
-        "threshold 255": on(cam, "(gh-binarize RUN-NONINTERACTIVE img drw 0 255)"),
-        "channel 6": on(cam, "(gh-binarize RUN-NONINTERACTIVE img drw 6 -1)"),
-        "too few arguments": on(cam, "(gh-equalize-too-few img drw)"),
-        "still running": "(gh-say \"ALIVE\")",
+        # Each error is followed by the image saved again: it must equal
+        # the one saved before, pixel for pixel (a process that died or
+        # half-applied would not).
+        "bad mode": on(cam, guarded("(gh-equalize RUN-NONINTERACTIVE img drw 2)", "badmode")),
+        "threshold 255": on(cam, guarded("(gh-binarize RUN-NONINTERACTIVE img drw 0 255)",
+                                         "threshold255")),
+        "channel 6": on(cam, guarded("(gh-binarize RUN-NONINTERACTIVE img drw 6 -1)", "channel6")),
+        "too few arguments": on(cam, guarded("(gh-equalize-too-few img drw)", "toofew")),
+        # An export that cannot replace its target (a folder) leaves it,
+        # and the folder it writes in, as they were.
+        "export onto a folder": on(cam, guarded(f"(gh-export RUN-NONINTERACTIVE img drw {out('folder.csv')})",
+                                                "exportfolder")),
         "interactive statistics": on(cam, "(gh-histogram RUN-INTERACTIVE img drw)"),
     }
 
@@ -191,11 +198,11 @@ def main():
                 "plug-in-gpu-histogram-export": f'(filename "{tmp_csv}")'}
     with GimpSession(plugin, host, last_values=last) as s:
         tmp = s.tmp
+        (tmp / "folder.csv").mkdir()
         out = s.run(commands(tmp))
         for tag, chunk in out.items():
-            expect_fail = tag in ("bad mode", "threshold 255", "channel 6", "too few arguments")
-            if not expect_fail:
-                t.check(f"{tag}: ran", chunk.ok, chunk.text)
+            # Errors are caught (gh-guard): every command runs to its end.
+            t.check(f"{tag}: ran", chunk.ok, chunk.text)
 
         cam = png(IMAGES / "camera.png")
         otsu, want = cv2.threshold(cam, 0, 255, cv2.THRESH_BINARY | cv2.THRESH_OTSU)
@@ -287,13 +294,25 @@ def main():
             t.check(f"{tag}: error with a clear message", len(chunk.fields("REFUSED")) == 1
                     and text in chunk.text, chunk.text)
             same(f"{tag}: image unchanged", png(tmp / f"{name}-after.png"), png(tmp / f"{name}-before.png"))
-        for tag in ("bad mode", "threshold 255", "channel 6"):
-            t.check(f"{tag}: calling error", not out[tag].ok and host.calling_error(out[tag].text),
-                    out[tag].text)
-        t.check("too few arguments: Script-Fu refuses, no crash",
-                not out["too few arguments"].ok and "crash" not in out["too few arguments"].text.lower(),
-                out["too few arguments"].text)
-        t.check("plug-in and GIMP still running after the errors", out["still running"].messages == ["ALIVE"])
+        for tag, name in (("bad mode", "badmode"), ("threshold 255", "threshold255"),
+                          ("channel 6", "channel6"), ("too few arguments", "toofew"),
+                          ("export onto a folder", "exportfolder")):
+            chunk = out[tag]
+            if tag == "too few arguments":
+                t.check(f"{tag}: Script-Fu refuses, no crash", len(chunk.fields("REFUSED")) == 1
+                        and "crash" not in chunk.text.lower(), chunk.text)
+            elif tag == "export onto a folder":
+                t.check(f"{tag}: refused, saying why", len(chunk.fields("REFUSED")) == 1
+                        and "cannot write" in chunk.text, chunk.text)
+            else:
+                t.check(f"{tag}: calling error", len(chunk.fields("REFUSED")) == 1
+                        and host.calling_error(chunk.text), chunk.text)
+            same(f"{tag}: the image unchanged after the error, pixel for pixel",
+                 png(tmp / f"{name}-after.png"), png(tmp / f"{name}-before.png"))
+        t.check("export onto a folder: the folder as it was, no file left beside it",
+                (tmp / "folder.csv").is_dir() and not any((tmp / "folder.csv").iterdir())
+                and not [p.name for p in tmp.iterdir() if p.name.startswith(".")],
+                repr([p.name for p in tmp.iterdir() if p.name.startswith(".")]))
         t.check("interactive statistics: a message with the numbers",
                 "channel: count, min, max" in out["interactive statistics"].text,
                 out["interactive statistics"].text)
