@@ -307,7 +307,8 @@ def main():
         })
         for tag in ("same", "same link", "same dot"):
             t.check(f"output-dir = input folder ({tag}): a calling error that says so",
-                    not o[tag].ok and host.calling_error(o[tag].text)
+                    not o[tag].ok and (host.calling_error(o[tag].text)
+                                       or "calling error" in o[tag].text.lower())
                     and "overwrite the inputs" in o[tag].text, o[tag].text)
         t.check("output-dir = input folder: inputs unchanged, nothing written",
                 all((same / n).read_bytes() == b for n, b in before.items())
