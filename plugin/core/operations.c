@@ -156,7 +156,7 @@ core_equalize (const CoreHost *host, gh_engine *engine, gpointer drawable,
                          &apply_progress, error)
        && core_error_from_engine (gh_op_equalize (&op, hist, region.layout,
                                                   region.sample,
-                                                  host->luminance,
+                                                  core_region_luminance (&region),
                                                   (gh_equalize_mode) mode,
                                                   &err),
                                   &err, error);
@@ -210,7 +210,7 @@ binarize_apply (const CoreRegion *region, gint channel, gint bin,
 
   if (! core_error_from_engine (gh_op_binarize (&op, region->layout,
                                                 region->sample,
-                                                region->host->luminance,
+                                                core_region_luminance (region),
                                                 region->bins,
                                                 (gh_channel) channel, bin,
                                                 &err),

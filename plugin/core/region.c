@@ -10,6 +10,13 @@
  * that memory stays bounded. */
 #define STRIP_BYTES (4 << 20)
 
+gh_luminance
+core_region_luminance (const CoreRegion *region)
+{
+  return region->info.bins_linear ? GH_LUMINANCE_PERCEPTUAL
+                                  : region->host->luminance;
+}
+
 void
 core_region_image (const CoreRegion *region, gh_image *image)
 {
@@ -17,14 +24,18 @@ core_region_image (const CoreRegion *region, gh_image *image)
   image->sample = region->sample;
   image->bins = region->bins;
   image->has_mask = region->info.has_selection;
-  image->luminance = region->host->luminance;
+  image->luminance = core_region_luminance (region);
 }
 
 gboolean
 core_region_init (const CoreHost *host, gpointer drawable, CoreRegion *region,
                   GError **error)
 {
-  /* By sample type (U8, F32) and layout (gray, gray+alpha, RGB, RGBA). */
+  /* By sample type (U8, F32) and layout (gray, gray+alpha, RGB, RGBA);
+   * linear-light floats for drawables binned in linear light. */
+  static const gchar *const linear[4] = {
+    "Y float", "YA float", "RGB float", "RGBA float",
+  };
   static const gchar *const formats[2][4] = {
     { "Y' u8", "Y'A u8", "R'G'B' u8", "R'G'B'A u8" },
     { "Y' float", "Y'A float", "R'G'B' float", "R'G'B'A float" },
@@ -47,15 +58,18 @@ core_region_init (const CoreHost *host, gpointer drawable, CoreRegion *region,
     region->layout = info->has_alpha ? GH_LAYOUT_GRAYA : GH_LAYOUT_GRAY;
   else
     region->layout = info->has_alpha ? GH_LAYOUT_RGBA : GH_LAYOUT_RGB;
-  /* GIMP's histogram reads every layer as perceptual float.  Only 8-bit
-   * perceptual storage (indexed images are that too) gives exactly the
-   * same bins through bytes; 8-bit linear would round on its way to
-   * perceptual bytes, and higher precisions would lose bits. */
+  /* GIMP's histogram reads a layer as float: perceptual in GIMP 2.10,
+   * in the layer's own TRC in GIMP 3 (bins_linear: linear precisions).
+   * Only 8-bit perceptual storage (indexed images are that too) gives
+   * exactly the same bins through bytes; 8-bit linear would round on its
+   * way to perceptual bytes, and higher precisions would lose bits. */
   region->sample = info->precision == CORE_PRECISION_U8_PERCEPTUAL
                      ? GH_SAMPLE_U8 : GH_SAMPLE_F32;
   region->bins = info->precision == CORE_PRECISION_OTHER ? 1024 : 256;
-  region->format = babl_format (formats[region->sample == GH_SAMPLE_F32]
-                                       [region->layout - 1]);
+  region->format = babl_format (info->bins_linear
+                                ? linear[region->layout - 1]
+                                : formats[region->sample == GH_SAMPLE_F32]
+                                         [region->layout - 1]);
   return TRUE;
 }
 

@@ -2,8 +2,9 @@
  *
  * A CoreRegion is the part of a drawable inside the selection, with the
  * format the engine reads it in: perceptual 8-bit for 8-bit perceptual and
- * indexed layers, perceptual float for every other precision (as GIMP's own
- * histogram reads them), so nothing is rounded on the way in or out.
+ * indexed layers, float for every other precision (perceptual, or linear
+ * where the host's GIMP bins linear light: as GIMP's own histogram reads
+ * them), so nothing is rounded on the way in or out.
  * Strips of a few MiB stream through, so memory stays bounded whatever the
  * image size:
  *
@@ -43,6 +44,12 @@ typedef struct
   gdouble start;
   gdouble span;
 } CoreProgress;
+
+/* The luminance rule for the region's samples: the host's, except for
+ * drawables read in linear light (bins_linear), whose samples are already
+ * linear, so their luminance is the weighted sum of the samples as given
+ * (GH_LUMINANCE_PERCEPTUAL's arithmetic). */
+gh_luminance core_region_luminance (const CoreRegion *region);
 
 /* The engine's description of the region's pixels. */
 void core_region_image (const CoreRegion *region, gh_image *image);
