@@ -218,7 +218,8 @@ class Host:
         # GIMP 3 that of the linear-light ones (gimp3.md section 7).
         self.luminance = "linear" if self.gimp3 else "perceptual"
         # What a calling error (an argument out of range) prints.
-        self.calling = (("Invalid value for argument", "out of range", "calling error")
+        self.calling = (("Invalid value for argument", "out of range", "calling error",
+                         "Calling error for procedure", "failed on invalid input arguments")
                         if self.gimp3 else ("failed on invalid input arguments",))
         # GIMP 3 runs inside the Debian 13 root when this names its script.
         self.env_script = os.environ.get("GH_GIMP3_ENV") if self.gimp3 else None

@@ -49,9 +49,10 @@ typedef struct
   gboolean      locked;      /* its pixels are locked                     */
   CorePrecision precision;
   gboolean      bins_linear; /* this host's GIMP bins the drawable's linear-
-                                light values: GIMP 3 on a *_LINEAR precision
-                                (app/core/gimphistogram.c reads the layer in
-                                its own TRC), so it is read as "RGB(A)
+                                light values: GIMP 3 on *_LINEAR precisions,
+                                channels and masks (app/core/gimphistogram.c
+                                reads a drawable in its own TRC), so it is
+                                read as "RGB(A)
                                 float" / "Y(A) float" and its luminance is
                                 the weighted sum of those samples as given;
                                 FALSE: perceptual values (GIMP 2.10 always,

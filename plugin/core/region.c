@@ -64,7 +64,7 @@ core_region_init (const CoreHost *host, gpointer drawable, CoreRegion *region,
    * exactly the same bins through bytes; 8-bit linear would round on its
    * way to perceptual bytes, and higher precisions would lose bits. */
   region->sample = info->precision == CORE_PRECISION_U8_PERCEPTUAL
-                     ? GH_SAMPLE_U8 : GH_SAMPLE_F32;
+                   && ! info->bins_linear ? GH_SAMPLE_U8 : GH_SAMPLE_F32;
   region->bins = info->precision == CORE_PRECISION_OTHER ? 1024 : 256;
   region->format = babl_format (info->bins_linear
                                 ? linear[region->layout - 1]

@@ -1,26 +1,20 @@
 /* host.c — the plug-in core's host for GIMP 3 (libgimp 3.0). */
 #include "host.h"
 
+#include <string.h>
+
 #include "core/errors.h"
 
-/* Whether GIMP 3 bins this precision's linear-light values: its
- * histogram reads a layer in the layer's own TRC (gimp_drawable_get_trc),
- * and only the *_LINEAR precisions store linear light. */
+/* Whether GIMP 3 bins this drawable's linear-light values: its histogram
+ * reads a drawable in the drawable's own TRC (app/core/gimphistogram.c),
+ * which is linear for the *_LINEAR precisions and for channels and layer
+ * masks ("Y u8", ...).  babl marks a non-linear model's name with ' or ~. */
 static gboolean
-precision_is_linear (GimpPrecision precision)
+format_is_linear (const Babl *format)
 {
-  switch (precision)
-    {
-    case GIMP_PRECISION_U8_LINEAR:
-    case GIMP_PRECISION_U16_LINEAR:
-    case GIMP_PRECISION_U32_LINEAR:
-    case GIMP_PRECISION_HALF_LINEAR:
-    case GIMP_PRECISION_FLOAT_LINEAR:
-    case GIMP_PRECISION_DOUBLE_LINEAR:
-      return TRUE;
-    default:
-      return FALSE;
-    }
+  const gchar *model = babl_get_name (babl_format_get_model (format));
+
+  return ! strchr (model, '\'') && ! strchr (model, '~');
 }
 
 /* The precision classes of the core's reading rule.  Indexed images are
@@ -69,7 +63,7 @@ describe (gpointer data, CoreDrawableInfo *info)
   info->locked = gimp_item_get_lock_content (GIMP_ITEM (drawable));
   precision = gimp_image_get_precision (image);
   info->precision = precision_class (precision);
-  info->bins_linear = precision_is_linear (precision);
+  info->bins_linear = format_is_linear (gimp_drawable_get_format (drawable));
   if (! gimp_drawable_mask_intersect (drawable, &info->x, &info->y,
                                       &info->width, &info->height))
     info->width = info->height = 0;
