@@ -12,8 +12,12 @@
 static gboolean
 format_is_linear (const Babl *format)
 {
-  const gchar *model = babl_get_name (babl_format_get_model (format));
+  const gchar *model;
 
+  /* Indexed colours are 8-bit non-linear, whatever the palette's name. */
+  if (babl_format_is_palette (format))
+    return FALSE;
+  model = babl_get_name (babl_format_get_model (format));
   return ! strchr (model, '\'') && ! strchr (model, '~');
 }
 
