@@ -1,485 +1,63 @@
-/* dialog_gtk2.c — the histogram dialog in GTK 2 / libgimpui (GIMP 2.10). */
+/* dialog_gtk2.c — the histogram dialog in GTK 2 / libgimpui (GIMP 2.10):
+ * what GTK 2 does differently from GTK 3 (dialog_widgets.h lists it) and
+ * dialog_run on a drawable id. */
 #include "dialog_gtk2.h"
 
 #include <libgimp/gimp.h>
 #include <libgimp/gimpui.h>
 
-typedef struct
-{
-  DialogState       *state;
-  const DialogHooks *hooks;
-  GtkWidget         *plot;
-  GtkWidget         *hover, *range, *message;
-  GtkWidget         *titles[DIALOG_MAX_COLUMNS];
-  GtkWidget         *values[DIALOG_MAX_COLUMNS][DIALOG_NUM_STATS];
-  GtkWidget         *action[3];      /* radios, by DialogAction */
-  GtkWidget         *mode;
-  GtkObject         *threshold;      /* GimpScaleEntry's adjustment */
-  GtkWidget         *otsu;
-  GtkWidget         *preview;
-  gboolean           updating;       /* the glue moves its own widgets */
-} Dialog;
+#include "dialog_widgets.h"
 
-/* Everything but the plot's pixels follows the state from here. */
-static void
-sync_widgets (Dialog *d)
-{
-  DialogState *st = d->state;
-  gchar       *text;
-
-  d->updating = TRUE;
-  for (gint k = 0; k < DIALOG_MAX_COLUMNS; k++)
-    {
-      gboolean shown = k < st->n_columns;
-
-      gtk_widget_set_visible (d->titles[k], shown);
-      if (shown)
-        {
-          text = dialog_state_column_title (st, k);
-          gtk_label_set_text (GTK_LABEL (d->titles[k]), text);
-          g_free (text);
-        }
-      for (gint s = 0; s < DIALOG_NUM_STATS; s++)
-        {
-          gtk_widget_set_visible (d->values[k][s], shown);
-          if (! shown)
-            continue;
-          text = dialog_state_stat_text (st, k, (DialogStat) s);
-          gtk_label_set_text (GTK_LABEL (d->values[k][s]), text);
-          g_free (text);
-        }
-    }
-  text = dialog_state_range_text (st);
-  gtk_label_set_text (GTK_LABEL (d->range), text);
-  g_free (text);
-  text = dialog_state_binarize_label (st);
-  gtk_button_set_label (GTK_BUTTON (d->action[DIALOG_ACTION_BINARIZE]), text);
-  g_free (text);
-
-  gtk_adjustment_set_value (GTK_ADJUSTMENT (d->threshold),
-                            dialog_state_threshold (st));
-  gimp_scale_entry_set_sensitive (d->threshold,
-                                  dialog_state_threshold_sensitive (st));
-  gtk_widget_set_sensitive (d->otsu, dialog_state_otsu_sensitive (st));
-  gtk_widget_set_sensitive (d->mode, dialog_state_mode_sensitive (st));
-  d->updating = FALSE;
-  gtk_widget_queue_draw (d->plot);
-}
-
-/* The choice changed: the numbers, the plot and the preview follow. */
-static void
-changed (Dialog *d)
-{
-  sync_widgets (d);
-  if (d->preview)
-    gimp_preview_invalidate (GIMP_PREVIEW (d->preview));
-}
-
+/* GTK 2 hands no cairo_t: one on the window, clipped to what is exposed. */
 static gboolean
 plot_expose (GtkWidget *widget, GdkEventExpose *event, Dialog *d)
 {
-  GtkAllocation alloc;
-  HistogramView view;
-  cairo_t      *cr = gdk_cairo_create (gtk_widget_get_window (widget));
+  cairo_t *cr = gdk_cairo_create (gtk_widget_get_window (widget));
 
   gdk_cairo_region (cr, event->region);
   cairo_clip (cr);
-  gtk_widget_get_allocation (widget, &alloc);
-  dialog_state_view (d->state, &view);
-  histogram_view_draw (&view, cr, alloc.width, alloc.height);
+  dialog_plot_draw (d, cr);
   cairo_destroy (cr);
   return TRUE;
 }
 
-static gint
-plot_bin (Dialog *d, gdouble x)
+void
+dialog_plot_connect (Dialog *d)
 {
-  GtkAllocation alloc;
-  HistogramView view;
-
-  gtk_widget_get_allocation (d->plot, &alloc);
-  dialog_state_view (d->state, &view);
-  return histogram_view_bin_at (&view, alloc.width, alloc.height, x);
+  g_signal_connect (d->plot, "expose-event", G_CALLBACK (plot_expose), d);
 }
 
-static void
-show_hover (Dialog *d)
+GtkWidget *
+dialog_grid_new (guint rows, guint columns, guint column_spacing,
+                 guint row_spacing)
 {
-  gchar *text = dialog_state_hover_text (d->state);
+  GtkWidget *table = gtk_table_new (rows, columns, FALSE);
 
-  gtk_label_set_text (GTK_LABEL (d->hover), text);
-  g_free (text);
-  gtk_widget_queue_draw (d->plot);
+  gtk_table_set_col_spacings (GTK_TABLE (table), column_spacing);
+  gtk_table_set_row_spacings (GTK_TABLE (table), row_spacing);
+  return table;
 }
 
-static gboolean
-plot_press (GtkWidget *widget, GdkEventButton *event, Dialog *d)
+void
+dialog_grid_attach (GtkWidget *grid, GtkWidget *child, guint column,
+                    guint row)
 {
-  (void) widget;
-  if (event->button != 1)
-    return FALSE;
-  dialog_state_press (d->state, plot_bin (d, event->x),
-                      event->type == GDK_2BUTTON_PRESS);
-  changed (d);
-  return TRUE;
-}
-
-static gboolean
-plot_motion (GtkWidget *widget, GdkEventMotion *event, Dialog *d)
-{
-  (void) widget;
-  /* The preview waits for the release. */
-  if (dialog_state_motion (d->state, plot_bin (d, event->x)))
-    sync_widgets (d);
-  show_hover (d);
-  return TRUE;
-}
-
-static gboolean
-plot_release (GtkWidget *widget, GdkEventButton *event, Dialog *d)
-{
-  (void) widget;
-  if (event->button != 1
-      || ! dialog_state_release (d->state, plot_bin (d, event->x)))
-    return FALSE;
-  changed (d);
-  return TRUE;
-}
-
-static gboolean
-plot_leave (GtkWidget *widget, GdkEventCrossing *event, Dialog *d)
-{
-  (void) widget;
-  (void) event;
-  dialog_state_leave (d->state);
-  show_hover (d);
-  return FALSE;
-}
-
-static void
-channel_changed (GtkWidget *combo, Dialog *d)
-{
-  gint channel;
-
-  if (gimp_int_combo_box_get_active (GIMP_INT_COMBO_BOX (combo), &channel))
-    dialog_state_set_channel (d->state, channel);
-  changed (d);
-}
-
-static void
-scale_changed (GtkWidget *combo, Dialog *d)
-{
-  gint scale;
-
-  if (gimp_int_combo_box_get_active (GIMP_INT_COMBO_BOX (combo), &scale))
-    dialog_state_set_scale (d->state, (HistogramViewScale) scale);
-  gtk_widget_queue_draw (d->plot);
-}
-
-static void
-mode_changed (GtkWidget *combo, Dialog *d)
-{
-  gint mode;
-
-  if (gimp_int_combo_box_get_active (GIMP_INT_COMBO_BOX (combo), &mode))
-    dialog_state_set_mode (d->state, mode);
-  changed (d);
-}
-
-static void
-action_toggled (GtkWidget *radio, Dialog *d)
-{
-  if (! gtk_toggle_button_get_active (GTK_TOGGLE_BUTTON (radio)))
-    return;
-  dialog_state_set_action (d->state, GPOINTER_TO_INT (
-                             g_object_get_data (G_OBJECT (radio), "action")));
-  changed (d);
+  gtk_table_attach (GTK_TABLE (grid), child, column, column + 1, row,
+                    row + 1, GTK_FILL, GTK_FILL, 0, 0);
 }
 
 static void
 threshold_changed (GtkAdjustment *adj, Dialog *d)
 {
-  gint value = (gint) gtk_adjustment_get_value (adj);
-
-  /* Moving the slider off the Otsu value makes the threshold fixed. */
-  if (d->updating || value == dialog_state_threshold (d->state))
-    return;
-  dialog_state_set_threshold (d->state, value);
-  changed (d);
+  dialog_threshold_moved (d, (gint) gtk_adjustment_get_value (adj));
 }
 
-static void
-otsu_clicked (GtkWidget *button, Dialog *d)
+/* GTK 2 has no margins: the actions' own controls are set in under their
+ * radio buttons by labels of spaces. */
+GtkWidget *
+dialog_threshold_new (Dialog *d)
 {
-  (void) button;
-  dialog_state_set_threshold (d->state, -1);
-  changed (d);
-}
-
-static void
-show_message (Dialog *d)
-{
-  const gchar *text = dialog_state_message (d->state);
-
-  gtk_label_set_text (GTK_LABEL (d->message), text);
-  gtk_widget_set_visible (d->message, text != NULL);
-}
-
-gchar *
-dialog_csv_file_choose (GtkWindow *parent, const gchar *filename)
-{
-  GtkWidget     *chooser
-    = gtk_file_chooser_dialog_new (DIALOG_CSV_TITLE, parent,
-                                   GTK_FILE_CHOOSER_ACTION_SAVE,
-                                   "_Cancel", GTK_RESPONSE_CANCEL,
-                                   "_Save", GTK_RESPONSE_ACCEPT, NULL);
-  GtkFileFilter *csv = gtk_file_filter_new ();
-  gchar         *file = NULL;
-
-  gtk_file_filter_set_name (csv, "CSV files (*.csv)");
-  gtk_file_filter_add_pattern (csv, "*.csv");
-  gtk_file_filter_add_pattern (csv, "*.CSV");
-  gtk_file_chooser_add_filter (GTK_FILE_CHOOSER (chooser), csv);
-  gtk_file_chooser_set_do_overwrite_confirmation (GTK_FILE_CHOOSER (chooser),
-                                                  TRUE);
-  if (filename && *filename)
-    gtk_file_chooser_set_filename (GTK_FILE_CHOOSER (chooser), filename);
-  else
-    gtk_file_chooser_set_current_name (GTK_FILE_CHOOSER (chooser),
-                                       DIALOG_CSV_DEFAULT);
-  if (! parent)
-    gimp_window_set_transient (GTK_WINDOW (chooser));
-  if (gtk_dialog_run (GTK_DIALOG (chooser)) == GTK_RESPONSE_ACCEPT)
-    file = gtk_file_chooser_get_filename (GTK_FILE_CHOOSER (chooser));
-  gtk_widget_destroy (chooser);
-  return file;
-}
-
-static void
-export_clicked (GtkWidget *button, Dialog *d)
-{
-  gchar  *file = dialog_csv_file_choose (
-                   GTK_WINDOW (gtk_widget_get_toplevel (button)), NULL);
-  GError *error = NULL;
-
-  if (! file)
-    return;
-  d->hooks->export_csv (file, d->hooks->data, &error);
-  dialog_state_export_done (d->state, file, error);
-  show_message (d);
-  g_clear_error (&error);
-  g_free (file);
-}
-
-static void
-preview_invalidated (GimpPreview *preview, Dialog *d)
-{
-  DialogChoice choice;
-  GError      *error = NULL;
-  gint         x, y, width, height, rowstride;
-  guchar      *pixels;
-
-  dialog_state_choice (d->state, &choice);
-  gimp_preview_get_position (preview, &x, &y);
-  gimp_preview_get_size (preview, &width, &height);
-  pixels = d->hooks->preview (&choice, x, y, width, height, &rowstride,
-                              d->hooks->data, &error);
-  if (pixels)
-    gimp_preview_draw_buffer (preview, pixels, rowstride);
-  dialog_state_preview_done (d->state, error);
-  show_message (d);
-  g_clear_error (&error);
-  g_free (pixels);
-}
-
-static GtkWidget *
-int_combo (const gchar *const *labels, gint n, gint active,
-           const gchar *name, GCallback callback, Dialog *d)
-{
-  GtkWidget *combo = g_object_new (GIMP_TYPE_INT_COMBO_BOX, NULL);
-
-  for (gint i = 0; i < n; i++)
-    if (labels[i])
-      gimp_int_combo_box_append (GIMP_INT_COMBO_BOX (combo),
-                                 GIMP_INT_STORE_VALUE, i,
-                                 GIMP_INT_STORE_LABEL, labels[i], -1);
-  gimp_int_combo_box_set_active (GIMP_INT_COMBO_BOX (combo), active);
-  gtk_widget_set_name (combo, name);
-  g_signal_connect (combo, "changed", callback, d);
-  return combo;
-}
-
-static GtkWidget *
-labelled (const gchar *text, GtkWidget *widget)
-{
-  GtkWidget *box = gtk_hbox_new (FALSE, 6);
-  GtkWidget *label = gtk_label_new_with_mnemonic (text);
-
-  gtk_label_set_mnemonic_widget (GTK_LABEL (label), widget);
-  gtk_box_pack_start (GTK_BOX (box), label, FALSE, FALSE, 0);
-  gtk_box_pack_start (GTK_BOX (box), widget, FALSE, FALSE, 0);
-  return box;
-}
-
-static GtkWidget *
-named_label (const gchar *name, gfloat xalign)
-{
-  GtkWidget *label = gtk_label_new (NULL);
-
-  gtk_widget_set_name (label, name);
-  gtk_misc_set_alignment (GTK_MISC (label), xalign, 0.5);
-  return label;
-}
-
-/* The plot with its channel and scale pickers and the pointer's level. */
-static GtkWidget *
-plot_part (Dialog *d)
-{
-  const gchar *channels[DIALOG_NUM_CHANNEL_CHOICES];
-  const gchar *scales[] = { dialog_scale_label (HISTOGRAM_VIEW_LINEAR),
-                            dialog_scale_label (HISTOGRAM_VIEW_LOG) };
-  GtkWidget   *vbox = gtk_vbox_new (FALSE, 6);
-  GtkWidget   *row = gtk_hbox_new (FALSE, 12);
-  GtkWidget   *frame = gtk_frame_new (NULL);
-
-  for (gint c = 0; c < DIALOG_NUM_CHANNEL_CHOICES; c++)
-    channels[c] = dialog_state_has_channel (d->state, c)
-                    ? dialog_channel_label (c) : NULL;
-  gtk_box_pack_start (GTK_BOX (row),
-                      labelled ("C_hannel:",
-                                int_combo (channels,
-                                           DIALOG_NUM_CHANNEL_CHOICES,
-                                           d->state->settings.channel,
-                                           "channel",
-                                           G_CALLBACK (channel_changed), d)),
-                      FALSE, FALSE, 0);
-  gtk_box_pack_start (GTK_BOX (row),
-                      labelled ("_Scale:",
-                                int_combo (scales, G_N_ELEMENTS (scales),
-                                           d->state->settings.scale, "scale",
-                                           G_CALLBACK (scale_changed), d)),
-                      FALSE, FALSE, 0);
-  gtk_box_pack_start (GTK_BOX (vbox), row, FALSE, FALSE, 0);
-
-  d->plot = gtk_drawing_area_new ();
-  gtk_widget_set_name (d->plot, "plot");
-  gtk_widget_set_size_request (d->plot, DIALOG_PLOT_WIDTH,
-                               DIALOG_PLOT_HEIGHT);
-  gtk_widget_add_events (d->plot, GDK_POINTER_MOTION_MASK
-                                  | GDK_BUTTON_PRESS_MASK
-                                  | GDK_BUTTON_RELEASE_MASK
-                                  | GDK_LEAVE_NOTIFY_MASK);
-  g_signal_connect (d->plot, "expose-event", G_CALLBACK (plot_expose), d);
-  g_signal_connect (d->plot, "button-press-event", G_CALLBACK (plot_press), d);
-  g_signal_connect (d->plot, "motion-notify-event", G_CALLBACK (plot_motion),
-                    d);
-  g_signal_connect (d->plot, "button-release-event",
-                    G_CALLBACK (plot_release), d);
-  g_signal_connect (d->plot, "leave-notify-event", G_CALLBACK (plot_leave),
-                    d);
-  gtk_frame_set_shadow_type (GTK_FRAME (frame), GTK_SHADOW_IN);
-  gtk_container_add (GTK_CONTAINER (frame), d->plot);
-  gtk_box_pack_start (GTK_BOX (vbox), frame, TRUE, TRUE, 0);
-
-  row = gtk_hbox_new (FALSE, 12);
-  d->range = named_label ("range", 0);
-  d->hover = named_label ("hover", 1);
-  gtk_box_pack_start (GTK_BOX (row), d->range, TRUE, TRUE, 0);
-  gtk_box_pack_start (GTK_BOX (row), d->hover, TRUE, TRUE, 0);
-  gtk_box_pack_start (GTK_BOX (vbox), row, FALSE, FALSE, 0);
-  return vbox;
-}
-
-/* The statistics: one row per number, one column per channel shown. */
-static GtkWidget *
-stats_part (Dialog *d)
-{
-  GtkWidget *table = gtk_table_new (DIALOG_NUM_STATS + 1,
-                                    DIALOG_MAX_COLUMNS + 1, FALSE);
-  GtkWidget *vbox = gtk_vbox_new (FALSE, 6);
-  GtkWidget *backend;
-  gchar     *text;
-
-  gtk_table_set_col_spacings (GTK_TABLE (table), 18);
-  gtk_table_set_row_spacings (GTK_TABLE (table), 2);
-  for (gint k = 0; k < DIALOG_MAX_COLUMNS; k++)
-    {
-      gchar name[32];
-
-      g_snprintf (name, sizeof name, "column-%d", k);
-      d->titles[k] = named_label (name, 1);
-      gtk_table_attach (GTK_TABLE (table), d->titles[k], k + 1, k + 2, 0, 1,
-                        GTK_FILL, GTK_FILL, 0, 0);
-    }
-  for (gint s = 0; s < DIALOG_NUM_STATS; s++)
-    {
-      GtkWidget *label = gtk_label_new (dialog_stat_label ((DialogStat) s));
-
-      gtk_misc_set_alignment (GTK_MISC (label), 0, 0.5);
-      gimp_help_set_help_data (label, dialog_stat_tip ((DialogStat) s), NULL);
-      gtk_table_attach (GTK_TABLE (table), label, 0, 1, s + 1, s + 2,
-                        GTK_FILL, GTK_FILL, 0, 0);
-      for (gint k = 0; k < DIALOG_MAX_COLUMNS; k++)
-        {
-          gchar name[32];
-
-          g_snprintf (name, sizeof name, "stat-%d-%d", k, s);
-          d->values[k][s] = named_label (name, 1);
-          gimp_help_set_help_data (d->values[k][s],
-                                   dialog_stat_tip ((DialogStat) s), NULL);
-          gtk_table_attach (GTK_TABLE (table), d->values[k][s], k + 1, k + 2,
-                            s + 1, s + 2, GTK_FILL, GTK_FILL, 0, 0);
-        }
-    }
-  gtk_box_pack_start (GTK_BOX (vbox), table, FALSE, FALSE, 0);
-
-  text = dialog_state_backend_text (d->state);
-  backend = named_label ("backend", 0);
-  gtk_label_set_text (GTK_LABEL (backend), text);
-  gimp_label_set_attributes (GTK_LABEL (backend), PANGO_ATTR_STYLE,
-                             PANGO_STYLE_ITALIC, -1);
-  g_free (text);
-  gtk_box_pack_start (GTK_BOX (vbox), backend, FALSE, FALSE, 0);
-  return vbox;
-}
-
-/* What OK applies, and the CSV export. */
-static GtkWidget *
-actions_part (Dialog *d, const gchar *refusal)
-{
-  const gchar *modes[] = { dialog_mode_label (0), dialog_mode_label (1) };
-  GtkWidget *frame = gimp_frame_new ("On OK");
-  GtkWidget *vbox = gtk_vbox_new (FALSE, 6);
   GtkWidget *table = gtk_table_new (1, 3, FALSE);
-  GSList    *group = NULL;
-
-  gtk_container_add (GTK_CONTAINER (frame), vbox);
-  for (gint a = 0; a < 3; a++)
-    {
-      d->action[a] = gtk_radio_button_new_with_mnemonic (
-                       group, dialog_action_label ((DialogAction) a));
-      group = gtk_radio_button_get_group (GTK_RADIO_BUTTON (d->action[a]));
-      g_object_set_data (G_OBJECT (d->action[a]), "action",
-                         GINT_TO_POINTER (a));
-      gtk_widget_set_sensitive (d->action[a],
-                                a == DIALOG_ACTION_NONE || ! refusal);
-      gtk_box_pack_start (GTK_BOX (vbox), d->action[a], FALSE, FALSE, 0);
-      if (a == DIALOG_ACTION_EQUALIZE)
-        {
-          d->mode = int_combo (modes, G_N_ELEMENTS (modes),
-                               d->state->settings.mode, "mode",
-                               G_CALLBACK (mode_changed), d);
-          gtk_box_pack_start (GTK_BOX (vbox), labelled ("    _Mode:",
-                                                        d->mode),
-                              FALSE, FALSE, 0);
-        }
-    }
-  gtk_toggle_button_set_active (GTK_TOGGLE_BUTTON (
-                                  d->action[d->state->settings.action]),
-                                TRUE);
-  for (gint a = 0; a < 3; a++)
-    g_signal_connect (d->action[a], "toggled", G_CALLBACK (action_toggled),
-                      d);
 
   gtk_table_set_col_spacings (GTK_TABLE (table), 6);
   d->threshold = gimp_scale_entry_new (GTK_TABLE (table), 0, 0,
@@ -491,104 +69,48 @@ actions_part (Dialog *d, const gchar *refusal)
   gtk_widget_set_name (GIMP_SCALE_ENTRY_SCALE (d->threshold), "threshold");
   g_signal_connect (d->threshold, "value-changed",
                     G_CALLBACK (threshold_changed), d);
-  gtk_box_pack_start (GTK_BOX (vbox), table, FALSE, FALSE, 0);
-  d->otsu = gtk_button_new_with_mnemonic ("_Use Otsu");
-  g_signal_connect (d->otsu, "clicked", G_CALLBACK (otsu_clicked), d);
-  gtk_box_pack_start (GTK_BOX (vbox), labelled ("   ", d->otsu),
-                      FALSE, FALSE, 0);
+  return table;
+}
 
-  if (refusal)
-    {
-      GtkWidget *why = gtk_label_new (refusal);
-
-      gtk_label_set_line_wrap (GTK_LABEL (why), TRUE);
-      gtk_misc_set_alignment (GTK_MISC (why), 0, 0.5);
-      gtk_box_pack_start (GTK_BOX (vbox), why, FALSE, FALSE, 0);
-    }
-  if (d->hooks && d->hooks->export_csv)
-    {
-      GtkWidget *button = gtk_button_new_with_mnemonic ("E_xport CSV...");
-
-      g_signal_connect (button, "clicked", G_CALLBACK (export_clicked), d);
-      gtk_box_pack_start (GTK_BOX (vbox), labelled ("", button),
-                          FALSE, FALSE, 6);
-    }
-  return frame;
+void
+dialog_threshold_show (Dialog *d, gint value, gboolean sensitive)
+{
+  gtk_adjustment_set_value (GTK_ADJUSTMENT (d->threshold), value);
+  gimp_scale_entry_set_sensitive (d->threshold, sensitive);
 }
 
 GtkWidget *
-dialog_content_new (DialogState *state, const gchar *refusal,
-                    const DialogHooks *hooks, GtkWidget *preview)
+dialog_mode_row (GtkWidget *mode)
 {
-  Dialog    *d = g_new0 (Dialog, 1);
-  GtkWidget *hbox = gtk_hbox_new (FALSE, 12);
-  GtkWidget *left = gtk_vbox_new (FALSE, 12);
-  GtkWidget *right = gtk_vbox_new (FALSE, 12);
+  return dialog_labelled ("    _Mode:", mode);
+}
 
-  d->state = state;
-  d->hooks = hooks;
-  d->preview = preview;
-  state->can_apply = ! refusal;
-  /* Freed with the widgets. */
-  g_object_set_data_full (G_OBJECT (hbox), "gh-dialog", d, g_free);
+GtkWidget *
+dialog_otsu_row (GtkWidget *otsu)
+{
+  return dialog_labelled ("   ", otsu);
+}
 
-  gtk_container_set_border_width (GTK_CONTAINER (hbox), 12);
-  gtk_box_pack_start (GTK_BOX (hbox), left, TRUE, TRUE, 0);
-  gtk_box_pack_start (GTK_BOX (hbox), right, FALSE, FALSE, 0);
-  gtk_box_pack_start (GTK_BOX (left), plot_part (d), TRUE, TRUE, 0);
-  gtk_box_pack_start (GTK_BOX (left), stats_part (d), FALSE, FALSE, 0);
-  if (preview)
-    {
-      gtk_box_pack_start (GTK_BOX (right), preview, TRUE, TRUE, 0);
-      g_signal_connect (preview, "invalidated",
-                        G_CALLBACK (preview_invalidated), d);
-    }
-  gtk_box_pack_start (GTK_BOX (right), actions_part (d, refusal), FALSE,
-                      FALSE, 0);
-  d->message = gtk_label_new (NULL);
-  gtk_label_set_line_wrap (GTK_LABEL (d->message), TRUE);
-  gtk_box_pack_start (GTK_BOX (right), d->message, FALSE, FALSE, 0);
+void
+dialog_export_pack (GtkBox *column, GtkWidget *button)
+{
+  gtk_box_pack_start (column, dialog_labelled ("", button), FALSE, FALSE, 6);
+}
 
-  gtk_widget_show_all (hbox);
-  gtk_widget_hide (d->message);
-  sync_widgets (d);
-  return hbox;
+GtkWidget *
+dialog_wrapped_label (const gchar *text)
+{
+  GtkWidget *label = gtk_label_new (text);
+
+  gtk_label_set_line_wrap (GTK_LABEL (label), TRUE);
+  return label;
 }
 
 gboolean
 dialog_run (gint32 drawable, DialogState *state, const gchar *refusal,
             const DialogHooks *hooks, DialogChoice *choice)
 {
-  GtkWidget   *dialog, *preview, *content;
-  Dialog      *d;
-  DialogChoice now;
-  gboolean     ok;
-
-  dialog = gimp_dialog_new (DIALOG_TITLE, DIALOG_ROLE, NULL, 0,
-                            gimp_standard_help_func, DIALOG_HELP_ID,
-                            "_Cancel", GTK_RESPONSE_CANCEL,
-                            "_OK", GTK_RESPONSE_OK, NULL);
-  gtk_dialog_set_alternative_button_order (GTK_DIALOG (dialog),
-                                           GTK_RESPONSE_OK,
-                                           GTK_RESPONSE_CANCEL, -1);
-  gtk_dialog_set_default_response (GTK_DIALOG (dialog), GTK_RESPONSE_OK);
-  gimp_window_set_transient (GTK_WINDOW (dialog));
-
-  preview = gimp_drawable_preview_new_from_drawable_id (drawable);
-  content = dialog_content_new (state, refusal, hooks, preview);
-  gtk_box_pack_start (GTK_BOX (gtk_dialog_get_content_area (
-                                 GTK_DIALOG (dialog))),
-                      content, TRUE, TRUE, 0);
-  /* The focus on the chosen action, where Return means OK (on the
-   * channel picker, the first widget, it would open the list). */
-  d = g_object_get_data (G_OBJECT (content), "gh-dialog");
-  dialog_state_choice (state, &now);
-  gtk_widget_grab_focus (d->action[now.action]);
-  gtk_widget_show (dialog);
-
-  ok = gimp_dialog_run (GIMP_DIALOG (dialog)) == GTK_RESPONSE_OK;
-  if (ok)
-    dialog_state_choice (state, choice);
-  gtk_widget_destroy (dialog);
-  return ok;
+  return dialog_window_run (
+           gimp_drawable_preview_new_from_drawable_id (drawable), state,
+           refusal, hooks, choice);
 }

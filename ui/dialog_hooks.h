@@ -1,16 +1,16 @@
-/* dialog_hooks.h — what the histogram dialog's GTK glues share, knowing no
- * GTK: the hooks through which a host does the dialog's work, and the
- * names both dialogs show.
+/* dialog_hooks.h — what the histogram dialog shares with its hosts and
+ * tests, knowing no GTK: the hooks through which a host does the dialog's
+ * work, and the names the dialog shows in either toolkit.
  *
- * Each GIMP host fills DialogHooks with its own calls and hands it to its
- * glue's dialog_run (dialog_gtk2.h for GIMP 2.10, dialog_gtk3.h for GIMP
- * 3), so the operations the procedures use do the work and the arrows stay
- * plugin -> ui -> engine:
+ * Each GIMP host fills DialogHooks with its own calls and hands it to
+ * dialog_run (dialog_gtk.h; declared by dialog_gtk2.h for GIMP 2.10,
+ * dialog_gtk3.h for GIMP 3), so the operations the procedures use do the
+ * work and the arrows stay plugin -> ui -> engine:
  *
  *   DialogHooks hooks = { my_preview, my_export, my_data };
  *   if (dialog_run (drawable, &st, refusal, &hooks, &choice)) ...
  *
- * Both glues' dialog_content_new name their widgets alike, for tests to
+ * dialog_content_new names its widgets, in both toolkits, for tests to
  * find them: "plot", "stat-<column>-<row>" (DialogStat rows),
  * "column-<column>", "backend", "range", "hover", "channel" (the channel
  * picker), "scale", "mode", "threshold" (the threshold slider itself).

@@ -1,13 +1,13 @@
 /* dialog_state.h — the histogram dialog's model, without any toolkit.
  *
  * Everything the dialog shows and decides, kept apart from GTK so that the
- * GTK 2 glue (dialog_gtk2.c), the GTK 3 glue (dialog_gtk3.c) and the tests
- * share it: the remembered settings, the selected range of bins, the
- * pointer's bin and drag, the statistics of the chosen channel over that
- * range (computed by the engine, gh_stats_compute) as the strings shown,
- * the threshold a binarize would use, which controls can be used, the
- * message line, and what OK applies.  A glue only lays out widgets, feeds
- * their events in here and shows what comes back.
+ * dialog's widgets (dialog_widgets.c, built for GTK 2 and for GTK 3) and
+ * the tests share it: the remembered settings, the selected range of
+ * bins, the pointer's bin and drag, the statistics of the chosen channel
+ * over that range (computed by the engine, gh_stats_compute) as the
+ * strings shown, the threshold a binarize would use, which controls can
+ * be used, the message line, and what OK applies.  The widgets only lay
+ * themselves out, feed their events in here and show what comes back.
  *
  *   DialogState st;
  *   dialog_state_init (&st, &hist, "cpu: 2 threads", 0.012, &settings);

@@ -1,0 +1,96 @@
+/* dialog_widgets.h — private to ui/: the histogram dialog's widgets and
+ * their handlers, one source for both toolkits.
+ *
+ * dialog_widgets.c is compiled twice, into the GTK 2 library beside
+ * dialog_gtk2.c and into the GTK 3 one beside dialog_gtk3.c.  It holds all
+ * the dialog does: the Dialog below, the pointer, drag, range, channel
+ * and action handlers, the refresh from dialog_state, the export and the
+ * preview, and the layout both toolkits share (dialog_content_new).  What
+ * GTK 2 and GTK 3 do differently (the threshold's GimpScaleEntry, painting
+ * on "expose-event" or "draw", GtkTable or GtkGrid, GTK 3's margins where
+ * GTK 2 pads with labels) each glue file defines under the names in the
+ * second half of this header; dialog_widgets.c calls them.
+ */
+#ifndef GH_UI_DIALOG_WIDGETS_H
+#define GH_UI_DIALOG_WIDGETS_H
+
+#include <gtk/gtk.h>
+
+#include "dialog_gtk.h"
+
+/* One dialog's widgets, freed with its content (dialog_content_new). */
+typedef struct
+{
+  DialogState       *state;
+  const DialogHooks *hooks;
+  GtkWidget         *plot;
+  GtkWidget         *hover, *range, *message;
+  GtkWidget         *titles[DIALOG_MAX_COLUMNS];
+  GtkWidget         *values[DIALOG_MAX_COLUMNS][DIALOG_NUM_STATS];
+  GtkWidget         *action[3];      /* radios, by DialogAction */
+  GtkWidget         *mode;
+#if GTK_CHECK_VERSION (3, 0, 0)
+  GtkWidget         *threshold;      /* a GimpScaleEntry */
+#else
+  GtkObject         *threshold;      /* GimpScaleEntry's adjustment */
+#endif
+  GtkWidget         *otsu;
+  GtkWidget         *preview;
+  gboolean           updating;       /* the dialog moves its own widgets */
+} Dialog;
+
+/* ---- dialog_widgets.c, for the glues ---- */
+
+/* Draws the plot into `cr`, in the plot widget's logical pixels: what the
+ * glue's paint handler calls. */
+void dialog_plot_draw (Dialog *d, cairo_t *cr);
+
+/* The threshold control moved to `value`: what the glue's "value-changed"
+ * handler calls. */
+void dialog_threshold_moved (Dialog *d, gint value);
+
+/* `widget` after a mnemonic label `text` that activates it, in a row. */
+GtkWidget *dialog_labelled (const gchar *text, GtkWidget *widget);
+
+/* Shows the dialog, its content about `preview` (the host's drawable
+ * preview), until the user closes it: dialog_run's work once the glue has
+ * made the preview (dialog_gtk.h says what it returns). */
+gboolean dialog_window_run (GtkWidget *preview, DialogState *state,
+                            const gchar *refusal, const DialogHooks *hooks,
+                            DialogChoice *choice);
+
+/* ---- each glue's own, dialog_gtk2.c or dialog_gtk3.c ---- */
+
+/* Connects the plot's paint signal ("expose-event" in GTK 2, "draw" in
+ * GTK 3) to a handler drawing with dialog_plot_draw. */
+void dialog_plot_connect (Dialog *d);
+
+/* A table of `rows` by `columns` cells (GtkTable or GtkGrid) with these
+ * spacings, and a widget put in the cell at `column`, `row`. */
+GtkWidget *dialog_grid_new (guint rows, guint columns, guint column_spacing,
+                            guint row_spacing);
+void dialog_grid_attach (GtkWidget *grid, GtkWidget *child, guint column,
+                         guint row);
+
+/* Makes d->threshold, the binarize threshold's slider and entry, from the
+ * state's threshold and range, its slider named "threshold", its changes
+ * handed to dialog_threshold_moved; returns what goes in the actions'
+ * column, under the Binarize radio. */
+GtkWidget *dialog_threshold_new (Dialog *d);
+
+/* Sets the threshold control to `value` and its sensitivity. */
+void dialog_threshold_show (Dialog *d, gint value, gboolean sensitive);
+
+/* The equalize mode picker and the Use Otsu button, each set in under its
+ * action's radio button: what goes in the actions' column. */
+GtkWidget *dialog_mode_row (GtkWidget *mode);
+GtkWidget *dialog_otsu_row (GtkWidget *otsu);
+
+/* Packs the Export CSV button at the end of the actions' column. */
+void dialog_export_pack (GtkBox *column, GtkWidget *button);
+
+/* A label whose text wraps (GTK 3: at 40 characters, left-aligned, rather
+ * than widening the dialog). */
+GtkWidget *dialog_wrapped_label (const gchar *text);
+
+#endif
