@@ -1,16 +1,23 @@
 #!/bin/bash
 # The one command for the lent GPU machine: build for Hopper, run every
-# test (GPU ones included), compute-sanitizer on every kernel, then the
-# benchmark.  Full logs go to $OUT (or ./device-out); a short summary is
-# printed last.
+# test (GPU ones included) under each shared-memory cap, compute-sanitizer
+# on every kernel under each cap, then the benchmark.  Full logs go to
+# $OUT (or ./device-out); a short summary is printed last.
 #   bash bench/device-run.sh [megapixels]
+# Caps (KB of shared memory a block may use; 0: the device's own): the
+# limits of the A100 (163), consumer Ampere / Ada / Blackwell (99) and
+# Turing (64), so one H100 runs what each of them launches.  The tests
+# and sanitizer runs share the GPU in parallel (their results do not
+# depend on timing); the benchmark runs alone.
 set -u
 out=${OUT:-device-out}
 mp=${1:-64}
+caps="0 163 99 64"
 mkdir -p "$out"
 export PATH=/usr/local/cuda/bin:$PATH
 build=build-device
 summary=()
+t0=$SECONDS
 
 { nvidia-smi --query-gpu=name,driver_version,clocks.sm,clocks.mem --format=csv; nvcc --version | tail -1; } > "$out/device.txt" 2>&1
 if ! { meson setup --wipe "$build" -Dgpu_archs=90 -Dbuildtype=release \
@@ -18,25 +25,60 @@ if ! { meson setup --wipe "$build" -Dgpu_archs=90 -Dbuildtype=release \
    || ! ninja -C "$build" >> "$out/build.log" 2>&1; then
   tail -30 "$out/build.log"; exit 1
 fi
-summary+=("build: ok")
+summary+=("build: ok ($((SECONDS - t0)) s)")
 
-meson test -C "$build" --print-errorlogs > "$out/tests.log" 2>&1
-summary+=("meson test: $(grep -E '^(Ok|Fail|Skipped):' "$out/tests.log" | tr -s ' ' | tr '\n' ' ')")
-summary+=("test_gpu: $(grep -E 'passed, [0-9]+ failed' "$build/meson-logs/testlog.txt" | head -5 | tr '\n' ' ')")
-
-# The parity tests again with the machine's own python3 (it has cv2), so
-# the CLI they drive runs on the GPU.
-for t in parity_opencv parity_gimp; do
-  python3 "tests/$t.py" "$build/cli/gpu-histogram-cli" > "$out/$t.log" 2>&1
-  summary+=("$t on the GPU: exit $? ($(tail -1 "$out/$t.log"))")
+# Tests: the CPU suites through meson, test_gpu once per cap, the parity
+# tests with the machine's own python3 (it has cv2) so the CLI they drive
+# runs on the GPU; all at once.
+t1=$SECONDS
+meson test -C "$build" --print-errorlogs --no-suite gpu > "$out/tests.log" 2>&1 &
+pids=($!)
+for c in $caps; do
+  timeout 500 "$build/tests/test_gpu" --cap "$c" > "$out/test_gpu-$c.log" 2>&1 &
+  pids+=($!)
 done
+for t in parity_opencv parity_gimp; do
+  python3 "tests/$t.py" "$build/cli/gpu-histogram-cli" > "$out/$t.log" 2>&1 &
+  pids+=($!)
+done
+rcs=()
+for p in "${pids[@]}"; do wait "$p"; rcs+=($?); done
+summary+=("meson test (not gpu): exit ${rcs[0]}: $(grep -E '^(Ok|Fail|Skipped):' "$out/tests.log" | tr -s ' ' | tr '\n' ' ')")
+i=1
+for c in $caps; do
+  summary+=("test_gpu --cap $c: exit ${rcs[$i]}: $(tail -1 "$out/test_gpu-$c.log")")
+  i=$((i + 1))
+done
+for t in parity_opencv parity_gimp; do
+  summary+=("$t on the GPU: exit ${rcs[$i]} ($(tail -1 "$out/$t.log"))")
+  i=$((i + 1))
+done
+summary+=("tests took $((SECONDS - t1)) s")
 grep -m1 '^backend' "$out/parity_gimp.log" "$out/parity_opencv.log" >> "$out/device.txt" 2>/dev/null
 
+# Every compute-sanitizer tool under every cap, in parallel.
+t1=$SECONDS
+pids=()
 for tool in memcheck racecheck synccheck initcheck; do
-  compute-sanitizer --tool "$tool" --error-exitcode 9 "$build/tests/test_gpu" --quick \
-    > "$out/sanitizer-$tool.log" 2>&1
-  summary+=("compute-sanitizer $tool: exit $? ($(grep -E 'ERROR SUMMARY|RACECHECK SUMMARY' "$out/sanitizer-$tool.log" | tail -1))")
+  for c in $caps; do
+    timeout 450 compute-sanitizer --tool "$tool" --error-exitcode 9 \
+      "$build/tests/test_gpu" --quick --cap "$c" > "$out/sanitizer-$tool-$c.log" 2>&1 &
+    pids+=($!)
+  done
 done
+rcs=()
+for p in "${pids[@]}"; do wait "$p"; rcs+=($?); done
+i=0
+for tool in memcheck racecheck synccheck initcheck; do
+  line="compute-sanitizer $tool:"
+  for c in $caps; do
+    line+=" cap $c exit ${rcs[$i]} ($(grep -E 'ERROR SUMMARY|RACECHECK SUMMARY' "$out/sanitizer-$tool-$c.log" | tail -1); $(tail -1 "$out/sanitizer-$tool-$c.log" | grep -o '[0-9]* passed, [0-9]* failed'));"
+    i=$((i + 1))
+  done
+  summary+=("$line")
+done
+summary+=("sanitizers took $((SECONDS - t1)) s")
+tar czf "$out/logs.tgz" -C "$out" $(cd "$out" && ls *.log) 2>/dev/null && rm -f "$out"/test_gpu-*.log "$out"/sanitizer-*.log
 
 python3 - <<'PY'
 import cv2
@@ -45,9 +87,10 @@ h, w, _ = im.shape
 open('/tmp/astronaut.pam', 'wb').write(
     b'P7\nWIDTH %d\nHEIGHT %d\nDEPTH 3\nMAXVAL 255\nTUPLTYPE RGB\nENDHDR\n' % (w, h) + im.tobytes())
 PY
+t1=$SECONDS
 "$build/bench/gpu-histogram-bench" --megapixels "$mp" --photo /tmp/astronaut.pam \
   > "$out/bench.log" 2>&1
-summary+=("benchmark: exit $?")
+summary+=("benchmark: exit $? ($((SECONDS - t1)) s)")
 
 cat "$out/device.txt"
 printf '%s\n' "${summary[@]}"

@@ -1,9 +1,10 @@
-/* gpu_bench.cu — the GPU half of the benchmark: every kernel beside CUB's
+/* gpu_bench.cu — the GPU half of the benchmark: the kernels beside CUB's
  * MultiHistogramEven<4,4> and a read-only bandwidth kernel, on images
- * already on the GPU; then the engine's whole call on host-resident
- * images (pageable and pinned) beside plain host-to-device copies, and the
- * GPU start-up on its own.  All figures are GB/s of RGBA8 image read and
- * ratios taken in this one run. */
+ * already on the GPU; the dispatcher's choice under each shared-memory cap
+ * (the limits of smaller GPUs, gh_options.smem_cap); then the engine's
+ * whole call on host-resident images (pageable and pinned) beside plain
+ * host-to-device copies, and the GPU start-up on its own.  All figures are
+ * GB/s of RGBA8 image read and ratios taken in this one run. */
 #include "gpu_bench.h"
 
 #include <algorithm>
@@ -84,13 +85,22 @@ time_ms (timer &t, F f)
 
 /* The dispatcher's calibration for one kind of call: what "chosen" ran. */
 static void
-print_choice (gh_layout layout, bool mask, bool raw)
+print_choice (const gh_launch_kind *kind, size_t cap)
 {
-  float ms[2];
-  gh_kernel k = gh_cuda_choose_kernel (layout, mask, raw, ms);
-  printf ("chosen: %s (calibration probe of 1 M random pixels: packed "
-          "%.3f ms, shared-atomic %.3f ms)\n",
-          k == GH_KERNEL_PACKED ? "packed" : "shared-atomic", ms[0], ms[1]);
+  gh_choice c = gh_cuda_choose (GH_KERNEL_AUTO, kind, cap);
+  printf ("chosen: %s (calibration probe of 1 M random pixels:",
+          gh_variant_name (c.order[0]));
+  for (int i = 0; i < c.count; i++)
+    if (c.ms[c.order[i]] > 0)
+      printf (" %s %.3f ms", gh_variant_name (c.order[i]), c.ms[c.order[i]]);
+  printf (")\n");
+}
+
+/* The variant the dispatcher picks for this kind under this cap. */
+static gh_variant
+chosen (const gh_launch_kind *kind, size_t cap)
+{
+  return gh_cuda_choose (GH_KERNEL_AUTO, kind, cap).order[0];
 }
 
 static double
@@ -133,6 +143,131 @@ engine_call_ms (gh_engine *e, const uint8_t *pixels, size_t w, size_t h,
     }
   gh_histogram_clear (&out);
   return host_median (t);
+}
+
+/* The dispatcher's choice under each shared-memory cap, on each input:
+ * raw (the four stored channels), GIMP's six channels (opaque; with
+ * GIMP 2.10's luminance, then GIMP 3's) and weighted (partial alpha and a
+ * mask), as ratios to the read ceiling of the same bytes; then each
+ * column's lowest ratio and its level (slowest / fastest input). */
+#define CAPS 4
+#define CAP_MODES 4
+static void
+caps_table (uint8_t *const images[IMG_KINDS], size_t width, size_t height,
+            uint8_t *h_weighted, uint8_t *h_mask, uint8_t *d_img,
+            uint8_t *d_mask, unsigned long long *d_sums, unsigned *d_sink,
+            int sms, timer &t)
+{
+  const size_t n = width * height, bytes = n * 4;
+  const size_t sums_bytes = GH_NUM_CHANNELS * 256 * sizeof *d_sums;
+  const int caps_kb[CAPS] = { 0, 163, 99, 64 };
+  static const char *const names[CAP_MODES]
+    = { "raw", "gimp", "gimp-linear", "weighted" };
+  const gh_launch_kind kinds[CAP_MODES]
+    = { { GH_LAYOUT_RGBA, false, true, GH_LUMINANCE_PERCEPTUAL },
+        { GH_LAYOUT_RGBA, false, false, GH_LUMINANCE_PERCEPTUAL },
+        { GH_LAYOUT_RGBA, false, false, GH_LUMINANCE_LINEAR },
+        { GH_LAYOUT_RGBA, true, false, GH_LUMINANCE_PERCEPTUAL } };
+  double ratio[CAPS][IMG_KINDS][CAP_MODES], ms_of[CAPS][IMG_KINDS][CAP_MODES];
+
+  for (int k = 0; k < IMG_KINDS; k++)
+    {
+      double ms_read = 0;
+      if (!images[k])
+        continue;
+      for (int mode = 0; mode < CAP_MODES; mode++)
+        {
+          bool weighted = kinds[mode].mask;
+          if (mode == 0 || mode == 3)
+            {
+              if (weighted)
+                {
+                  memcpy (h_weighted, images[k], bytes);
+                  image_make_weighted (width, height, h_weighted, h_mask);
+                  CK (cudaMemcpy (d_img, h_weighted, bytes,
+                                  cudaMemcpyHostToDevice));
+                  CK (cudaMemcpy (d_mask, h_mask, n, cudaMemcpyHostToDevice));
+                }
+              else
+                CK (cudaMemcpy (d_img, images[k], bytes,
+                                cudaMemcpyHostToDevice));
+              ms_read = time_ms (t, [&] {
+                read_kernel<<<sms * 8, 256>>> ((const uint4 *) d_img,
+                                               bytes / 16, d_sink);
+              });
+              CK (cudaGetLastError ());
+            }
+          for (int c = 0; c < CAPS; c++)
+            {
+              size_t cap = (size_t) caps_kb[c] * 1024;
+              gh_variant v = chosen (&kinds[mode], cap);
+              double ms = time_ms (t, [&] {
+                CK (cudaMemsetAsync (d_sums, 0, sums_bytes));
+                CK (gh_cuda_histogram (v, &kinds[mode], cap, d_img,
+                                       weighted ? d_mask : NULL, n, d_sums,
+                                       0));
+              });
+              ms_of[c][k][mode] = ms;
+              ratio[c][k][mode] = ms_read / ms;
+            }
+        }
+    }
+
+  printf ("\n== Shared-memory caps: the chosen kernel, ratio to read "
+          "(%zux%zu RGBA8)\n",
+          width, height);
+  printf ("%-5s %-10s", "cap", "input");
+  for (int mode = 0; mode < CAP_MODES; mode++)
+    printf (" %11s", names[mode]);
+  printf ("\n");
+  for (int c = 0; c < CAPS; c++)
+    {
+      char cap_name[16];
+      double lo[CAP_MODES], fast[CAP_MODES], slow[CAP_MODES];
+      snprintf (cap_name, sizeof cap_name, caps_kb[c] ? "%d KB" : "none",
+                caps_kb[c]);
+      for (int mode = 0; mode < CAP_MODES; mode++)
+        {
+          lo[mode] = slow[mode] = 0;
+          fast[mode] = 1e30;
+        }
+      for (int k = 0; k < IMG_KINDS; k++)
+        {
+          if (!images[k])
+            continue;
+          printf ("%-5s %-10s", cap_name, image_kind_names[k]);
+          for (int mode = 0; mode < CAP_MODES; mode++)
+            {
+              double r = ratio[c][k][mode], ms = ms_of[c][k][mode];
+              printf (" %11.2f", r);
+              lo[mode] = lo[mode] == 0 || r < lo[mode] ? r : lo[mode];
+              fast[mode] = ms < fast[mode] ? ms : fast[mode];
+              slow[mode] = ms > slow[mode] ? ms : slow[mode];
+            }
+          printf ("\n");
+        }
+      printf ("%-5s %-10s", cap_name, "lowest");
+      for (int mode = 0; mode < CAP_MODES; mode++)
+        printf (" %11.2f", lo[mode]);
+      printf ("\n%-5s %-10s", cap_name, "level");
+      for (int mode = 0; mode < CAP_MODES; mode++)
+        printf (" %11.2f", slow[mode] / fast[mode]);
+      printf ("\n%-5s %-10s", cap_name, "kernel");
+      for (int mode = 0; mode < CAP_MODES; mode++)
+        printf (" %11s",
+                gh_variant_name (chosen (&kinds[mode],
+                                         (size_t) caps_kb[c] * 1024)));
+      printf ("\n");
+    }
+  for (int c = 0; c < CAPS; c++)
+    {
+      printf ("cap %d KB:\n", caps_kb[c]);
+      for (int mode = 0; mode < CAP_MODES; mode++)
+        {
+          printf ("  %-11s ", names[mode]);
+          print_choice (&kinds[mode], (size_t) caps_kb[c] * 1024);
+        }
+    }
 }
 
 extern "C" int
@@ -205,8 +340,9 @@ gpu_bench (uint8_t *const images[IMG_KINDS], size_t width, size_t height,
   static const char *const modes[3] = { "raw: the four stored channels, as CUB",
                                         "gimp: GIMP's six channels, opaque",
                                         "weighted: GIMP's six channels, partial alpha and a mask" };
-  const gh_kernel kernels[3] = { GH_KERNEL_PACKED, GH_KERNEL_SHARED_ATOMIC,
-                                 GH_KERNEL_AUTO };
+  /* The columns: packed, shared-atomic with 32 copies, the choice. */
+  const int columns = 3;
+  const gh_variant fixed[2] = { GH_VARIANT_PACKED, GH_VARIANT_SHARED_32 };
   for (int mode = 0; mode < 3; mode++)
     {
       printf ("\n== Image on the GPU, %s: %zux%zu RGBA8 (%.0f MB); GB/s, "
@@ -242,20 +378,27 @@ gpu_bench (uint8_t *const images[IMG_KINDS], size_t width, size_t height,
           printf ("%-10s %6.0f %6.0f %5.2f |", image_kind_names[k],
                   gbps (bytes, ms_read), gbps (bytes, ms_cub),
                   ms_read / ms_cub);
-          for (int j = 0; j < 3; j++)
+          const gh_launch_kind kind = { GH_LAYOUT_RGBA, weighted, mode == 0,
+                                        GH_LUMINANCE_PERCEPTUAL };
+          for (int j = 0; j < columns; j++)
             {
+              gh_variant v = j < 2 ? fixed[j] : chosen (&kind, 0);
               double ms = time_ms (t, [&] {
                 CK (cudaMemsetAsync (d_sums, 0, sums_n * sizeof *d_sums));
-                CK (gh_cuda_histogram (kernels[j], GH_LAYOUT_RGBA, weighted,
-                                       mode == 0, d_img,
+                CK (gh_cuda_histogram (v, &kind, 0, d_img,
                                        weighted ? d_mask : NULL, n, d_sums, 0));
               });
               printf (" %6.0f %5.2f", gbps (bytes, ms), ms_read / ms);
             }
           printf ("\n");
         }
-      print_choice (GH_LAYOUT_RGBA, mode == 2, mode == 0);
+      const gh_launch_kind kind = { GH_LAYOUT_RGBA, mode == 2, mode == 0,
+                                    GH_LUMINANCE_PERCEPTUAL };
+      print_choice (&kind, 0);
     }
+
+  caps_table (images, width, height, h_weighted, h_mask, d_img, d_mask,
+              d_sums, d_sink, sms, t);
 
   /* Gray: the same bytes read as 4n one-channel pixels. */
   printf ("\n== Gray images on the GPU (the bytes above as %zu gray pixels)\n",
@@ -273,18 +416,25 @@ gpu_bench (uint8_t *const images[IMG_KINDS], size_t width, size_t height,
                                        d_sink);
       });
       printf ("%-10s", image_kind_names[k]);
-      for (int j = 0; j < 3; j++)
+      const gh_launch_kind gray = { GH_LAYOUT_GRAY, false, false,
+                                    GH_LUMINANCE_PERCEPTUAL };
+      for (int j = 0; j < columns; j++)
         {
+          gh_variant v = j < 2 ? fixed[j] : chosen (&gray, 0);
           double ms = time_ms (t, [&] {
             CK (cudaMemsetAsync (d_sums, 0, sums_n * sizeof *d_sums));
-            CK (gh_cuda_histogram (kernels[j], GH_LAYOUT_GRAY, false, false,
-                                   d_img, NULL, 4 * n, d_sums, 0));
+            CK (gh_cuda_histogram (v, &gray, 0, d_img, NULL, 4 * n, d_sums,
+                                   0));
           });
           printf (" %6.0f %5.2f", gbps (bytes, ms), ms_read / ms);
         }
       printf ("\n");
     }
-  print_choice (GH_LAYOUT_GRAY, false, false);
+  {
+    const gh_launch_kind gray = { GH_LAYOUT_GRAY, false, false,
+                                  GH_LUMINANCE_PERCEPTUAL };
+    print_choice (&gray, 0);
+  }
 
   /* Host-resident input: the plug-in's case. */
   {
@@ -313,10 +463,12 @@ gpu_bench (uint8_t *const images[IMG_KINDS], size_t width, size_t height,
         v.push_back ((now_seconds () - t0) * 1e3);
       }
     copy_pinned = host_median (v);
+    const gh_launch_kind rgba = { GH_LAYOUT_RGBA, false, false,
+                                  GH_LUMINANCE_PERCEPTUAL };
     kernel = time_ms (t, [&] {
       CK (cudaMemsetAsync (d_sums, 0, sums_n * sizeof *d_sums));
-      CK (gh_cuda_histogram (GH_KERNEL_AUTO, GH_LAYOUT_RGBA, false, false,
-                             d_img, NULL, n, d_sums, 0));
+      CK (gh_cuda_histogram (chosen (&rgba, 0), &rgba, 0, d_img, NULL, n,
+                             d_sums, 0));
     });
     gh_options_init (&o);
     o.backend = GH_BACKEND_CUDA;

@@ -13,7 +13,9 @@
  *
  * A slot is reused only after its event, when its sums are in the host
  * total; until then its pixels (staging or the caller's) are still at hand,
- * so a failure anywhere hands them to the CPU and nothing is lost.
+ * so a failure anywhere hands them to the CPU and nothing is lost.  A
+ * kernel that cannot launch is first replaced by the next variant the
+ * dispatcher offers (gh_choice), so only a GPU that runs none fails.
  */
 #include "cuda_backend.h"
 
@@ -43,7 +45,10 @@ struct gh_cuda {
   gh_image image;
   size_t bpp;
   gh_kernel kernel; /* as asked: AUTO lets the dispatcher choose */
-  gh_kernel chosen; /* for this image */
+  size_t smem_cap;  /* gh_options.smem_cap */
+  gh_launch_kind kind; /* this image's */
+  gh_choice choice;    /* its variants, in the dispatcher's order */
+  int at;              /* the one in use: choice.order[at] */
   gh_accum total;
   int inject_after, submitted;
   bool failed; /* the GPU failed during this image; the CPU has the rest */
@@ -109,6 +114,7 @@ gh_cuda_create (const gh_options *options, gh_cuda **out, gh_error *error)
     }
   snprintf (gpu->name, sizeof gpu->name, "cuda: %s", prop.name);
   gpu->kernel = options->kernel;
+  gpu->smem_cap = options->smem_cap;
   gpu->inject_after = options->inject_gpu_failure_after;
 
   for (int i = 0; i < SLOTS; i++)
@@ -153,11 +159,13 @@ gh_cuda_begin (gh_cuda *gpu, const gh_image *image)
 {
   gpu->image = *image;
   gpu->bpp = (size_t) gh_layout_bpp (image->layout);
+  gpu->kind.layout = image->layout;
+  gpu->kind.mask = image->has_mask != 0;
+  gpu->kind.raw = false;
+  gpu->kind.luminance = image->luminance;
   /* Calibrates on the first image of its kind, before any copy. */
-  gpu->chosen = gpu->kernel != GH_KERNEL_AUTO
-                  ? gpu->kernel
-                  : gh_cuda_choose_kernel (image->layout,
-                                           image->has_mask != 0, false, NULL);
+  gpu->choice = gh_cuda_choose (gpu->kernel, &gpu->kind, gpu->smem_cap);
+  gpu->at = 0;
   gh_accum_zero (&gpu->total);
   gpu->failed = false;
   for (int i = 0; i < SLOTS; i++)
@@ -174,7 +182,7 @@ submit (gh_cuda *gpu, slot *s)
 {
   bool mask = gpu->image.has_mask != 0;
   size_t sums = SUMS * sizeof (unsigned long long);
-  cudaError_t e;
+  cudaError_t e = cudaErrorInvalidConfiguration;
 
   if (gpu->inject_after > 0 && ++gpu->submitted > gpu->inject_after)
     return cudaErrorLaunchFailure;
@@ -185,11 +193,17 @@ submit (gh_cuda *gpu, slot *s)
           && (e = cudaMemcpyAsync (s->d_mask, s->src_mask, s->n,
                                    cudaMemcpyHostToDevice, s->stream))
                != cudaSuccess)
-      || (e = cudaMemsetAsync (s->d_sums, 0, sums, s->stream)) != cudaSuccess
-      || (e = gh_cuda_histogram (gpu->chosen, gpu->image.layout, mask, false,
-                                 s->d_pix, mask ? s->d_mask : NULL, s->n,
-                                 s->d_sums, s->stream))
-           != cudaSuccess
+      || (e = cudaMemsetAsync (s->d_sums, 0, sums, s->stream)) != cudaSuccess)
+    return e;
+  /* A refused launch enqueues nothing: the next variant counts the chunk. */
+  for (; gpu->at < gpu->choice.count; gpu->at++)
+    if ((e = gh_cuda_histogram (gpu->choice.order[gpu->at], &gpu->kind,
+                                gpu->smem_cap, s->d_pix,
+                                mask ? s->d_mask : NULL, s->n, s->d_sums,
+                                s->stream))
+        == cudaSuccess)
+      break;
+  if (e != cudaSuccess
       || (e = cudaMemcpyAsync (s->h_sums, s->d_sums, sums,
                                cudaMemcpyDeviceToHost, s->stream))
            != cudaSuccess

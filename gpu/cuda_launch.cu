@@ -1,133 +1,296 @@
-/* cuda_launch.cu — launch policy: kernel choice, grid and shared memory.
+/* cuda_launch.cu — launch policy: which kernel variants fit the device,
+ * which is fastest, grid and shared memory.
+ *
+ * Each variant's shared memory is set against what the device allows a
+ * block (cudaDevAttrMaxSharedMemoryPerBlockOptin: 64 KB on Turing, 99 KB
+ * on consumer Ampere, Ada and Blackwell, 163 KB on the A100, 227 KB on
+ * Hopper) and a multiprocessor, as CUB's dispatch picks its privatization
+ * by what the device allows: the calibration times only the variants that
+ * fit, a variant that does not fit is never launched, and a launch that
+ * fails moves on to the next variant (gh_choice).  The global kernel needs
+ * no shared memory, so some GPU path always exists.
  *
  * The grid is persistent: as many blocks as fit on every multiprocessor at
- * once (from the occupancy calculator, with each kernel's shared memory),
- * fewer when the image is small; each block then strides over the image.
+ * once (from the occupancy calculator and the budget), fewer when the image
+ * is small; each block then strides over the image.
  */
 #include "cuda_launch.h"
 
-#include <atomic>
 #include <mutex>
+#include <type_traits>
+#include <vector>
 
+#include "kernel_global.cuh"
 #include "kernel_packed.cuh"
 #include "kernel_shared_atomic.cuh"
-
-#define MAX_DEVICES 16
 
 typedef void (*kernel_fn) (const uint8_t *, const uint8_t *, size_t,
                            gh_u64 *);
 
-/* One kernel's full grid on each device (0: not worked out yet).  The
- * attribute call and the occupancy calculator cost microseconds of host
- * time, during which the GPU waits for the launch: paid once per kernel
- * and device, not once per chunk.  Working it out twice in a race is
- * harmless. */
+static const char *const variant_names[GH_VARIANT_COUNT]
+  = { "packed",           "shared-atomic/32", "shared-atomic/16s",
+      "shared-atomic/16", "shared-atomic/8s", "shared-atomic/8",
+      "global" };
+
+const char *
+gh_variant_name (gh_variant v)
+{
+  return v >= 0 && v < GH_VARIANT_COUNT ? variant_names[v] : "none";
+}
+
+static bool
+kind_valid (const gh_launch_kind *kind)
+{
+  return kind && kind->layout >= GH_LAYOUT_GRAY
+         && kind->layout <= GH_LAYOUT_RGBA;
+}
+
+/* Calls f (bpp, mask, raw, lin) with each as a compile-time constant
+ * (std::integral_constant), for a valid kind.  GIMP 3's luminance makes a
+ * kernel of its own only where there is a luminance: colour, not raw. */
+template <class F>
+static auto
+with_kind (const gh_launch_kind *kind, F &&f)
+{
+  typedef std::true_type T;
+  typedef std::false_type N;
+  auto by_bpp = [&] (auto bpp) {
+    constexpr bool rgb = decltype (bpp)::value >= 3;
+    const bool lin = rgb && kind->luminance == GH_LUMINANCE_LINEAR;
+    if (kind->raw)
+      return f (bpp, N (), T (), N ());
+    if (kind->mask)
+      return lin ? f (bpp, T (), N (), std::bool_constant<rgb> ())
+                 : f (bpp, T (), N (), N ());
+    return lin ? f (bpp, N (), N (), std::bool_constant<rgb> ())
+               : f (bpp, N (), N (), N ());
+  };
+  switch (kind->layout)
+    {
+    case GH_LAYOUT_GRAY:
+      return by_bpp (std::integral_constant<int, 1> ());
+    case GH_LAYOUT_GRAYA:
+      return by_bpp (std::integral_constant<int, 2> ());
+    case GH_LAYOUT_RGB:
+      return by_bpp (std::integral_constant<int, 3> ());
+    case GH_LAYOUT_RGBA:
+      break;
+    }
+  return by_bpp (std::integral_constant<int, 4> ());
+}
+
+/* A variant of one kind: its kernel, threads and shared memory. */
 struct launch_shape
 {
-  std::atomic<int> blocks[MAX_DEVICES];
+  kernel_fn fn;
+  int threads;
+  size_t smem;
 };
 
-static cudaError_t
-full_grid (kernel_fn fn, int threads, size_t smem, int device, int *blocks)
+template <int BPP, bool MASK, bool RAW, bool LIN, int COPIES, bool SECTIONS>
+static launch_shape
+shared_shape ()
 {
-  int sms, per_sm = 0;
+  return { gh_kernel_shared_atomic<BPP, MASK, RAW, LIN, COPIES, SECTIONS>,
+           GH_SA_THREADS,
+           gh_shared_atomic_smem<BPP, RAW, LIN, COPIES, SECTIONS> () };
+}
+
+template <int BPP, bool MASK, bool RAW, bool LIN>
+static launch_shape
+shape_of (gh_variant v)
+{
+  switch (v)
+    {
+    case GH_VARIANT_PACKED:
+      return { gh_kernel_packed<BPP, MASK, RAW, LIN>, GH_PK_THREADS,
+               gh_packed_smem<BPP, MASK, RAW, LIN> () };
+    case GH_VARIANT_SHARED_32:
+      return shared_shape<BPP, MASK, RAW, LIN, 32, false> ();
+    case GH_VARIANT_SHARED_16S:
+      return shared_shape<BPP, MASK, RAW, LIN, 16, true> ();
+    case GH_VARIANT_SHARED_16:
+      return shared_shape<BPP, MASK, RAW, LIN, 16, false> ();
+    case GH_VARIANT_SHARED_8S:
+      return shared_shape<BPP, MASK, RAW, LIN, 8, true> ();
+    case GH_VARIANT_SHARED_8:
+      return shared_shape<BPP, MASK, RAW, LIN, 8, false> ();
+    case GH_VARIANT_GLOBAL:
+    case GH_VARIANT_COUNT:
+      break;
+    }
+  return { gh_kernel_global<BPP, MASK, RAW, LIN>, GH_GL_THREADS, 0 };
+}
+
+static launch_shape
+shape_for (gh_variant v, const gh_launch_kind *kind)
+{
+  return with_kind (kind, [&] (auto bpp, auto mask, auto raw, auto lin) {
+    return shape_of<decltype (bpp)::value, decltype (mask)::value,
+                    decltype (raw)::value, decltype (lin)::value> (v);
+  });
+}
+
+size_t
+gh_variant_smem (gh_variant v, const gh_launch_kind *kind)
+{
+  return kind_valid (kind) ? shape_for (v, kind).smem : 0;
+}
+
+cudaError_t
+gh_cuda_budget (size_t cap, gh_smem_budget *b)
+{
+  int device, optin, per_sm, reserved;
   cudaError_t e;
 
-  if ((e = cudaDeviceGetAttribute (&sms, cudaDevAttrMultiProcessorCount,
-                                   device))
-        != cudaSuccess
-      || (e = cudaFuncSetAttribute ((const void *) fn,
-                                    cudaFuncAttributeMaxDynamicSharedMemorySize,
-                                    (int) smem))
+  if ((e = cudaGetDevice (&device)) != cudaSuccess
+      || (e = cudaDeviceGetAttribute (
+            &optin, cudaDevAttrMaxSharedMemoryPerBlockOptin, device))
            != cudaSuccess
-      || (e = cudaOccupancyMaxActiveBlocksPerMultiprocessor (
-            &per_sm, (const void *) fn, threads, smem))
+      || (e = cudaDeviceGetAttribute (
+            &per_sm, cudaDevAttrMaxSharedMemoryPerMultiprocessor, device))
+           != cudaSuccess
+      || (e = cudaDeviceGetAttribute (
+            &reserved, cudaDevAttrReservedSharedMemoryPerBlock, device))
+           != cudaSuccess
+      || (e = cudaDeviceGetAttribute (&b->sms, cudaDevAttrMultiProcessorCount,
+                                      device))
            != cudaSuccess)
     return e;
-  if (per_sm < 1)
-    return cudaErrorInvalidConfiguration;
-  *blocks = sms * per_sm;
+  b->per_block = (size_t) optin;
+  b->per_sm = (size_t) per_sm;
+  b->reserved = (size_t) reserved;
+  /* A capped device is one whose multiprocessor holds one block of the
+   * cap, as on the GPUs whose limits the caps stand for. */
+  if (cap && cap < b->per_block)
+    b->per_block = cap;
+  if (cap && cap + b->reserved < b->per_sm)
+    b->per_sm = cap + b->reserved;
   return cudaSuccess;
 }
 
-static cudaError_t
-launch (kernel_fn fn, launch_shape &shape, int threads, size_t smem,
-        const uint8_t *pix, const uint8_t *mask, size_t n, gh_u64 *sums,
-        cudaStream_t stream)
+static bool
+shape_fits (const launch_shape &s, const gh_smem_budget *b)
 {
-  int device, full;
-  size_t groups = n / GH_GROUP, blocks;
+  return s.smem <= b->per_block && s.smem + b->reserved <= b->per_sm;
+}
+
+bool
+gh_variant_fits (gh_variant v, const gh_launch_kind *kind,
+                 const gh_smem_budget *b)
+{
+  return kind_valid (kind) && v >= 0 && v < GH_VARIANT_COUNT
+         && shape_fits (shape_for (v, kind), b);
+}
+
+/* Blocks of one kernel resident on the whole device at once, under the
+ * budget.  The attribute call and the occupancy calculator cost
+ * microseconds of host time, during which the GPU waits for the launch:
+ * worked out once per kernel, device and budget, not once per chunk. */
+struct grid_entry
+{
+  kernel_fn fn;
+  int device;
+  size_t per_sm;
+  int blocks;
+};
+static std::vector<grid_entry> grids;
+static std::mutex grid_lock;
+
+static cudaError_t
+full_grid (const launch_shape &s, const gh_smem_budget *b, int *blocks)
+{
+  int device, per_sm = 0;
   cudaError_t e;
 
-  if (n == 0)
-    return cudaSuccess;
   if ((e = cudaGetDevice (&device)) != cudaSuccess)
     return e;
-  if (device < 0 || device >= MAX_DEVICES)
-    {
-      if ((e = full_grid (fn, threads, smem, device, &full)) != cudaSuccess)
-        return e;
-    }
-  else if ((full = shape.blocks[device].load (std::memory_order_acquire))
-           == 0)
-    {
-      if ((e = full_grid (fn, threads, smem, device, &full)) != cudaSuccess)
-        return e;
-      shape.blocks[device].store (full, std::memory_order_release);
-    }
+  std::lock_guard<std::mutex> hold (grid_lock);
+  for (const grid_entry &g : grids)
+    if (g.fn == s.fn && g.device == device && g.per_sm == b->per_sm)
+      {
+        *blocks = g.blocks;
+        return cudaSuccess;
+      }
+  if ((e = cudaFuncSetAttribute ((const void *) s.fn,
+                                 cudaFuncAttributeMaxDynamicSharedMemorySize,
+                                 (int) s.smem))
+        != cudaSuccess
+      || (e = cudaOccupancyMaxActiveBlocksPerMultiprocessor (
+            &per_sm, (const void *) s.fn, s.threads, s.smem))
+           != cudaSuccess)
+    return e;
+  if (s.smem && (size_t) per_sm > b->per_sm / (s.smem + b->reserved))
+    per_sm = (int) (b->per_sm / (s.smem + b->reserved));
+  if (per_sm < 1)
+    return cudaErrorInvalidConfiguration;
+  *blocks = b->sms * per_sm;
+  grids.push_back ({ s.fn, device, b->per_sm, *blocks });
+  return cudaSuccess;
+}
+
+cudaError_t
+gh_cuda_histogram (gh_variant v, const gh_launch_kind *kind, size_t cap,
+                   const uint8_t *d_pixels, const uint8_t *d_mask, size_t n,
+                   unsigned long long *d_sums, cudaStream_t stream)
+{
+  gh_smem_budget b;
+  launch_shape s;
+  size_t groups, blocks;
+  int full;
+  cudaError_t e;
+
+  if (!kind_valid (kind) || v < 0 || v >= GH_VARIANT_COUNT
+      || n >= ((size_t) 1 << 32) || (kind->mask && !kind->raw && !d_mask))
+    return cudaErrorInvalidValue;
+  if (n == 0)
+    return cudaSuccess;
+  if ((e = gh_cuda_budget (cap, &b)) != cudaSuccess)
+    return e;
+  s = shape_for (v, kind);
+  if (!shape_fits (s, &b))
+    return cudaErrorInvalidConfiguration;
+  if ((e = full_grid (s, &b, &full)) != cudaSuccess)
+    return e;
+  groups = n / GH_GROUP;
   blocks = (size_t) full;
-  if (blocks > (groups + threads - 1) / threads)
-    blocks = (groups + threads - 1) / threads;
+  if (blocks > (groups + s.threads - 1) / s.threads)
+    blocks = (groups + s.threads - 1) / s.threads;
   if (blocks < 1)
     blocks = 1;
-  fn<<<(unsigned) blocks, threads, smem, stream>>> (pix, mask, n, sums);
+  s.fn<<<(unsigned) blocks, s.threads, s.smem, stream>>> (
+    d_pixels, kind->raw ? NULL : d_mask, n, d_sums);
   return cudaGetLastError ();
 }
 
-template <int BPP, bool MASK, bool RAW>
-static cudaError_t
-launch_typed (gh_kernel kernel, const uint8_t *pix, const uint8_t *mask,
-              size_t n, gh_u64 *sums, cudaStream_t stream)
-{
-  static launch_shape packed, shared_atomic;
-  if (kernel == GH_KERNEL_PACKED)
-    return launch (gh_kernel_packed<BPP, MASK, RAW>, packed, GH_PK_THREADS,
-                   gh_packed_smem<BPP, MASK, RAW> (), pix, mask, n, sums,
-                   stream);
-  return launch (gh_kernel_shared_atomic<BPP, MASK, RAW>, shared_atomic,
-                 GH_SA_THREADS, gh_shared_atomic_smem<BPP, MASK, RAW> (), pix,
-                 mask, n, sums, stream);
-}
-
-template <int BPP>
-static cudaError_t
-launch_layout (gh_kernel kernel, bool mask, bool raw, const uint8_t *pix,
-               const uint8_t *m, size_t n, gh_u64 *sums, cudaStream_t stream)
-{
-  if (raw)
-    return launch_typed<BPP, false, true> (kernel, pix, NULL, n, sums,
-                                           stream);
-  if (mask)
-    return launch_typed<BPP, true, false> (kernel, pix, m, n, sums, stream);
-  return launch_typed<BPP, false, false> (kernel, pix, NULL, n, sums, stream);
-}
-
-/* The dispatcher: a one-time calibration per device and kind of call
- * (layout, mask, raw), cached for the process.  Each kernel counts a probe
- * of 1 M pixels of random bytes (with a random mask), once to warm up,
- * then three times; the fastest time wins.  Random bytes because the
- * kernels differ most there: the shared-atomic kernel is level across
- * inputs, the packed one is no faster on degenerate ones (BENCHMARKS.md).
- * A calibration that fails (the GPU failing) settles on the shared-atomic
- * kernel; the call that follows fails too and the engine falls back. */
+/* The dispatcher: a one-time calibration per device, kind of call, family
+ * and cap, cached for the process.  Each variant of the family that fits
+ * counts a probe of 1 M pixels of random bytes (with a random mask), once
+ * to warm up, then three times, and the variants follow by time; then
+ * the first in the enum's order (most copies first) whose time is within
+ * TIE of the fastest goes first: on a probe of about 10 us variants a few
+ * percent apart swap from run to run, while on a whole image fewer shared
+ * copies lose (on the H100 32 copies beat 16 by 0.71 to 0.67 of the read
+ * ceiling on weighted images where the probe had them level; BENCHMARKS.md).
+ * Then the variants of other families that fit (untimed), then the global
+ * kernel.  Random bytes because the kernels differ most
+ * there: the shared-atomic kernel is level across inputs, the packed one
+ * is no faster on degenerate ones (BENCHMARKS.md).  A variant whose probe
+ * fails is left out; if the probe cannot even be set up, every variant
+ * that fits stays in, untimed, and the calls that follow meet the same
+ * failure and the engine falls back. */
 #define PROBE_PIXELS ((size_t) 1 << 20)
+#define TIE 1.1f
 
-typedef struct {
-  gh_kernel kernel; /* GH_KERNEL_AUTO: not calibrated yet */
-  float ms[2];      /* packed, shared-atomic */
-} calibration;
-
-static calibration calibrations[MAX_DEVICES][4][2][2];
+struct calibration
+{
+  int device;
+  gh_launch_kind kind;
+  gh_kernel family;
+  size_t per_block, per_sm;
+  gh_choice choice;
+};
+static std::vector<calibration> calibrations;
 static std::mutex calibration_lock;
 
 __global__ void
@@ -145,104 +308,155 @@ fill_probe (uint32_t *p, size_t words)
     }
 }
 
-static cudaError_t
-calibrate (gh_layout layout, bool mask, bool raw, calibration *c)
+static bool
+in_family (gh_variant v, gh_kernel family)
 {
-  const size_t bytes = PROBE_PIXELS * (size_t) layout + PROBE_PIXELS;
-  const gh_kernel kernels[2] = { GH_KERNEL_PACKED, GH_KERNEL_SHARED_ATOMIC };
+  switch (family)
+    {
+    case GH_KERNEL_PACKED:
+      return v == GH_VARIANT_PACKED;
+    case GH_KERNEL_SHARED_ATOMIC:
+      return v >= GH_VARIANT_SHARED_32 && v <= GH_VARIANT_SHARED_8;
+    case GH_KERNEL_AUTO:
+      break;
+    }
+  return v != GH_VARIANT_GLOBAL;
+}
+
+/* Times variant v on the probe; false if it could not run. */
+static bool
+time_variant (gh_variant v, const gh_launch_kind *kind, size_t cap,
+              const uint8_t *probe, gh_u64 *sums, cudaEvent_t start,
+              cudaEvent_t stop, float *best)
+{
+  *best = 1e30f;
+  for (int i = 0; i < 4; i++)
+    {
+      float ms;
+      if (cudaEventRecord (start) != cudaSuccess
+          || gh_cuda_histogram (v, kind, cap, probe,
+                                probe + PROBE_PIXELS * kind->layout,
+                                PROBE_PIXELS, sums, 0)
+               != cudaSuccess
+          || cudaEventRecord (stop) != cudaSuccess
+          || cudaEventSynchronize (stop) != cudaSuccess
+          || cudaEventElapsedTime (&ms, start, stop) != cudaSuccess)
+        {
+          cudaGetLastError (); /* a refused launch leaves its error */
+          return false;
+        }
+      if (i > 0 && ms < *best)
+        *best = ms;
+    }
+  return true;
+}
+
+static void
+calibrate (gh_kernel family, const gh_launch_kind *kind, size_t cap,
+           const gh_smem_budget *b, gh_choice *c)
+{
+  const size_t bytes = PROBE_PIXELS * (size_t) kind->layout + PROBE_PIXELS;
   uint8_t *probe = NULL;
   gh_u64 *sums = NULL;
   cudaEvent_t start = NULL, stop = NULL;
-  cudaError_t e;
-
-  if ((e = cudaMalloc (&probe, bytes)) == cudaSuccess
-      && (e = cudaMalloc (&sums, GH_NUM_CHANNELS * 256 * sizeof *sums))
+  bool timed[GH_VARIANT_COUNT] = { false };
+  bool ready
+    = cudaMalloc (&probe, bytes) == cudaSuccess
+      && cudaMalloc (&sums, GH_NUM_CHANNELS * 256 * sizeof *sums)
            == cudaSuccess
-      && (e = cudaMemset (sums, 0, GH_NUM_CHANNELS * 256 * sizeof *sums))
+      && cudaMemset (sums, 0, GH_NUM_CHANNELS * 256 * sizeof *sums)
            == cudaSuccess
-      && (e = cudaEventCreate (&start)) == cudaSuccess
-      && (e = cudaEventCreate (&stop)) == cudaSuccess)
+      && cudaEventCreate (&start) == cudaSuccess
+      && cudaEventCreate (&stop) == cudaSuccess;
+  if (ready)
     {
       fill_probe<<<256, 256>>> ((uint32_t *) probe, bytes / 4);
-      e = cudaGetLastError ();
+      ready = cudaGetLastError () == cudaSuccess;
     }
-  for (int k = 0; k < 2 && e == cudaSuccess; k++)
+
+  c->count = 0;
+  for (int v = 0; v < GH_VARIANT_COUNT; v++)
     {
-      c->ms[k] = 1e30f;
-      for (int i = 0; i < 4 && e == cudaSuccess; i++)
+      c->ms[v] = 0;
+      if (!in_family ((gh_variant) v, family)
+          || !gh_variant_fits ((gh_variant) v, kind, b))
+        continue;
+      if (ready
+          && !time_variant ((gh_variant) v, kind, cap, probe, sums, start,
+                            stop, &c->ms[v]))
         {
-          float ms;
-          if ((e = cudaEventRecord (start)) != cudaSuccess
-              || (e = gh_cuda_histogram (kernels[k], layout, mask, raw, probe,
-                                         probe + PROBE_PIXELS * layout,
-                                         PROBE_PIXELS, sums, 0))
-                   != cudaSuccess
-              || (e = cudaEventRecord (stop)) != cudaSuccess
-              || (e = cudaEventSynchronize (stop)) != cudaSuccess
-              || (e = cudaEventElapsedTime (&ms, start, stop)) != cudaSuccess)
-            break;
-          if (i > 0 && ms < c->ms[k])
-            c->ms[k] = ms;
+          c->ms[v] = 0;
+          continue;
         }
+      timed[v] = ready;
+      /* Insertion by time: the timed ones are the family's. */
+      int at = c->count++;
+      while (at > 0 && timed[v] && c->ms[c->order[at - 1]] > c->ms[v])
+        {
+          c->order[at] = c->order[at - 1];
+          at--;
+        }
+      c->order[at] = (gh_variant) v;
     }
-  c->kernel = e == cudaSuccess && c->ms[0] < c->ms[1] ? GH_KERNEL_PACKED
-                                                      : GH_KERNEL_SHARED_ATOMIC;
+  const float fastest = c->count > 0 ? c->ms[c->order[0]] : 0;
+  for (int i = 1; i < c->count; i++)
+    if (c->order[i] < c->order[0] && c->ms[c->order[i]] > 0
+        && c->ms[c->order[i]] <= fastest * TIE)
+      {
+        gh_variant first = c->order[i];
+        for (int at = i; at > 0; at--)
+          c->order[at] = c->order[at - 1];
+        c->order[0] = first;
+      }
+  /* Then the other families, in the order of their usual speed. */
+  const gh_variant others[6]
+    = { GH_VARIANT_SHARED_32, GH_VARIANT_SHARED_16S, GH_VARIANT_SHARED_16,
+        GH_VARIANT_SHARED_8S, GH_VARIANT_SHARED_8,   GH_VARIANT_PACKED };
+  for (gh_variant v : others)
+    if (!in_family (v, family) && gh_variant_fits (v, kind, b))
+      c->order[c->count++] = v;
+  c->order[c->count++] = GH_VARIANT_GLOBAL;
+
   if (start)
     cudaEventDestroy (start);
   if (stop)
     cudaEventDestroy (stop);
   cudaFree (sums);
   cudaFree (probe);
-  return e;
+  cudaGetLastError ();
 }
 
-gh_kernel
-gh_cuda_choose_kernel (gh_layout layout, bool mask, bool raw, float ms[2])
+gh_choice
+gh_cuda_choose (gh_kernel family, const gh_launch_kind *kind, size_t cap)
 {
-  int device = 0;
-  calibration *c;
+  gh_choice none;
+  gh_smem_budget b;
+  gh_launch_kind k;
+  int device;
 
-  if (cudaGetDevice (&device) != cudaSuccess || device < 0
-      || device >= MAX_DEVICES || layout < GH_LAYOUT_GRAY
-      || layout > GH_LAYOUT_RGBA)
-    return GH_KERNEL_SHARED_ATOMIC;
-  c = &calibrations[device][layout - 1][mask][raw];
-  {
-    std::lock_guard<std::mutex> hold (calibration_lock);
-    if (c->kernel == GH_KERNEL_AUTO)
-      calibrate (layout, mask, raw, c);
-  }
-  if (ms)
-    {
-      ms[0] = c->ms[0];
-      ms[1] = c->ms[1];
-    }
-  return c->kernel;
-}
+  none.count = 1;
+  none.order[0] = GH_VARIANT_GLOBAL;
+  for (int v = 0; v < GH_VARIANT_COUNT; v++)
+    none.ms[v] = 0;
+  if (!kind_valid (kind) || cudaGetDevice (&device) != cudaSuccess
+      || gh_cuda_budget (cap, &b) != cudaSuccess)
+    return none;
+  /* One entry for kinds that launch the same kernels. */
+  k = *kind;
+  if (k.raw)
+    k.mask = false;
+  if (k.raw || k.layout < GH_LAYOUT_RGB)
+    k.luminance = GH_LUMINANCE_PERCEPTUAL;
 
-cudaError_t
-gh_cuda_histogram (gh_kernel kernel, gh_layout layout, bool mask, bool raw,
-                   const uint8_t *d_pixels, const uint8_t *d_mask, size_t n,
-                   unsigned long long *d_sums, cudaStream_t stream)
-{
-  if (n >= ((size_t) 1 << 32) || (mask && !raw && !d_mask))
-    return cudaErrorInvalidValue;
-  if (kernel == GH_KERNEL_AUTO)
-    kernel = gh_cuda_choose_kernel (layout, mask, raw, NULL);
-  switch (layout)
-    {
-    case GH_LAYOUT_GRAY:
-      return launch_layout<1> (kernel, mask, raw, d_pixels, d_mask, n,
-                               d_sums, stream);
-    case GH_LAYOUT_GRAYA:
-      return launch_layout<2> (kernel, mask, raw, d_pixels, d_mask, n,
-                               d_sums, stream);
-    case GH_LAYOUT_RGB:
-      return launch_layout<3> (kernel, mask, raw, d_pixels, d_mask, n,
-                               d_sums, stream);
-    case GH_LAYOUT_RGBA:
-      return launch_layout<4> (kernel, mask, raw, d_pixels, d_mask, n,
-                               d_sums, stream);
-    }
-  return cudaErrorInvalidValue;
+  std::lock_guard<std::mutex> hold (calibration_lock);
+  for (const calibration &c : calibrations)
+    if (c.device == device && c.family == family && c.per_block == b.per_block
+        && c.per_sm == b.per_sm && c.kind.layout == k.layout
+        && c.kind.mask == k.mask && c.kind.raw == k.raw
+        && c.kind.luminance == k.luminance)
+      return c.choice;
+  calibration c = { device, k, family, b.per_block, b.per_sm, none };
+  calibrate (family, &k, cap, &b, &c.choice);
+  calibrations.push_back (c);
+  return c.choice;
 }

@@ -198,11 +198,9 @@ gh_engine_begin (gh_engine *e, const gh_image *image, gh_error *error)
   e->image = *image;
   e->open = 1;
 #if GH_HAVE_CUDA
-  /* The kernels count 8-bit samples with GIMP 2.10's luminance; float
-   * images and GIMP 3's luminance go to the CPU. */
-  e->gpu_began = e->gpu && image->sample == GH_SAMPLE_U8
-                 && (image->luminance == GH_LUMINANCE_PERCEPTUAL
-                     || !gh_layout_is_rgb (image->layout));
+  /* The kernels count 8-bit samples, under either luminance rule; float
+   * images go to the CPU. */
+  e->gpu_began = e->gpu && image->sample == GH_SAMPLE_U8;
   if (e->gpu_began)
     gh_cuda_begin (e->gpu, image);
   e->image_on_gpu = e->gpu_began;

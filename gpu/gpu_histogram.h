@@ -105,6 +105,12 @@ typedef struct {
   /* Testing only: make the GPU path fail after this many chunks
    * (0 = never) so the CPU fallback can be exercised on a real GPU. */
   int inject_gpu_failure_after;
+  /* Testing only: the shared memory (bytes) the GPU kernels may use per
+   * block, below what the device allows (0 = the device's limit), so one
+   * GPU runs the kernels other GPUs can launch: 65536 as on Turing,
+   * 101376 as on consumer Ampere, Ada and Blackwell, 166912 as on the
+   * A100. */
+  size_t smem_cap;
 } gh_options;
 
 /* Which luminance the LUMINANCE channel bins.  GIMP 2.10 weighs the
@@ -118,9 +124,8 @@ typedef enum {
 } gh_luminance;
 
 /* What an image looks like; given once per image to gh_engine_begin,
- * which refuses a luminance rule other than these two.  Colour U8 images
- * under GH_LUMINANCE_LINEAR are counted on the CPU (the GPU kernels bin
- * GIMP 2.10's luminance only), as F32 images are. */
+ * which refuses a luminance rule other than these two.  U8 images under
+ * either rule are counted on the GPU; F32 images on the CPU. */
 typedef struct {
   gh_layout layout;
   gh_sample sample;
@@ -169,8 +174,8 @@ gh_status gh_engine_create (const gh_options *options, gh_engine **engine,
 void gh_engine_destroy (gh_engine *engine);
 
 /* Who counts the image begun last (until the next gh_engine_begin): "cuda:
- * <device name>", or "cpu: <n> threads" for F32 images, colour images
- * under GH_LUMINANCE_LINEAR, with no usable GPU, or once the GPU failed.
+ * <device name>", or "cpu: <n> threads" for F32 images, with no usable
+ * GPU, or once the GPU failed.
  * Before the first image: where 8-bit images would go. */
 const char *gh_engine_backend_name (const gh_engine *engine);
 

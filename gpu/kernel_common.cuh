@@ -94,9 +94,14 @@ template <int BPP, bool MASK> struct gh_group
 
 /* The bins one pixel falls in, and its weights in the result's units
  * (accum.h): colour channels weigh alpha x mask, alpha weighs the mask;
- * without alpha and mask (and in RAW kernels) every weight is 1. */
-template <int BPP, bool MASK, bool RAW> struct gh_pixel_bins
+ * without alpha and mask (and in RAW kernels) every weight is 1.  LIN:
+ * the luminance is GIMP 3's (gh_luminance_bin_linear_lut, through the
+ * kernel's copy of the sRGB decode table `lin`); only colour kernels
+ * that are not RAW are built with it. */
+template <int BPP, bool MASK, bool RAW, bool LIN> struct gh_pixel_bins
 {
+  static_assert (!LIN || (BPP >= 3 && !RAW),
+                 "the luminance rule matters to colour channels only");
   typedef gh_channels<BPP, RAW> ch;
   /* Whether weights vary at all; if not, sums are plain counts. */
   static constexpr bool weighted = !RAW && (MASK || ch::alpha);
@@ -106,14 +111,16 @@ template <int BPP, bool MASK, bool RAW> struct gh_pixel_bins
   unsigned bin[ch::count];
   unsigned colour_weight, alpha_weight;
 
-  __device__ __forceinline__ void compute (const uint8_t *s, unsigned m)
+  __device__ __forceinline__ void compute (const uint8_t *s, unsigned m,
+                                           const float *lin)
   {
     set (s[0], BPP > 1 ? s[1] : 0u, BPP > 2 ? s[2] : 0u,
-         BPP > 3 ? s[3] : 0u, m);
+         BPP > 3 ? s[3] : 0u, m, lin);
   }
 
   __device__ __forceinline__ void set (unsigned s0, unsigned s1, unsigned s2,
-                                       unsigned s3, unsigned m)
+                                       unsigned s3, unsigned m,
+                                       const float *lin)
   {
     const unsigned a = BPP == 4 ? s3 : BPP == 2 ? s1 : 255u;
     colour_weight = alpha_weight = 1u;
@@ -134,7 +141,9 @@ template <int BPP, bool MASK, bool RAW> struct gh_pixel_bins
         bin[1 % ch::count] = s0;
         bin[2 % ch::count] = s1;
         bin[3 % ch::count] = s2;
-        bin[4 % ch::count] = (unsigned) gh_luminance_bin (s0, s1, s2);
+        bin[4 % ch::count]
+          = (unsigned) (LIN ? gh_luminance_bin_linear_lut (lin, s0, s1, s2)
+                            : gh_luminance_bin (s0, s1, s2));
       }
     else
       bin[0] = s0;
@@ -159,14 +168,29 @@ template <int BPP, bool MASK, bool RAW> struct gh_pixel_bins
 };
 
 /* Pixel i of a group, unpacked from its bytes. */
-template <int BPP, bool MASK, bool RAW>
+template <int BPP, bool MASK, bool RAW, bool LIN>
 __device__ __forceinline__ void
 gh_group_pixel (const gh_group<BPP, MASK> &grp, int i,
-                gh_pixel_bins<BPP, MASK, RAW> &px)
+                gh_pixel_bins<BPP, MASK, RAW, LIN> &px, const float *lin)
 {
   px.set (grp.byte (i * BPP), BPP > 1 ? grp.byte (i * BPP + 1) : 0u,
           BPP > 2 ? grp.byte (i * BPP + 2) : 0u,
-          BPP > 3 ? grp.byte (i * BPP + 3) : 0u, grp.mask_byte (i));
+          BPP > 3 ? grp.byte (i * BPP + 3) : 0u, grp.mask_byte (i), lin);
+}
+
+/* The sRGB decode table a LIN kernel reads, copied into the block's shared
+ * memory (GH_LIN_SMEM bytes at `lin`) before its first barrier: three
+ * lookups a pixel at scattered levels cost fewer shared-memory wavefronts
+ * than global (L1) loads.  Nothing for other kernels. */
+#define GH_LIN_SMEM ((size_t) 256 * sizeof (float))
+
+template <bool LIN>
+__device__ __forceinline__ void
+gh_lin_load (float *lin)
+{
+  if (LIN)
+    for (int i = threadIdx.x; i < 256; i += blockDim.x)
+      lin[i] = gh_srgb_decode_u8_dev[i];
 }
 
 /* Adds v to the 32-bit word at shared-memory address `at` (from

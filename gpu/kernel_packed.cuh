@@ -15,8 +15,9 @@
  * to the global result too.
  *
  * Shared memory: NCH * 64 * THREADS * 4 bytes of counters (96 KB for
- * RGBA), NCH * 256 * 4 bytes of totals and as many of partial sums.
- * A launch handles < 2^32 pixels.
+ * RGBA), NCH * 256 * 4 bytes of totals and as many of partial sums, and
+ * the sRGB decode table for GIMP 3's luminance (LIN).  A launch handles
+ * < 2^32 pixels.
  */
 #ifndef GH_KERNEL_PACKED_CUH
 #define GH_KERNEL_PACKED_CUH
@@ -26,13 +27,14 @@
 #define GH_PK_THREADS 64
 #define GH_PK_ROUND 15 /* groups per thread between merges: 15*16 < 256 */
 
-template <int BPP, bool MASK, bool RAW>
+template <int BPP, bool MASK, bool RAW, bool LIN>
 __host__ __device__ constexpr size_t
 gh_packed_smem ()
 {
   return (size_t) gh_channels<BPP, RAW>::count
-         * (64 * GH_PK_THREADS * 4 + 256 * 4
-            + (gh_pixel_bins<BPP, MASK, RAW>::weighted ? 256 * 4 : 0));
+           * (64 * GH_PK_THREADS * 4 + 256 * 4
+              + (gh_pixel_bins<BPP, MASK, RAW, LIN>::weighted ? 256 * 4 : 0))
+         + (LIN ? GH_LIN_SMEM : 0);
 }
 
 /* Sums every thread's counters into the block totals and clears them.
@@ -65,12 +67,12 @@ gh_packed_merge (uint32_t *priv, uint32_t *totals)
 
 /* One pixel: full weights into the packed counters, partial ones (and
  * only those) into the shared sums. */
-template <int BPP, bool MASK, bool RAW>
+template <int BPP, bool MASK, bool RAW, bool LIN>
 __device__ __forceinline__ void
-gh_packed_add (const gh_pixel_bins<BPP, MASK, RAW> &px, uint32_t *priv,
+gh_packed_add (const gh_pixel_bins<BPP, MASK, RAW, LIN> &px, uint32_t *priv,
                uint32_t *partial)
 {
-  typedef gh_pixel_bins<BPP, MASK, RAW> pixel;
+  typedef gh_pixel_bins<BPP, MASK, RAW, LIN> pixel;
 #pragma unroll
   for (int k = 0; k < gh_channels<BPP, RAW>::count; k++)
     {
@@ -83,18 +85,19 @@ gh_packed_add (const gh_pixel_bins<BPP, MASK, RAW> &px, uint32_t *priv,
     }
 }
 
-template <int BPP, bool MASK, bool RAW>
+template <int BPP, bool MASK, bool RAW, bool LIN>
 __global__ void __launch_bounds__ (GH_PK_THREADS)
 gh_kernel_packed (const uint8_t *__restrict__ pix,
                   const uint8_t *__restrict__ mask, size_t n, gh_u64 *sums)
 {
   typedef gh_channels<BPP, RAW> ch;
-  typedef gh_pixel_bins<BPP, MASK, RAW> pixel;
+  typedef gh_pixel_bins<BPP, MASK, RAW, LIN> pixel;
   constexpr int NCH = ch::count;
   extern __shared__ __align__ (16) uint32_t smem[];
   uint32_t *totals = smem;
   uint32_t *partial = totals + NCH * 256; /* unused when unweighted */
   uint32_t *priv = partial + (pixel::weighted ? NCH * 256 : 0);
+  float *lin = reinterpret_cast<float *> (priv + NCH * 64 * GH_PK_THREADS);
   const size_t groups = n / GH_GROUP;
   const size_t step = (size_t) gridDim.x * GH_PK_THREADS;
   int since_merge = 0;
@@ -107,6 +110,7 @@ gh_kernel_packed (const uint8_t *__restrict__ pix,
       if (pixel::weighted)
         partial[i] = 0;
     }
+  gh_lin_load<LIN> (lin);
   __syncthreads ();
 
   /* `base` is the same for the whole block, so the merges' barriers are
@@ -126,7 +130,7 @@ gh_kernel_packed (const uint8_t *__restrict__ pix,
           for (int i = 0; i < GH_GROUP; i++)
             {
               pixel px;
-              gh_group_pixel (grp, i, px);
+              gh_group_pixel (grp, i, px, lin);
               gh_packed_add (px, priv, partial);
             }
         }
@@ -150,7 +154,7 @@ gh_kernel_packed (const uint8_t *__restrict__ pix,
     {
       size_t i = groups * GH_GROUP + threadIdx.x;
       pixel px;
-      px.compute (pix + i * BPP, MASK ? mask[i] : 255u);
+      px.compute (pix + i * BPP, MASK ? mask[i] : 255u, lin);
 #pragma unroll
       for (int k = 0; k < NCH; k++)
         if (!pixel::weighted || px.weight (k) == pixel::full (k))

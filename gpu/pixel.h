@@ -104,17 +104,29 @@ float gh_srgb_decode_f32 (float v);
 }
 #endif
 
-GH_HOSTDEV int
-gh_luminance_bin_linear (unsigned r, unsigned g, unsigned b)
+#ifdef __CUDACC__
+/* The device arithmetic, with the decode table given: the kernels pass
+ * their copy in shared memory.  Each rounding is spelled out so nvcc
+ * cannot fuse them into FMAs (the host's float arithmetic rounds each
+ * step). */
+__device__ __forceinline__ int
+gh_luminance_bin_linear_lut (const float *lin, unsigned r, unsigned g,
+                             unsigned b)
 {
-#ifdef __CUDA_ARCH__
-  const float *lin = gh_srgb_decode_u8_dev;
   float y = __fadd_rn (__fadd_rn (__fmul_rn (lin[r], GH_BABL_Y_WR),
                                   __fmul_rn (lin[g], GH_BABL_Y_WG)),
                        __fmul_rn (lin[b], GH_BABL_Y_WB));
   float t = __fmul_rn (y, 255.0f);
   t = t > 0.0f ? (t < 255.0f ? t : 255.0f) : 0.0f;
   return (int) __dadd_rn ((double) t, 0.5);
+}
+#endif
+
+GH_HOSTDEV int
+gh_luminance_bin_linear (unsigned r, unsigned g, unsigned b)
+{
+#ifdef __CUDA_ARCH__
+  return gh_luminance_bin_linear_lut (gh_srgb_decode_u8_dev, r, g, b);
 #else
   const float *lin = gh_srgb_decode_u8;
   float y = lin[r] * GH_BABL_Y_WR + lin[g] * GH_BABL_Y_WG

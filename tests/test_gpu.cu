@@ -1,15 +1,27 @@
-/* test_gpu.cu — the CUDA backend and both kernels against the plain
- * reference, the raw kernels against plain counts, and the fallback to the
- * CPU when the GPU fails mid-image.  Exits 77 (skipped) with no GPU.
- * --quick runs a few cases of each, for compute-sanitizer. */
+/* test_gpu.cu — the CUDA backend and every kernel variant against the
+ * plain reference, the raw kernels against plain counts, GIMP 3's
+ * luminance on the device for all 2^24 colours, and the fallback to the
+ * CPU when the GPU fails mid-image.  Everything runs under each
+ * shared-memory cap (gh_options.smem_cap): none, then 163, 99 and 64 KB,
+ * the limits of an A100, of consumer Ampere / Ada / Blackwell GPUs and of
+ * Turing, so one GPU runs what each of them would launch.  Every image
+ * must be counted by the CUDA backend.
+ *
+ *   test_gpu [--quick] [--cap KB]
+ *
+ * --quick runs a few cases of each (for compute-sanitizer); --cap runs
+ * one cap only (0: none).  Exits 77 (skipped) where there is no CUDA
+ * device, and fails where there is one the engine cannot use. */
 #include "test_util.h"
 
 #include <stdlib.h>
 #include <string.h>
 
 #include "cuda_launch.h"
+#include "kernel_common.cuh"
 
 static int quick;
+static size_t cap; /* bytes; 0: the device's own limits */
 
 static gh_engine *
 gpu_engine (gh_kernel kernel, int fail_after)
@@ -22,6 +34,7 @@ gpu_engine (gh_kernel kernel, int fail_after)
   o.kernel = kernel;
   o.quiet = 1;
   o.inject_gpu_failure_after = fail_after;
+  o.smem_cap = cap;
   if (gh_engine_create (&o, &e, &err) != GH_OK)
     {
       printf ("cannot create an engine: %s\n", err.message);
@@ -66,6 +79,8 @@ check_kernel (gh_kernel kernel, const char *name)
     }
   CHECK (gh_engine_fallback_reason (e) == NULL, "%s fell back: %s", name,
          gh_engine_fallback_reason (e));
+  CHECK (!strncmp (gh_engine_backend_name (e), "cuda: ", 6),
+         "%s counted by %s", name, gh_engine_backend_name (e));
   gh_engine_destroy (e);
 }
 
@@ -85,10 +100,8 @@ check_float (void)
   gh_engine_destroy (e);
 }
 
-/* GIMP 3's luminance rule on a GPU engine: colour images under it are
- * counted on the CPU (the kernels bin GIMP 2.10's luminance only), equal
- * the reference, say so in the backend name, and leave the GPU in use
- * for the next image; gray ones stay on the GPU. */
+/* GIMP 3's luminance rule on a GPU engine: every layout is counted on the
+ * GPU and equals the reference. */
 static void
 check_linear (void)
 {
@@ -104,8 +117,7 @@ check_linear (void)
                          (test_dist) (i % DIST_COUNT), 0);
       p.image.luminance = GH_LUMINANCE_LINEAR;
       test_check_picture (e, &p, "linear luminance");
-      CHECK (!strncmp (gh_engine_backend_name (e),
-                       layout == GH_LAYOUT_GRAYA ? "cuda: " : "cpu: ", 5),
+      CHECK (!strncmp (gh_engine_backend_name (e), "cuda: ", 6),
              "linear luminance, layout %d, counted by %s", (int) layout,
              gh_engine_backend_name (e));
       test_picture_free (&p);
@@ -116,11 +128,27 @@ check_linear (void)
   gh_engine_destroy (e);
 }
 
+/* The budget under this run's cap. */
+static gh_smem_budget
+budget (void)
+{
+  gh_smem_budget b;
+  cudaError_t e = gh_cuda_budget (cap, &b);
+  if (e != cudaSuccess)
+    {
+      printf ("cannot read the device's limits: %s\n", cudaGetErrorString (e));
+      exit (1);
+    }
+  return b;
+}
+
 /* The raw kernels (the benchmark's) count the stored samples. */
 static void
-check_raw (gh_kernel kernel)
+check_raw (gh_variant v)
 {
   const size_t n = quick ? 100003 : 3000017;
+  const gh_launch_kind kind = { GH_LAYOUT_RGBA, false, true,
+                                GH_LUMINANCE_PERCEPTUAL };
   uint8_t *h = (uint8_t *) malloc (n * 4), *d = NULL;
   unsigned long long *sums = NULL, got[GH_NUM_CHANNELS * 256];
   uint64_t want[4][256];
@@ -131,23 +159,172 @@ check_raw (gh_kernel kernel)
       h[i] = test_below (3) ? (uint8_t) test_rand () : 7;
       want[i & 3][h[i]]++;
     }
-  cudaMalloc (&d, n * 4);
-  cudaMalloc (&sums, sizeof got);
-  cudaMemcpy (d, h, n * 4, cudaMemcpyHostToDevice);
-  cudaMemset (sums, 0, sizeof got);
-  cudaError_t e = gh_cuda_histogram (kernel, GH_LAYOUT_RGBA, false, true, d,
-                                     NULL, n, sums, 0);
-  CHECK (e == cudaSuccess, "raw launch: %s", cudaGetErrorString (e));
+  if (!h || cudaMalloc (&d, n * 4) != cudaSuccess
+      || cudaMalloc (&sums, sizeof got) != cudaSuccess
+      || cudaMemcpy (d, h, n * 4, cudaMemcpyHostToDevice) != cudaSuccess
+      || cudaMemset (sums, 0, sizeof got) != cudaSuccess)
+    {
+      printf ("cannot set up the raw check\n");
+      exit (1);
+    }
+  cudaError_t e = gh_cuda_histogram (v, &kind, cap, d, NULL, n, sums, 0);
+  CHECK (e == cudaSuccess, "raw launch of %s: %s", gh_variant_name (v),
+         cudaGetErrorString (e));
   e = cudaMemcpy (got, sums, sizeof got, cudaMemcpyDeviceToHost);
   CHECK (e == cudaSuccess, "raw copy: %s", cudaGetErrorString (e));
   int ok = 1;
   for (int k = 0; k < 4; k++)
     for (int b = 0; b < 256; b++)
       ok &= got[(GH_CHANNEL_RED + k) * 256 + b] == want[k][b];
-  CHECK (ok, "raw kernel %d counts", (int) kernel);
+  CHECK (ok, "raw counts of %s", gh_variant_name (v));
   cudaFree (d);
   cudaFree (sums);
   free (h);
+}
+
+/* One variant launched directly on a picture (rows packed on the device),
+ * against the reference's sums: every variant that fits, not only the one
+ * the dispatcher picks, on every kind of call. */
+static void
+check_variant_picture (gh_variant v, const test_picture *p)
+{
+  const size_t bpp = (size_t) p->image.layout, n = p->width * p->height;
+  const gh_launch_kind kind = { p->image.layout, p->mask != NULL, false,
+                                p->image.luminance };
+  uint8_t *d_pix = NULL, *d_mask = NULL;
+  unsigned long long *sums = NULL, got[GH_NUM_CHANNELS * 256];
+  gh_histogram want;
+  cudaError_t e;
+
+  if (cudaMalloc (&d_pix, n * bpp) != cudaSuccess
+      || cudaMalloc (&d_mask, n) != cudaSuccess
+      || cudaMalloc (&sums, sizeof got) != cudaSuccess
+      || cudaMemset (sums, 0, sizeof got) != cudaSuccess
+      || cudaMemcpy2D (d_pix, p->width * bpp, p->pixels, p->stride,
+                       p->width * bpp, p->height, cudaMemcpyHostToDevice)
+           != cudaSuccess
+      || (p->mask
+          && cudaMemcpy2D (d_mask, p->width, p->mask, p->mask_stride,
+                           p->width, p->height, cudaMemcpyHostToDevice)
+               != cudaSuccess))
+    {
+      printf ("cannot set up the variant check\n");
+      exit (1);
+    }
+  e = gh_cuda_histogram (v, &kind, cap, d_pix, d_mask, n, sums, 0);
+  if (e == cudaSuccess)
+    e = cudaMemcpy (got, sums, sizeof got, cudaMemcpyDeviceToHost);
+  CHECK (e == cudaSuccess, "%s, layout %d: %s", gh_variant_name (v),
+         (int) p->image.layout, cudaGetErrorString (e));
+  gh_histogram_init (&want);
+  test_reference (p, &want);
+  int first = -1;
+  for (int i = 0; i < GH_NUM_CHANNELS * 256 && first < 0; i++)
+    if (got[i] != want.raw[i])
+      first = i;
+  CHECK (first < 0,
+         "%s, layout %d%s%s: channel %d bin %d is %llu, want %llu",
+         gh_variant_name (v), (int) p->image.layout,
+         p->mask ? ", mask" : "",
+         p->image.luminance == GH_LUMINANCE_LINEAR ? ", GIMP 3" : "",
+         first >> 8, first & 255, first < 0 ? 0ull : got[first],
+         first < 0 ? 0ull : (unsigned long long) want.raw[first]);
+  gh_histogram_clear (&want);
+  cudaFree (d_pix);
+  cudaFree (d_mask);
+  cudaFree (sums);
+}
+
+static void
+check_variants (void)
+{
+  gh_smem_budget b = budget ();
+  test_seed (31);
+  for (int v = 0; v < GH_VARIANT_COUNT; v++)
+    for (int layout = 1; layout <= 4; layout++)
+      for (int mask = 0; mask <= 1; mask++)
+        for (int lin = 0; lin <= (layout >= 3); lin++)
+          {
+            const gh_launch_kind kind
+              = { (gh_layout) layout, mask != 0, false,
+                  lin ? GH_LUMINANCE_LINEAR : GH_LUMINANCE_PERCEPTUAL };
+            test_picture p;
+            if (!gh_variant_fits ((gh_variant) v, &kind, &b))
+              continue;
+            test_picture_make (&p, (gh_layout) layout, mask,
+                               quick ? 301 : 1001, quick ? 67 : 313,
+                               (test_dist) ((v + layout) % DIST_COUNT), 0);
+            p.image.luminance = kind.luminance;
+            check_variant_picture ((gh_variant) v, &p);
+            test_picture_free (&p);
+          }
+}
+
+/* Each colour's GIMP 3 luminance bin on the device, through the table the
+ * kernels copy into shared memory, exactly as on the host. */
+__global__ void
+linear_bins (uint8_t *out)
+{
+  __shared__ float lin[256];
+  gh_lin_load<true> (lin);
+  __syncthreads ();
+  for (uint32_t c = blockIdx.x * blockDim.x + threadIdx.x; c < (1u << 24);
+       c += gridDim.x * blockDim.x)
+    out[c] = (uint8_t) gh_luminance_bin_linear_lut (lin, c >> 16,
+                                                     (c >> 8) & 255, c & 255);
+}
+
+/* All 2^24 colours: one by one against the host's bin, then as one
+ * 4096x4096 RGB image through the engine on the GPU against the
+ * reference. */
+static void
+check_linear_all_colours (void)
+{
+  const size_t n = (size_t) 1 << 24;
+  uint8_t *d = NULL, *bins = (uint8_t *) malloc (n);
+  size_t wrong = 0, first = 0;
+  cudaError_t e;
+  if (!bins || cudaMalloc (&d, n) != cudaSuccess)
+    {
+      printf ("cannot allocate the colour check\n");
+      exit (1);
+    }
+  linear_bins<<<1024, 256>>> (d);
+  e = cudaGetLastError ();
+  if (e == cudaSuccess)
+    e = cudaMemcpy (bins, d, n, cudaMemcpyDeviceToHost);
+  CHECK (e == cudaSuccess, "linear bins: %s", cudaGetErrorString (e));
+  for (size_t c = 0; c < n && e == cudaSuccess; c++)
+    if (bins[c]
+        != gh_luminance_bin_linear ((unsigned) (c >> 16),
+                                    (unsigned) ((c >> 8) & 255),
+                                    (unsigned) (c & 255)))
+      {
+        if (!wrong++)
+          first = c;
+      }
+  CHECK (wrong == 0, "GIMP 3 luminance on the device: %zu of 2^24 colours "
+         "differ from the host, the first #%06zx", wrong, first);
+  cudaFree (d);
+  free (bins);
+
+  test_picture p;
+  gh_engine *eng = gpu_engine (GH_KERNEL_AUTO, 0);
+  test_picture_make (&p, GH_LAYOUT_RGB, 0, 4096, 4096, DIST_UNIFORM, 0);
+  for (size_t y = 0; y < 4096; y++)
+    for (size_t x = 0; x < 4096; x++)
+      {
+        uint8_t *px = p.pixels + y * p.stride + 3 * x;
+        px[0] = (uint8_t) y;
+        px[1] = (uint8_t) (y >> 8 << 4 | x >> 8);
+        px[2] = (uint8_t) x;
+      }
+  p.image.luminance = GH_LUMINANCE_LINEAR;
+  test_check_picture (eng, &p, "all 2^24 colours, GIMP 3's luminance");
+  CHECK (!strncmp (gh_engine_backend_name (eng), "cuda: ", 6),
+         "all colours counted by %s", gh_engine_backend_name (eng));
+  test_picture_free (&p);
+  gh_engine_destroy (eng);
 }
 
 /* The picture moved into the engine's page-locked memory without row
@@ -216,13 +393,16 @@ fill_words (uint32_t *p, size_t n, uint32_t v)
 
 /* One launch over 300 M equal pixels, with alpha and a mask (R = G = B =
  * A = 200) or opaque without one: each block handles over 2 M pixels, so
- * the kernels must empty their 32-bit sums into the 64-bit result on the
- * way (sums here pass 2^43). */
+ * the shared-memory kernels must empty their 32-bit sums into the 64-bit
+ * result on the way (sums here pass 2^43).  The global kernel has no
+ * 32-bit sums to empty. */
 static void
-check_big_launch (gh_kernel kernel, bool mask)
+check_big_launch (gh_variant v, bool mask)
 {
   const size_t n = 300u << 20;
   const uint32_t pixel = mask ? 0xc8c8c8c8u : 0xffc8c8c8u;
+  const gh_launch_kind kind = { GH_LAYOUT_RGBA, mask, false,
+                                GH_LUMINANCE_PERCEPTUAL };
   uint8_t *pix = NULL, *m = NULL;
   unsigned long long *sums = NULL, got[GH_NUM_CHANNELS * 256];
   cudaError_t e;
@@ -234,13 +414,18 @@ check_big_launch (gh_kernel kernel, bool mask)
       exit (1);
     }
   fill_words<<<1024, 256>>> ((uint32_t *) pix, n, pixel);
-  cudaMemset (m, 255, n);
-  cudaMemset (sums, 0, sizeof got);
-  e = gh_cuda_histogram (kernel, GH_LAYOUT_RGBA, mask, false, pix,
-                         mask ? m : NULL, n, sums, 0);
-  CHECK (e == cudaSuccess, "big launch: %s", cudaGetErrorString (e));
-  cudaMemcpy (got, sums, sizeof got, cudaMemcpyDeviceToHost);
-  for (int c = 0; c < GH_NUM_CHANNELS; c++)
+  e = cudaGetLastError ();
+  if (e == cudaSuccess)
+    e = cudaMemset (m, 255, n);
+  if (e == cudaSuccess)
+    e = cudaMemset (sums, 0, sizeof got);
+  if (e == cudaSuccess)
+    e = gh_cuda_histogram (v, &kind, cap, pix, mask ? m : NULL, n, sums, 0);
+  if (e == cudaSuccess)
+    e = cudaMemcpy (got, sums, sizeof got, cudaMemcpyDeviceToHost);
+  CHECK (e == cudaSuccess, "big launch of %s: %s", gh_variant_name (v),
+         cudaGetErrorString (e));
+  for (int c = 0; c < GH_NUM_CHANNELS && e == cudaSuccess; c++)
     {
       /* Weights in the result's units (accum.h). */
       unsigned long long want
@@ -248,42 +433,72 @@ check_big_launch (gh_kernel kernel, bool mask)
           * (c == GH_CHANNEL_ALPHA ? (mask ? 255 : 1)
                                    : (mask ? 200 * 255 : 255));
       int bin = c == GH_CHANNEL_ALPHA && !mask ? 255 : 200;
-      CHECK (got[c * 256 + bin] == want,
-             "kernel %d%s channel %d: %llu, want %llu", (int) kernel,
-             mask ? " (mask)" : "", c, got[c * 256 + bin], want);
+      CHECK (got[c * 256 + bin] == want, "%s%s channel %d: %llu, want %llu",
+             gh_variant_name (v), mask ? " (mask)" : "", c,
+             got[c * 256 + bin], want);
     }
   cudaFree (pix);
   cudaFree (m);
   cudaFree (sums);
 }
 
-/* The dispatcher's calibration ran (both probe times measured) and keeps
- * the faster kernel, the same on every later call. */
+/* The dispatcher offers exactly the variants that fit the budget: every
+ * one of them timed (GH_KERNEL_AUTO), first the earliest (in gh_variant's
+ * order) within 10% of the fastest, the global kernel last; the same on
+ * every later call. */
 static void
 check_dispatcher (void)
 {
+  gh_smem_budget b = budget ();
   for (int layout = 1; layout <= 4; layout++)
     for (int mask = 0; mask <= 1; mask++)
-      {
-        float ms[2], again[2];
-        gh_kernel k = gh_cuda_choose_kernel ((gh_layout) layout, mask, false,
-                                             ms);
-        gh_kernel k2 = gh_cuda_choose_kernel ((gh_layout) layout, mask,
-                                              false, again);
-        CHECK (ms[0] > 0 && ms[1] > 0 && ms[0] < 1e3f && ms[1] < 1e3f,
-               "layout %d mask %d: probe times %g, %g ms", layout, mask,
-               ms[0], ms[1]);
-        CHECK (k == (ms[0] < ms[1] ? GH_KERNEL_PACKED
-                                   : GH_KERNEL_SHARED_ATOMIC),
-               "layout %d mask %d: the faster kernel", layout, mask);
-        CHECK (k2 == k && again[0] == ms[0] && again[1] == ms[1],
-               "layout %d mask %d: calibrated once", layout, mask);
-        printf ("dispatcher, layout %d%s: %s (probe: packed %.3f ms, "
-                "shared-atomic %.3f ms)\n",
-                layout, mask ? " with mask" : "",
-                k == GH_KERNEL_PACKED ? "packed" : "shared-atomic", ms[0],
-                ms[1]);
-      }
+      for (int lin = 0; lin <= (layout >= 3); lin++)
+        {
+          const gh_launch_kind kind
+            = { (gh_layout) layout, mask != 0, false,
+                lin ? GH_LUMINANCE_LINEAR : GH_LUMINANCE_PERCEPTUAL };
+          gh_choice c = gh_cuda_choose (GH_KERNEL_AUTO, &kind, cap);
+          gh_choice again = gh_cuda_choose (GH_KERNEL_AUTO, &kind, cap);
+          int fitting = 0, offered = 0, ok = 1;
+          float fastest = 1e30f;
+          char line[256];
+          size_t len;
+
+          for (int v = 0; v < GH_VARIANT_GLOBAL; v++)
+            {
+              fitting += gh_variant_fits ((gh_variant) v, &kind, &b);
+              if (c.ms[v] > 0 && c.ms[v] < fastest)
+                fastest = c.ms[v];
+            }
+          len = (size_t) snprintf (line, sizeof line, "layout %d%s%s:",
+                                   layout, mask ? " with mask" : "",
+                                   lin ? ", GIMP 3" : "");
+          for (int i = 0; i < c.count; i++)
+            {
+              gh_variant v = c.order[i];
+              ok &= gh_variant_fits (v, &kind, &b);
+              ok &= (v == GH_VARIANT_GLOBAL) == (i == c.count - 1);
+              /* No upper bound: under compute-sanitizer a probe takes
+               * seconds. */
+              ok &= v == GH_VARIANT_GLOBAL
+                    || (c.ms[v] > 0
+                        && (i == 0 ? c.ms[v] <= fastest * 1.1f
+                                   : v > c.order[0]
+                                       || c.ms[v] > fastest * 1.1f));
+              offered += v != GH_VARIANT_GLOBAL;
+              if (len < sizeof line)
+                len += (size_t) snprintf (line + len, sizeof line - len,
+                                          " %s %.3f ms", gh_variant_name (v),
+                                          c.ms[v]);
+            }
+          CHECK (ok && offered == fitting && c.count >= 1,
+                 "%s: %d offered of %d that fit", line, offered, fitting);
+          CHECK (again.count == c.count
+                   && !memcmp (again.order, c.order, sizeof c.order)
+                   && !memcmp (again.ms, c.ms, sizeof c.ms),
+                 "%s: calibrated once", line);
+          printf ("dispatcher, %s\n", line);
+        }
 }
 
 /* A failure after `after` chunks: same result, one reason, CPU after. */
@@ -311,36 +526,50 @@ check_fallback (int after, int pinned)
   gh_engine_destroy (e);
 }
 
-int
-main (int argc, char **argv)
+/* Every check under the current cap. */
+static void
+run_checks (void)
 {
-  quick = argc > 1 && !strcmp (argv[1], "--quick");
-  gh_engine *probe = gpu_engine (GH_KERNEL_AUTO, 0);
-  if (strncmp (gh_engine_backend_name (probe), "cuda: ", 6))
-    {
-      printf ("SKIP: no usable GPU (%s)\n",
-              gh_engine_fallback_reason (probe));
-      gh_engine_destroy (probe);
-      return 77;
-    }
-  gh_engine_destroy (probe);
+  gh_smem_budget b = budget ();
+  const gh_launch_kind weighted = { GH_LAYOUT_RGBA, true, false,
+                                    GH_LUMINANCE_PERCEPTUAL };
+  const gh_launch_kind raw = { GH_LAYOUT_RGBA, false, true,
+                               GH_LUMINANCE_PERCEPTUAL };
+  const gh_launch_kind opaque = { GH_LAYOUT_RGBA, false, false,
+                                  GH_LUMINANCE_PERCEPTUAL };
+  printf ("== shared memory: %zu bytes a block, %zu a multiprocessor "
+          "(cap %zu)\n",
+          b.per_block, b.per_sm, cap);
   check_dispatcher ();
-  check_kernel (GH_KERNEL_PACKED, "packed");
-  check_kernel (GH_KERNEL_SHARED_ATOMIC, "shared-atomic");
-  check_kernel (GH_KERNEL_AUTO, "auto");
-  check_raw (GH_KERNEL_PACKED);
-  check_raw (GH_KERNEL_SHARED_ATOMIC);
+  /* Each family calibrates on its own; under compute-sanitizer (--quick)
+   * that takes minutes, and check_variants launches every variant
+   * directly anyway. */
   if (!quick)
     {
-      check_big_launch (GH_KERNEL_PACKED, true);
-      check_big_launch (GH_KERNEL_SHARED_ATOMIC, true);
-      check_big_launch (GH_KERNEL_SHARED_ATOMIC, false);
+      check_kernel (GH_KERNEL_PACKED, "packed");
+      check_kernel (GH_KERNEL_SHARED_ATOMIC, "shared-atomic");
     }
-  /* 20 M pixels are 5 chunks: fail at the first, in the middle, and at
-   * the last one, submitted by finish. */
+  check_kernel (GH_KERNEL_AUTO, "auto");
+  check_variants ();
+  for (int v = 0; v < GH_VARIANT_COUNT; v++)
+    {
+      if (gh_variant_fits ((gh_variant) v, &raw, &b))
+        check_raw ((gh_variant) v);
+      if (quick || v == GH_VARIANT_GLOBAL)
+        continue;
+      if (gh_variant_fits ((gh_variant) v, &weighted, &b))
+        check_big_launch ((gh_variant) v, true);
+      if (v != GH_VARIANT_PACKED
+          && gh_variant_fits ((gh_variant) v, &opaque, &b))
+        check_big_launch ((gh_variant) v, false);
+    }
   check_pinned ();
   check_float ();
   check_linear ();
+  if (!quick)
+    check_linear_all_colours ();
+  /* 20 M pixels are 5 chunks: fail at the first, in the middle, and at
+   * the last one, submitted by finish. */
   for (int pinned = 0; pinned <= 1; pinned++)
     {
       check_fallback (1, pinned);
@@ -349,6 +578,49 @@ main (int argc, char **argv)
           check_fallback (3, pinned);
           check_fallback (4, pinned);
         }
+    }
+}
+
+int
+main (int argc, char **argv)
+{
+  /* None, then the A100's, consumer Ampere / Ada / Blackwell's and
+   * Turing's opt-in limits, in KB. */
+  const int caps[4] = { 0, 163, 99, 64 };
+  int only = -1, devices = 0;
+  for (int i = 1; i < argc; i++)
+    if (!strcmp (argv[i], "--quick"))
+      quick = 1;
+    else if (!strcmp (argv[i], "--cap") && i + 1 < argc)
+      only = atoi (argv[++i]);
+    else
+      {
+        printf ("usage: test_gpu [--quick] [--cap KB]\n");
+        return 2;
+      }
+  if (cudaGetDeviceCount (&devices) != cudaSuccess || devices == 0)
+    {
+      cudaGetLastError ();
+      printf ("SKIP: no CUDA device\n");
+      return 77;
+    }
+  gh_engine *probe = gpu_engine (GH_KERNEL_AUTO, 0);
+  int usable = !strncmp (gh_engine_backend_name (probe), "cuda: ", 6);
+  CHECK (usable, "a CUDA device, but the engine counts on %s (%s)",
+         gh_engine_backend_name (probe), gh_engine_fallback_reason (probe));
+  gh_engine_destroy (probe);
+  if (!usable)
+    return test_summary ();
+  for (int i = 0; i < 4; i++)
+    if (only < 0 || caps[i] == only)
+      {
+        cap = (size_t) caps[i] * 1024;
+        run_checks ();
+      }
+  if (only > 0 && only != 64 && only != 99 && only != 163)
+    {
+      cap = (size_t) only * 1024;
+      run_checks ();
     }
   return test_summary ();
 }
