@@ -95,11 +95,14 @@ gh_cuda_create (const gh_options *options, gh_cuda **out, gh_error *error)
   cudaError_t e;
   gh_cuda *gpu;
 
+  /* No driver or no device: the machine has no GPU to offer, which
+   * callers tell apart from a GPU that failed (cuda_backend.h). */
   e = cudaGetDeviceCount (&count);
   if (e != cudaSuccess)
-    return cuda_fail (error, "no usable CUDA device", e);
+    return gh_fail (error, GH_ERR_UNSUPPORTED, "no usable CUDA device: %s",
+                    cudaGetErrorString (e));
   if (count == 0)
-    return gh_fail (error, GH_ERR_STATE, "no CUDA device found");
+    return gh_fail (error, GH_ERR_UNSUPPORTED, "no CUDA device found");
   if ((e = cudaSetDevice (0)) != cudaSuccess
       || (e = cudaGetDeviceProperties (&prop, 0)) != cudaSuccess)
     return cuda_fail (error, "cannot open CUDA device 0", e);

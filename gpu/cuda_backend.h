@@ -2,7 +2,11 @@
  * buffers on several CUDA streams, so copying one chunk overlaps counting
  * the one before.  C interface over cuda_backend.cu.
  *
- *   gh_cuda_create (&options, &gpu, &err)    -- fails cleanly with no GPU
+ *   gh_cuda_create (&options, &gpu, &err)    -- fails cleanly with no GPU:
+ *                                               GH_ERR_UNSUPPORTED when the
+ *                                               machine has no driver or no
+ *                                               device, another code when a
+ *                                               device failed to start
  *   gh_cuda_begin (gpu, &image)              -- cannot fail: GPU errors
  *                                               show at feed and finish
  *   gh_cuda_feed (gpu, &piece, cpu, &err)    -- pieces already checked

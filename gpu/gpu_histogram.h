@@ -84,8 +84,15 @@ typedef enum {
   GH_SAMPLE_F32
 } gh_sample;
 
+/* AUTO never makes a call wait for the GPU: the CUDA context starts in a
+ * background thread at gh_engine_create (unless gh_options.expected_pixels
+ * says the CPU will be done first), the CPU counts every piece fed until
+ * the GPU is ready, and the GPU takes the pieces after that while its
+ * measured cost per pixel is below the CPU's.  Results are sums, so an
+ * image counted partly by each is exact.  CUDA starts the GPU in
+ * gh_engine_create, waiting for it, and counts every 8-bit image there. */
 typedef enum {
-  GH_BACKEND_AUTO = 0, /* CUDA when a usable device exists, else CPU */
+  GH_BACKEND_AUTO = 0, /* CUDA once a usable device is ready, else CPU */
   GH_BACKEND_CPU,
   GH_BACKEND_CUDA
 } gh_backend;
@@ -111,6 +118,17 @@ typedef struct {
    * 101376 as on consumer Ampere, Ada and Blackwell, 166912 as on the
    * A100. */
   size_t smem_cap;
+  /* Under AUTO: about how many pixels this engine will count (0: not
+   * known).  When the CPU would count them before a CUDA context could be
+   * ready (its start-up measured at about 0.35 s on the GPU machine, the
+   * CPU at about 150 M RGBA pixels/s per thread there), no context is
+   * started at all: the start would cost more than it could win. */
+  size_t expected_pixels;
+  /* Testing only, AUTO, no GPU needed: instead of starting CUDA, a
+   * one-thread CPU pool stands in for a GPU that becomes ready after this
+   * many pieces have been fed (0 = off); the engine then switches to it
+   * mid-image exactly as it does to a GPU that is ready late. */
+  int test_late_gpu_pieces;
 } gh_options;
 
 /* Which luminance the LUMINANCE channel bins.  GIMP 2.10 weighs the
@@ -173,14 +191,47 @@ gh_status gh_engine_create (const gh_options *options, gh_engine **engine,
                             gh_error *error);
 void gh_engine_destroy (gh_engine *engine);
 
-/* Who counts the image begun last (until the next gh_engine_begin): "cuda:
- * <device name>", or "cpu: <n> threads" for F32 images, with no usable
- * GPU, or once the GPU failed.
- * Before the first image: where 8-bit images would go. */
+/* Who counted the image begun last (final once it is finished):
+ *   "cuda: <device name>"           the GPU counted every pixel;
+ *   "cpu: <n> threads"              the CPU did (F32 images, no usable GPU,
+ *                                   or under AUTO a GPU not ready or not
+ *                                   worth it);
+ *   "cpu: <n> threads + cuda: <device name>"
+ *                                   under AUTO, the CPU counted the pieces
+ *                                   fed before the GPU was ready and the
+ *                                   GPU the rest;
+ *   "cpu: <n> threads (GPU failed: <why>)"
+ *                                   the CPU counted it, or finished it,
+ *                                   because a GPU that was asked for
+ *                                   (GH_BACKEND_CUDA) or found could not
+ *                                   be used (gh_engine_gpu_failed).
+ * Before the first image: who would count an 8-bit image now. */
 const char *gh_engine_backend_name (const gh_engine *engine);
 
-/* Why the engine left the GPU (one line), or NULL if it never did. */
+/* Why the engine is not on the GPU (one line), or NULL while it is or may
+ * still be.  Also set, and quiet, when AUTO finds no usable GPU. */
 const char *gh_engine_fallback_reason (const gh_engine *engine);
+
+/* 1 when the fallback is news to the user: a GPU was asked for
+ * (GH_BACKEND_CUDA) or a device exists, and it could not be used or
+ * failed while counting.  0 otherwise, notably under AUTO on a machine
+ * with no usable GPU (the normal case, which stays quiet) and when AUTO
+ * kept an image on the CPU because the GPU was not ready yet.  Hosts say
+ * so once per call, with gh_engine_fallback_reason. */
+int gh_engine_gpu_failed (const gh_engine *engine);
+
+/* Where an engine's time went since it was created: seconds of the
+ * caller's wall clock inside feed and finish, and the pixels each side
+ * counted.  gpu_count covers staging pieces into page-locked memory, the
+ * transfers and the kernels (they overlap on CUDA streams). */
+typedef struct {
+  double gpu_ready;  /* create until the GPU was ready; 0: it never was */
+  double cpu_count;
+  double gpu_count;
+  uint64_t cpu_pixels;
+  uint64_t gpu_pixels;
+} gh_timings;
+void gh_engine_timings (const gh_engine *engine, gh_timings *out);
 
 /* Memory for the pieces a caller fills and feeds: page-locked when the
  * engine runs on the GPU (those pieces are copied straight to the device,
