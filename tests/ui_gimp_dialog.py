@@ -1,25 +1,35 @@
 #!/usr/bin/python3
-"""The plug-in's dialogs in a real GIMP 2.10 (with its GUI, on Xvfb), driven by
-key presses as a user would, from one batch command:
+"""The plug-in's dialogs in a real GIMP (with its GUI, on Xvfb), driven by
+key presses and the mouse as a user would, from one batch command; one test
+for both hosts (--host, as the plugin_*.py tests):
 
-1. Analyze... (plug-in-gpu-histogram RUN-INTERACTIVE): the dialog, found by
-   its title, is screenshot (not blank, the Otsu marker's orange); Escape
-   (Cancel) must leave the image exactly as it was.
-2. Equalize... opens the dialog with Equalize selected: Return (OK) must give
-   OpenCV's per-channel equalizeHist.
+1. Analyze...: the dialog, found by its title, is screenshot (not blank, the
+   Otsu marker's orange); Escape (Cancel) must leave the image exactly as it
+   was.
+2. Equalize... opens the dialog with Equalize selected (screenshot, copied to
+   SCREENSHOT.png): Return (OK) must give OpenCV's per-channel equalizeHist.
 3. Analyze... on an image with a display: Alt+B (Binarize, on the value
    channel shown, Otsu) and Return must give OpenCV's THRESH_BINARY |
-   THRESH_OTSU of max(R, G, B); then Ctrl+Z, once, in the image window must
-   bring the original back exactly (one undo step).  The script waits for the
+   THRESH_OTSU of max(R, G, B); then one Ctrl+Z in the image window must
+   bring the original back exactly (one undo step).  The batch waits for the
    test's flag file (file-glob) while the key goes in.
-4. Export as CSV... asks for a file (starting at the last one's folder): the
-   file written equals the scripted export's.
-5. Binarize (Otsu)... on a gray photo opens the dialog with Binarize and Otsu
-   selected: Return must give OpenCV's Otsu binarization.
+4. Export as CSV... asks for a file (GIMP 2.10: starting at the last one's
+   folder): the file written equals the scripted export's.
+5. Binarize (Otsu)... on a gray photo opens with Binarize and Otsu selected:
+   Return must give OpenCV's Otsu binarization.
+6. GIMP 3 only: Binarize (Otsu)... again: a drag on the plot selects a range
+   of levels, Return binarizes at Otsu's threshold over it (OpenCV's
+   threshold at the level the procedure returns, not the whole image's
+   Otsu); then Filters > Repeat (RUN-WITH-LAST-VALS) on a fresh copy must
+   give the same image and threshold: the range was remembered.
 
-Usage: ui_gimp_dialog.py PATH-TO-gpu-histogram [SCREENSHOT.png]
-Ends with "N passed, N failed"; exit 0 all passed, 1 a failure, 77 skipped
-(no gimp-2.10, Xvfb, xdotool, ImageMagick's import, or cv2).
+Usage: ui_gimp_dialog.py [--host gimp2|gimp3] PATH-TO-gpu-histogram [SCREENSHOT.png]
+GIMP 2.10 is gimp-2.10 on the PATH.  GIMP 3 runs natively (gimp-3.0 on the
+PATH) or inside the root of scripts/gimp3-env.sh (GH_GIMP3_ENV names it; by
+default this checkout's script when there is no gimp-3.0).  Xvfb, xdotool,
+ImageMagick's import and cv2 are the test's own, outside.  Ends with
+"N passed, N failed"; exit 0 all passed, 1 a failure, 77 skipped (no
+gimp-2.10, Xvfb, xdotool, import or cv2, or GIMP 3 marked unavailable).
 """
 import os
 import shutil
@@ -27,12 +37,14 @@ import subprocess
 import sys
 import time
 
-from plugin_gimp import ROOT, GimpSession, Tally, require_gimp, scm_str
+from plugin_gimp import ROOT, GimpSession, Tally, parse_args, require_gimp, scm_str
 
 TITLE = "Histogram (GPU)"
 CHOOSER = "Export Histogram as CSV"
 PHOTO = ROOT / "testimages" / "chelsea.png"
 GRAY = ROOT / "testimages" / "camera.png"
+FILES = ("cancelled.png", "equalized.png", "binarized.png", "undone.png",
+         "flag", "scripted.csv", "menu.csv", "gray-binarized.png")
 
 
 def skip(why):
@@ -40,6 +52,8 @@ def skip(why):
     print("0 passed, 0 failed")
     sys.exit(77)
 
+
+# --- The X side: windows, keys, screenshots (xdotool, ImageMagick) ---------
 
 def visible(env, title):
     """Ids of the visible windows whose name matches the regex title."""
@@ -91,6 +105,12 @@ def keys(env, window, *names):
         time.sleep(0.4)
 
 
+def orange(img):
+    """Where a BGR picture has the Otsu marker's orange."""
+    b, g, r = (img[..., k].astype(int) for k in range(3))
+    return (r > 200) & (g > 80) & (g < 150) & (b < 40)
+
+
 def picture_checks(t, path, what):
     import cv2
     import numpy as np
@@ -103,72 +123,240 @@ def picture_checks(t, path, what):
     t.check(f"{what}: a dialog-sized window ({w}x{h})", w >= 600 and h >= 400)
     t.check(f"{what}: not blank ({colours} colours, std {img.std():.1f})",
             colours > 200 and img.std() > 20)
-    b, g, r = (img[..., k].astype(int) for k in range(3))
-    orange = (r > 200) & (g > 80) & (g < 150) & (b < 40)
-    t.check(f"{what}: the Otsu marker is drawn ({int(orange.sum())} orange pixels)",
-            orange.sum() > 100)
+    marker = orange(img)
+    t.check(f"{what}: the Otsu marker is drawn ({int(marker.sum())} orange pixels)",
+            marker.sum() > 100)
 
+
+def drag_on_plot(env, window, shot):
+    """Drags across the plot around its marker: from 70 pixels left of it to
+    30 right (the plot is found by the marker's orange column)."""
+    import cv2
+    import numpy as np
+    ys, xs = np.nonzero(orange(cv2.imread(str(shot))))
+    if len(xs) == 0:
+        return False
+    x = int(np.bincount(xs).argmax())  # the line: the most orange column
+    column = ys[xs == x]
+    y = int((column.min() + column.max()) / 2)
+    for step in (["mousemove", "--window", window, str(x - 70), str(y)],
+                 ["mousedown", "1"],
+                 ["mousemove", "--window", window, str(x - 20), str(y)],
+                 ["mousemove", "--window", window, str(x + 30), str(y)],
+                 ["mouseup", "1"]):
+        subprocess.run(["xdotool"] + step, env=env)
+        time.sleep(0.4)
+    return True
+
+
+# --- What differs between the hosts -----------------------------------------
+
+class Gimp2Gui:
+    """GIMP 2.10: gimp-2.10 on this system, procedures called by position."""
+    patience = 90  # seconds a dialog may take to open
+    settle = 2     # seconds the preview takes to draw
+    # GIMP 2.10 titles an image window by the file's name.
+    image_title = "chelsea"
+    files = ()
+
+    def __init__(self, host):
+        self.host = host
+
+    def require(self):
+        if not shutil.which("gimp-2.10"):
+            skip("gimp-2.10 not found")
+        require_gimp(self.host)
+
+    def prepare(self, session, env):
+        pass
+
+    def argv(self, batch):
+        return ["gimp-2.10", "-n", "-s", "-d", "-f", "-b", batch, "-b", "(gimp-quit 1)"]
+
+    def call(self, suffix, *positional):
+        """plug-in-gpu-histogram<suffix>, interactive, on img and drw;
+        positional: GIMP 2.10's further arguments, which it cannot leave out."""
+        rest = "".join(" " + a for a in positional)
+        return f"(plug-in-gpu-histogram{suffix} RUN-INTERACTIVE img drw{rest})"
+
+    def no_file(self, quoted):
+        """Scheme: true while file-glob finds no file quoted."""
+        return f"(= 0 (car (file-glob {quoted} 0)))"
+
+    def csv_typed(self, path):
+        # The chooser starts at the last export's folder: the name alone.
+        return path.name
+
+    def more_batch(self, q):
+        return ""
+
+    def more_dialogs(self, t, env, f, dialog):
+        pass
+
+    def more_comparisons(self, t, f, out, same, read):
+        pass
+
+
+class Gimp3Gui(Gimp2Gui):
+    """GIMP 3: natively or inside the Debian 13 root of scripts/gimp3-env.sh,
+    procedures called by name; and Repeat with a dragged range."""
+    patience = 180
+    settle = 3
+    # GIMP 3 titles an image loaded by a script "[Untitled]": its window is
+    # found by the photo's size, which the title ends with.
+    image_title = "451x300"
+    files = ("ranged.png", "repeated.png")
+
+    def require(self):
+        if not shutil.which("gimp-3.0") and not self.host.env_script:
+            self.host.env_script = os.environ["GH_GIMP3_ENV"] = str(
+                ROOT / "scripts" / "gimp3-env.sh")
+        require_gimp(self.host)
+
+    def prepare(self, session, env):
+        # The first start's welcome dialog would take the focus.
+        with open(session.profile / "gimprc", "a") as rc:
+            rc.write("(show-welcome-dialog no)\n")
+        env["NO_AT_BRIDGE"] = "1"
+        # Xvfb's authority file (under /tmp) the GIMP 3 root sees too.
+        if os.environ.get("XAUTHORITY"):
+            env["XAUTHORITY"] = os.environ["XAUTHORITY"]
+
+    def argv(self, batch):
+        """GIMP 3 with its GUI running `batch`, then quitting; in a D-Bus
+        session of its own (gimp3.md section 8)."""
+        args = ["dbus-run-session", "--", "gimp-3.0", "-n", "-s", "-d", "-f",
+                "--batch-interpreter=plug-in-script-fu-eval", "-b", batch,
+                "-b", "(gimp-quit 1)"]
+        if self.host.env_script:
+            args = ["bash", self.host.env_script, "run"] + args
+        return args
+
+    def call(self, suffix, *positional):
+        # Arguments left out take their defaults (or the dialog's).
+        return (f"(plug-in-gpu-histogram{suffix} #:run-mode RUN-INTERACTIVE"
+                f" #:image img #:drawables (vector drw))")
+
+    def no_file(self, quoted):
+        return f"(null? (car (file-glob {quoted} 0)))"
+
+    def csv_typed(self, path):
+        return str(path)
+
+    def more_batch(self, q):
+        return (f"(let* ((l (gh-load {scm_str(GRAY)})) (img (car l)) (drw (cadr l)))"
+                f" (gh-say \"USED\" \"dialog\" (car {self.call('-binarize')}))"
+                f" (gh-save img drw {q['ranged.png']}))"
+                f"(let* ((l (gh-load {scm_str(GRAY)})) (img (car l)) (drw (cadr l)))"
+                f" (gh-say \"USED\" \"repeat\" (gh-binarize RUN-WITH-LAST-VALS img drw 0 -1))"
+                f" (gh-save img drw {q['repeated.png']}))")
+
+    def more_dialogs(self, t, env, f, dialog):
+        window = dialog("Binarize (Otsu)... with a range")
+        if window:
+            time.sleep(self.settle)
+            shot = f["ranged.png"].with_name("dialog-range.png")
+            screenshot(env, window, shot)
+            t.check("a range is dragged on the plot", drag_on_plot(env, window, shot))
+            time.sleep(2)
+            keys(env, window, "Return")
+
+    def more_comparisons(self, t, f, out, same, read):
+        import cv2
+        gray = cv2.imread(str(GRAY), cv2.IMREAD_GRAYSCALE)
+        otsu, _ = cv2.threshold(gray, 0, 255, cv2.THRESH_BINARY | cv2.THRESH_OTSU)
+        used = {}
+        for line in out.splitlines():
+            if "USED|" in line:
+                tag, level = line.split("USED|", 1)[1].split("|")[:2]
+                used[tag] = int(float(level))
+        dialog, repeat = used.get("dialog"), used.get("repeat")
+        log = out[-3000:]
+        t.check(f"the dragged range moves Otsu's threshold ({dialog} over the range, "
+                f"{int(otsu)} over all levels)", dialog is not None and dialog != int(otsu),
+                log if dialog is None else "")
+        if dialog is not None:
+            _, bw = cv2.threshold(gray, dialog, 255, cv2.THRESH_BINARY)
+            same(f"OK binarizes at that threshold ({dialog}), as OpenCV's",
+                 read("ranged.png", cv2.IMREAD_GRAYSCALE), bw)
+        t.check(f"Repeat binarizes at the same threshold ({repeat})",
+                repeat is not None and repeat == dialog, log)
+        same("Repeat (RUN-WITH-LAST-VALS) gives the dialog's image: the range is remembered",
+             read("repeated.png", cv2.IMREAD_GRAYSCALE),
+             read("ranged.png", cv2.IMREAD_GRAYSCALE))
+
+
+# --- The test, for both hosts -----------------------------------------------
 
 def main():
-    if len(sys.argv) < 2:
-        print(__doc__)
-        sys.exit(2)
-    plugin = sys.argv[1]
-    shot_path = os.path.abspath(sys.argv[2]) if len(sys.argv) > 2 else None
+    host, plugin, shot_path = parse_args("ui_gimp_dialog.py", ("screenshot",))
+    shot_path = os.path.abspath(shot_path) if shot_path else None
     if not os.environ.get("DISPLAY"):
-        # Starts itself again inside a fresh X server.
+        # Starts itself again inside a fresh X server (its socket and
+        # authority file under /tmp, which the GIMP 3 root sees too).
         if not shutil.which("xvfb-run"):
             skip("xvfb-run not found")
         os.execvp("xvfb-run", ["xvfb-run", "-a", "-s", "-screen 0 1400x1000x24",
                                sys.executable] + sys.argv)
-    for tool in ("gimp-2.10", "xdotool", "import"):
+    for tool in ("xdotool", "import"):
         if not shutil.which(tool):
             skip(f"{tool} not found")
-    require_gimp()
+    gui = (Gimp3Gui if host.gimp3 else Gimp2Gui)(host)
+    gui.require()
 
     t = Tally()
-    with GimpSession(plugin) as s:
+    with GimpSession(plugin, host) as s:
         env = dict(s.env, DISPLAY=os.environ["DISPLAY"])
-        f = {name: s.tmp / name for name in (
-            "cancelled.png", "equalized.png", "binarized.png", "undone.png",
-            "flag", "scripted.csv", "menu.csv", "gray-binarized.png")}
+        gui.prepare(s, env)
+        f = {name: s.tmp / name for name in FILES + gui.files}
         q = {name: scm_str(path) for name, path in f.items()}
-        batch = (f"(let* ((l (gh-load {scm_str(PHOTO)})) (img (car l)) (drw (cadr l)))"
-                 f" (plug-in-gpu-histogram RUN-INTERACTIVE img drw)"
-                 f" (gh-save img drw {q['cancelled.png']})"
-                 f" (plug-in-gpu-histogram-equalize RUN-INTERACTIVE img drw 0)"
-                 f" (gh-save img drw {q['equalized.png']}))"
-                 f"(let* ((l (gh-load {scm_str(PHOTO)})) (img (car l)) (drw (cadr l)))"
-                 f" (gimp-display-new img)"
-                 f" (plug-in-gpu-histogram RUN-INTERACTIVE img drw)"
-                 f" (gh-save img drw {q['binarized.png']})"
-                 f" (let wait () (if (= 0 (car (file-glob {q['flag']} 0))) (wait)))"
-                 f" (gh-save img drw {q['undone.png']})"
-                 f" (plug-in-gpu-histogram-export RUN-NONINTERACTIVE img drw {q['scripted.csv']})"
-                 f" (plug-in-gpu-histogram-export RUN-INTERACTIVE img drw \"\"))"
-                 f"(let* ((l (gh-load {scm_str(GRAY)})) (img (car l)) (drw (cadr l)))"
-                 f" (plug-in-gpu-histogram-binarize RUN-INTERACTIVE img drw 0 0)"
-                 f" (gh-save img drw {q['gray-binarized.png']}))")
-        gimp = subprocess.Popen(["gimp-2.10", "-n", "-s", "-d", "-f", "-b", batch,
-                                 "-b", "(gimp-quit 1)"], env=env,
-                                stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+        gimp = subprocess.Popen(gui.argv(batch_commands(gui, q)), env=env,
+                                stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
+                                text=True)
         try:
-            drive(t, env, f, shot_path)
-            out, _ = gimp.communicate(timeout=120)
+            drive(t, gui, env, f, shot_path)
+            out, _ = gimp.communicate(timeout=180)
         except subprocess.TimeoutExpired:
             gimp.kill()
             out, _ = gimp.communicate()
-            t.check("GIMP finishes after the dialogs close", False, out[-2000:])
-        compare(t, f, out)
+            t.check("GIMP finishes after the dialogs close", False, out[-3000:])
+        compare(t, gui, f, out)
     t.finish()
 
 
-def drive(t, env, f, shot_path):
+def batch_commands(gui, q):
+    """The batch that opens the dialogs one after the other (q: the files'
+    names, quoted for Scheme)."""
+    call = gui.call
+    no_name = '""'  # GIMP 2.10's file name for the export that asks for one
+    # Cancel makes GIMP 3's procedure return GIMP_PDB_CANCEL, which Script-Fu
+    # may take for an error: caught, so the batch goes on.
+    return ("(gimp-message-set-handler CONSOLE)"
+            f"(let* ((l (gh-load {scm_str(PHOTO)})) (img (car l)) (drw (cadr l)))"
+            f" (catch 'cancelled {call('')})"
+            f" (gh-save img drw {q['cancelled.png']})"
+            f" {call('-equalize', '0')}"
+            f" (gh-save img drw {q['equalized.png']}))"
+            f"(let* ((l (gh-load {scm_str(PHOTO)})) (img (car l)) (drw (cadr l)))"
+            f" (gimp-display-new img)"
+            f" {call('')}"
+            f" (gh-save img drw {q['binarized.png']})"
+            f" (let wait () (if {gui.no_file(q['flag'])} (wait)))"
+            f" (gh-save img drw {q['undone.png']})"
+            f" (gh-export RUN-NONINTERACTIVE img drw {q['scripted.csv']})"
+            f" {call('-export', no_name)})"
+            f"(let* ((l (gh-load {scm_str(GRAY)})) (img (car l)) (drw (cadr l)))"
+            f" {call('-binarize', '0', '0')}"
+            f" (gh-save img drw {q['gray-binarized.png']}))"
+            + gui.more_batch(q))
+
+
+def drive(t, gui, env, f, shot_path):
     """Plays the user's part, dialog after dialog, as the batch opens them."""
     done = []
 
     def dialog(what):
-        window = find_window(env, TITLE, done)
+        window = find_window(env, TITLE, done, timeout=gui.patience)
         t.check(f"{what}: the dialog '{TITLE}' opens", window is not None)
         if window:
             done.append(window_pid(env, window))
@@ -177,15 +365,16 @@ def drive(t, env, f, shot_path):
     window = dialog("Analyze...")
     if not window:
         return
-    time.sleep(2)  # the preview's first drawing
-    screenshot(env, window, f["cancelled.png"].with_name("dialog.png"))
-    picture_checks(t, f["cancelled.png"].with_name("dialog.png"), "analyze")
+    time.sleep(gui.settle)  # the preview's first drawing
+    shot = f["cancelled.png"].with_name("dialog.png")
+    screenshot(env, window, shot)
+    picture_checks(t, shot, "analyze")
     keys(env, window, "Escape")
 
     window = dialog("Equalize...")
     if not window:
         return
-    time.sleep(2)  # the preview shows Equalize
+    time.sleep(gui.settle)  # the preview shows Equalize
     shot = f["equalized.png"].with_name("dialog-equalize.png")
     screenshot(env, window, shot)
     picture_checks(t, shot, "equalize")
@@ -197,38 +386,43 @@ def drive(t, env, f, shot_path):
     window = dialog("Analyze... with a display")
     if not window:
         return
+    time.sleep(1)
     keys(env, window, "alt+b")
     time.sleep(1)
     keys(env, window, "Return")
-    if wait_file(f["binarized.png"]):
-        image = visible(env, "chelsea")
+    if wait_file(f["binarized.png"], timeout=120):
+        image = visible(env, gui.image_title)
         t.check("the image window is found", bool(image))
         if image:
             keys(env, image[-1], "ctrl+z")
-            time.sleep(1)
+            time.sleep(2)
     f["flag"].touch()
 
-    window = find_window(env, CHOOSER)
+    window = find_window(env, CHOOSER, timeout=120)
     t.check(f"Export as CSV...: the file chooser '{CHOOSER}' opens", window is not None)
-    if not window:
-        return
-    keys(env, window, "ctrl+a")
-    subprocess.run(["xdotool", "type", "--delay", "50", "menu.csv"], env=env)
-    keys(env, window, "Return")
+    if window:
+        time.sleep(1)
+        keys(env, window, "ctrl+a")
+        subprocess.run(["xdotool", "type", "--delay", "50", gui.csv_typed(f["menu.csv"])],
+                       env=env)
+        time.sleep(0.5)
+        keys(env, window, "Return")
 
     window = dialog("Binarize (Otsu)...")
     if window:
-        time.sleep(1)
+        time.sleep(gui.settle)
         keys(env, window, "Return")
 
+    gui.more_dialogs(t, env, f, dialog)
 
-def compare(t, f, out):
+
+def compare(t, gui, f, out):
     import cv2
     import numpy as np
-    log = out[-2000:]
+    log = out[-3000:]
 
-    def read(name):
-        return cv2.imread(str(f[name]))
+    def read(name, flags=cv2.IMREAD_COLOR):
+        return cv2.imread(str(f[name]), flags)
 
     def same(what, got, want):
         t.check(what, got is not None and np.array_equal(got, want),
@@ -252,8 +446,9 @@ def compare(t, f, out):
             "no file" if menu is None else "the files differ")
     gray = cv2.imread(str(GRAY), cv2.IMREAD_GRAYSCALE)
     _, bw = cv2.threshold(gray, 0, 255, cv2.THRESH_BINARY | cv2.THRESH_OTSU)
-    got = cv2.imread(str(f["gray-binarized.png"]), cv2.IMREAD_GRAYSCALE)
-    same("Binarize (Otsu)... opens on Otsu: OK gives OpenCV's THRESH_OTSU", got, bw)
+    same("Binarize (Otsu)... opens on Otsu: OK gives OpenCV's THRESH_OTSU",
+         read("gray-binarized.png", cv2.IMREAD_GRAYSCALE), bw)
+    gui.more_comparisons(t, f, out, same, read)
 
 
 if __name__ == "__main__":
