@@ -18,12 +18,30 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <time.h>
 #include <unistd.h>
 
 #define STRIP_ROWS 256
 
+/* Where the time goes (--timings): reading and decoding the files, and
+ * writing results; the engine keeps its own (gh_engine_timings). */
+static struct {
+  double decode, encode;
+} timers;
+
+static double
+now (void)
+{
+  struct timespec ts;
+  clock_gettime (CLOCK_MONOTONIC, &ts);
+  return (double) ts.tv_sec + (double) ts.tv_nsec * 1e-9;
+}
+
 typedef struct {
-  const char *input, *mask, *histogram, *equalize, *binarize;
+  const char **inputs;
+  int n_inputs;
+  int timings;
+  const char *mask, *histogram, *equalize, *binarize;
   gh_backend backend;
   gh_luminance luminance;
   gh_equalize_mode equalize_mode;
@@ -36,9 +54,12 @@ static void
 usage (FILE *out)
 {
   fputs (
-    "usage: gpu-histogram-cli [options] INPUT\n"
+    "usage: gpu-histogram-cli [options] INPUT...\n"
     "  INPUT             8-bit netpbm image: P5, P6 or P7 (GRAYSCALE,\n"
-    "                    GRAYSCALE_ALPHA, RGB, RGB_ALPHA)\n"
+    "                    GRAYSCALE_ALPHA, RGB, RGB_ALPHA); several inputs\n"
+    "                    are counted in turn by one engine, each printed\n"
+    "                    after a 'file: NAME' line (statistics only)\n"
+    "  --timings         print where the time went on stderr\n"
     "  --backend B       auto (default), cpu or cuda\n"
     "  --luminance RULE  perceptual (default: GIMP 2.10's, Y' of the stored\n"
     "                    R'G'B') or linear (GIMP 3's, Y of linear light)\n"
@@ -77,6 +98,10 @@ static int
 parse_args (int argc, char **argv, cli_options *o)
 {
   memset (o, 0, sizeof *o);
+  /* argv outlives the options: the inputs point into it. */
+  o->inputs = calloc ((size_t) argc, sizeof *o->inputs);
+  if (!o->inputs)
+    return fprintf (stderr, "out of memory\n"), -1;
   o->luminance = GH_LUMINANCE_PERCEPTUAL;
   o->equalize_mode = GH_EQUALIZE_CHANNELS;
   o->hi = 255;
@@ -93,9 +118,12 @@ parse_args (int argc, char **argv, cli_options *o)
         }
       if (a[0] != '-' || a[1] != '-')
         {
-          if (o->input)
-            return fprintf (stderr, "more than one input given\n"), -1;
-          o->input = a;
+          o->inputs[o->n_inputs++] = a;
+          continue;
+        }
+      if (!strcmp (a, "--timings"))
+        {
+          o->timings = 1;
           continue;
         }
       if (!v)
@@ -157,8 +185,12 @@ parse_args (int argc, char **argv, cli_options *o)
       else
         return fprintf (stderr, "unknown option %s\n", a), -1;
     }
-  if (!o->input)
+  if (o->n_inputs == 0)
     return fprintf (stderr, "no input image given\n"), -1;
+  if (o->n_inputs > 1
+      && (o->mask || o->histogram || o->equalize || o->binarize))
+    return fprintf (stderr, "--mask and the output files take one input\n"),
+           -1;
   return 0;
 }
 
@@ -189,12 +221,14 @@ compute_histogram (gh_engine *engine, pnm_image *im, pnm_image *mask,
     {
       size_t rows = im->height - y < STRIP_ROWS ? im->height - y : STRIP_ROWS;
       gh_piece piece = { buf, im->width, rows, row, mbuf, im->width };
+      double t = now ();
       if (pnm_read_rows (im, buf, rows)
           || (mask && pnm_read_rows (mask, mbuf, rows)))
         {
           fprintf (stderr, "the image or mask file is truncated\n");
           goto out;
         }
+      timers.decode += now () - t;
       if (gh_engine_feed (engine, &piece, &err) != GH_OK)
         {
           fprintf (stderr, "%s\n", err.message);
@@ -358,78 +392,60 @@ apply_op (pnm_image *im, const char *path, gh_op *op)
   return rc;
 }
 
-int
-main (int argc, char **argv)
+/* Counts one file and prints (and writes) what the options ask for.
+ * `im` is open; 0 on success. */
+static int
+process_file (gh_engine *engine, const cli_options *o, pnm_image *im)
 {
-  cli_options o;
-  pnm_image im, mask;
-  gh_options eo;
-  gh_engine *engine = NULL;
+  pnm_image mask;
   gh_histogram hist;
   gh_error err;
-  gh_layout layout;
+  gh_layout layout = (gh_layout) im->depth;
   char msg[256];
   int rc = 1;
+  double t;
 
   gh_histogram_init (&hist);
-  if (parse_args (argc, argv, &o))
+  if (o->mask)
     {
-      usage (stderr);
-      return 2;
-    }
-  if (pnm_open (o.input, &im, msg, sizeof msg))
-    {
-      fprintf (stderr, "%s\n", msg);
-      return 1;
-    }
-  layout = (gh_layout) im.depth;
-  if (o.mask)
-    {
-      if (pnm_open (o.mask, &mask, msg, sizeof msg))
+      if (pnm_open (o->mask, &mask, msg, sizeof msg))
         {
           fprintf (stderr, "%s\n", msg);
-          pnm_close (&im);
           return 1;
         }
-      if (mask.depth != 1 || mask.width != im.width
-          || mask.height != im.height)
+      if (mask.depth != 1 || mask.width != im->width
+          || mask.height != im->height)
         {
           fprintf (stderr, "the mask must be a gray image of %zux%zu\n",
-                   im.width, im.height);
+                   im->width, im->height);
           goto out;
         }
     }
-  gh_options_init (&eo);
-  eo.backend = o.backend;
-  if (gh_engine_create (&eo, &engine, &err) != GH_OK)
-    {
-      fprintf (stderr, "%s\n", err.message);
-      goto out;
-    }
-  if (compute_histogram (engine, &im, o.mask ? &mask : NULL, o.luminance,
+  if (compute_histogram (engine, im, o->mask ? &mask : NULL, o->luminance,
                          &hist))
     goto out;
+  t = now ();
   printf ("backend: %s\n", gh_engine_backend_name (engine));
-  print_stats (&hist, o.lo, o.hi);
-  if (o.histogram && write_csv (o.histogram, &hist))
+  print_stats (&hist, o->lo, o->hi);
+  if (o->histogram && write_csv (o->histogram, &hist))
     goto out;
-  if (o.equalize)
+  if (o->equalize)
     {
       gh_op op;
-      if (gh_op_equalize (&op, &hist, layout, GH_SAMPLE_U8, o.luminance,
-                          o.equalize_mode, &err)
+      if (gh_op_equalize (&op, &hist, layout, GH_SAMPLE_U8, o->luminance,
+                          o->equalize_mode, &err)
           != GH_OK)
         {
           fprintf (stderr, "%s\n", err.message);
           goto out;
         }
-      if (apply_op (&im, o.equalize, &op))
+      if (apply_op (im, o->equalize, &op))
         goto out;
     }
-  if (o.binarize)
+  if (o->binarize)
     {
-      gh_channel channel = o.channel >= 0
-                             ? (gh_channel) o.channel
+      gh_channel channel = o->channel >= 0
+                             ? (gh_channel) o->channel
                              : gh_default_binarize_channel (layout);
       gh_op op;
       int bin;
@@ -439,33 +455,108 @@ main (int argc, char **argv)
                    gh_channel_name (channel));
           goto out;
         }
-      if (o.threshold >= 0)
-        bin = gh_threshold_bin (o.threshold, hist.bins);
+      if (o->threshold >= 0)
+        bin = gh_threshold_bin (o->threshold, hist.bins);
       else
         {
           double counts[256];
           gh_histogram_counts (&hist, channel, counts);
           bin = gh_otsu_threshold (counts, 0, hist.bins - 1);
         }
-      printf ("threshold: %d\n", o.threshold >= 0
-                                   ? o.threshold
+      printf ("threshold: %d\n", o->threshold >= 0
+                                   ? o->threshold
                                    : gh_threshold_level (bin, hist.bins));
-      if (gh_op_binarize (&op, layout, GH_SAMPLE_U8, o.luminance, hist.bins,
+      if (gh_op_binarize (&op, layout, GH_SAMPLE_U8, o->luminance, hist.bins,
                           channel, bin, &err)
           != GH_OK)
         {
           fprintf (stderr, "%s\n", err.message);
           goto out;
         }
-      if (apply_op (&im, o.binarize, &op))
+      if (apply_op (im, o->binarize, &op))
         goto out;
     }
+  timers.encode += now () - t;
   rc = 0;
 out:
   gh_histogram_clear (&hist);
-  gh_engine_destroy (engine);
-  pnm_close (&im);
-  if (o.mask)
+  if (o->mask)
     pnm_close (&mask);
+  return rc;
+}
+
+/* --timings: one line on stderr, milliseconds. */
+static void
+print_timings (const gh_engine *engine, int files, double create,
+               double start)
+{
+  gh_timings t;
+  gh_engine_timings (engine, &t);
+  fprintf (stderr,
+           "timings: files %d, decode %.1f ms, count %.1f ms (cpu %.1f ms "
+           "for %llu px, gpu %.1f ms for %llu px: staging, transfer and "
+           "kernels overlapped), gpu ready after %.1f ms, encode %.1f ms, "
+           "engine create %.1f ms, main %.1f ms\n",
+           files, timers.decode * 1e3, (t.cpu_count + t.gpu_count) * 1e3,
+           t.cpu_count * 1e3, (unsigned long long) t.cpu_pixels,
+           t.gpu_count * 1e3, (unsigned long long) t.gpu_pixels,
+           t.gpu_ready * 1e3, timers.encode * 1e3, create * 1e3,
+           (now () - start) * 1e3);
+}
+
+int
+main (int argc, char **argv)
+{
+  cli_options o;
+  pnm_image im;
+  gh_options eo;
+  gh_engine *engine = NULL;
+  gh_error err;
+  char msg[256];
+  int rc = 0;
+  double start = now (), create = 0;
+
+  if (parse_args (argc, argv, &o))
+    {
+      usage (stderr);
+      return 2;
+    }
+  for (int i = 0; i < o.n_inputs; i++)
+    {
+      double t = now ();
+      if (pnm_open (o.inputs[i], &im, msg, sizeof msg))
+        {
+          fprintf (stderr, "%s\n", msg);
+          rc = 1;
+          continue;
+        }
+      timers.decode += now () - t;
+      if (!engine)
+        {
+          /* The work expected: this file's pixels for every input, so AUTO
+           * starts no GPU that the CPU would beat. */
+          gh_options_init (&eo);
+          eo.backend = o.backend;
+          eo.expected_pixels = im.width * im.height * (size_t) o.n_inputs;
+          t = now ();
+          if (gh_engine_create (&eo, &engine, &err) != GH_OK)
+            {
+              fprintf (stderr, "%s\n", err.message);
+              pnm_close (&im);
+              free (o.inputs);
+              return 1;
+            }
+          create = now () - t;
+        }
+      if (o.n_inputs > 1)
+        printf ("file: %s\n", o.inputs[i]);
+      if (process_file (engine, &o, &im))
+        rc = 1;
+      pnm_close (&im);
+    }
+  if (engine && o.timings)
+    print_timings (engine, o.n_inputs, create, start);
+  gh_engine_destroy (engine);
+  free (o.inputs);
   return rc;
 }

@@ -11,6 +11,7 @@ Usage: parity_opencv.py PATH-TO-gpu-histogram-cli
 (e) on an RGBA image (P7), --binarize and --equalize keep alpha and the file type.
 Exit status: 0 all passed, 1 something failed, 77 (meson: skipped) without cv2/numpy.
 """
+import os
 import subprocess
 import sys
 import tempfile
@@ -198,6 +199,45 @@ def check_alpha_kept(checks, cli, tmp, name, rgba):
     checks.report(f"alpha kept by binarize/equalize {name}", problem)
 
 
+def check_backend(checks, cli, tmp, rgb):
+    """The backend line is the expected one on this machine, and several files in one
+    process count the same as one each. AUTO on a small image never waits for a GPU:
+    exactly "cpu: N threads", nothing on stderr. --backend cuda: the GPU's name, or, with
+    no usable GPU, the CPU's name saying why and one "gpu-histogram:" line on stderr.
+    GPU_HISTOGRAM_BACKEND is removed: it would override --backend."""
+    src = tmp / "backend.ppm"
+    write_pnm(src, rgb)
+    env = {k: v for k, v in os.environ.items() if k != "GPU_HISTOGRAM_BACKEND"}
+    n = os.cpu_count()
+    cpu = f"cpu: {n} thread{'' if n == 1 else 's'}"
+
+    def run(*args):
+        p = subprocess.run([cli, *args], capture_output=True, text=True, timeout=300, env=env)
+        lines = [ln for ln in p.stdout.splitlines() if ln.startswith("backend: ")]
+        return p.returncode, [ln[len("backend: "):] for ln in lines], p.stdout, p.stderr
+
+    rc, got, one, err = run(str(src))
+    checks.report("AUTO on a small image: the backend is exactly the CPU's, stderr quiet",
+                  None if rc == 0 and got == [cpu] and not err
+                  else f"exit {rc}, {got} != [{cpu!r}], stderr {err!r}")
+    rc, got, _, err = run("--backend", "cuda", str(src))
+    told = [ln for ln in err.splitlines() if ln.startswith("gpu-histogram: ")]
+    if got and got[0].startswith("cuda: "):
+        problem = None if rc == 0 and not told else f"exit {rc}, stderr {err!r}"
+    else:
+        problem = (None if rc == 0 and len(got) == 1
+                   and got[0].startswith(cpu + " (GPU failed: ") and len(told) == 1
+                   else f"exit {rc}, backend {got}, stderr {err!r}")
+    print("--backend cuda:", got[0] if got else None, "|", told[0] if told else None)
+    checks.report("--backend cuda: the GPU's name, or the fallback told once", problem)
+    rc, got, many, err = run(str(src), str(src), str(src))
+    blocks = many.split("file: ")[1:]
+    checks.report("three files in one process: each as one alone",
+                  None if rc == 0 and len(blocks) == 3
+                  and all(b.split("\n", 1)[1] == one for b in blocks)
+                  else f"exit {rc}, {len(blocks)} blocks, stderr {err!r}")
+
+
 def main():
     if len(sys.argv) != 2:
         raise SystemExit("usage: parity_opencv.py PATH-TO-gpu-histogram-cli")
@@ -218,6 +258,7 @@ def main():
             check_equalize(checks, cli, tmp, name, a)
         for name, rgb in rgb_photos.items():
             check_histogram(checks, cli, tmp, name, rgb)
+        check_backend(checks, cli, tmp, next(iter(rgb_photos.values())))
         check_alpha_kept(checks, cli, tmp, "rgba_partial.png",
                          load_png(ROOT / "tests" / "fixtures" / "gimp" / "rgba_partial.png"))
     print(f"{checks.passed} passed, {checks.failed} failed")

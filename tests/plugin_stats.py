@@ -9,7 +9,9 @@ Usage: plugin_stats.py [--host gimp2|gimp3] PATH-TO-gpu-histogram
 Ends with "N passed, N failed"; exit 0 all passed, 1 a failure, 77 skipped.
 """
 import csv
+import os
 import sys
+from pathlib import Path
 
 from plugin_gimp import ROOT, GimpSession, Tally, parse_args, require_gimp, scm_str
 
@@ -151,7 +153,47 @@ def main():
             if tag == "export":
                 check_export(t, s.tmp / "hist.csv", h)
         print("backend:", ", ".join(sorted(backends)) or "none reported")
+        check_backend(t, s, backends)
     t.finish()
+
+
+def cpu_name():
+    n = os.cpu_count()
+    return f"cpu: {n} thread{'' if n == 1 else 's'}"
+
+
+def check_backend(t, s, backends):
+    """The backend string is the expected one on this machine: under AUTO with no GPU, the
+    CPU's name exactly (no GPU is the normal case: nothing said); with
+    GPU_HISTOGRAM_BACKEND=cuda and no usable GPU, the CPU's name with why, and the reason
+    once on stderr (a script's call)."""
+    gpu_here = Path("/dev/nvidia0").exists()
+    if not gpu_here:
+        t.check("AUTO, no GPU: the backend is exactly the CPU's", backends == {cpu_name()},
+                f"{sorted(backends)} != {cpu_name()!r}")
+    else:
+        t.check("AUTO: no fallback text", not any("GPU failed" in b for b in backends),
+                repr(sorted(backends)))
+    s.env["GPU_HISTOGRAM_BACKEND"] = "cuda"
+    try:
+        chunk = s.run({"cuda": '''(let* ((img (car (gimp-image-new 1 1 RGB)))
+               (drw (gh-new-layer img 1 1 RGB-IMAGE "px")))
+          (gimp-image-insert-layer img drw 0 0)
+          (gh-stats "cuda" img drw))'''})["cuda"]
+    finally:
+        del s.env["GPU_HISTOGRAM_BACKEND"]
+    got = [f[0] for f in chunk.fields("BACKEND")]
+    told = [line for line in chunk.text.splitlines()
+            if line.startswith("gpu-histogram: the GPU could not be used: ")]
+    if got and got[0].startswith("cuda: "):
+        t.check("GPU_HISTOGRAM_BACKEND=cuda with a GPU: counted there, nothing told",
+                not told, "\n".join(told))
+        return
+    t.check("GPU_HISTOGRAM_BACKEND=cuda, no usable GPU: the backend says why",
+            len(got) == 1 and got[0].startswith(cpu_name() + " (GPU failed: "), repr(got))
+    t.check("... and stderr says it once", len(told) == 1, chunk.text[-2000:])
+    print("with GPU_HISTOGRAM_BACKEND=cuda:", got[0] if got else None, "|",
+          told[0] if told else None)
 
 
 def check_export(t, path, h):

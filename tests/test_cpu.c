@@ -81,6 +81,154 @@ check_backend_name (void)
   gh_engine_destroy (e);
 }
 
+/* Feeds a picture in strips of `rows` rows and checks the result. */
+static void
+check_in_strips (gh_engine *e, const test_picture *p, size_t rows,
+                 const char *what)
+{
+  gh_histogram got, want;
+  gh_error err;
+  gh_status st = gh_engine_begin (e, &p->image, &err);
+
+  gh_histogram_init (&got);
+  gh_histogram_init (&want);
+  for (size_t y = 0; st == GH_OK && y < p->height; y += rows)
+    {
+      size_t n = p->height - y < rows ? p->height - y : rows;
+      gh_piece piece = { p->pixels + y * p->stride, p->width, n, p->stride,
+                         p->mask ? p->mask + y * p->mask_stride : NULL,
+                         p->mask_stride };
+      st = gh_engine_feed (e, &piece, &err);
+    }
+  if (st == GH_OK)
+    st = gh_engine_finish (e, &got, &err);
+  test_reference (p, &want);
+  CHECK (st == GH_OK && test_same_histogram (&got, &want), "%s: %s", what,
+         st == GH_OK ? "differs from the reference" : err.message);
+  gh_histogram_clear (&got);
+  gh_histogram_clear (&want);
+}
+
+static gh_engine *
+auto_engine (int late_pieces, size_t expected_pixels)
+{
+  gh_options o;
+  gh_engine *e = NULL;
+  gh_error err;
+  gh_options_init (&o);
+  o.quiet = 1;
+  o.cpu_threads = 2;
+  o.test_late_gpu_pieces = late_pieces;
+  o.expected_pixels = expected_pixels;
+  if (gh_engine_create (&o, &e, &err) != GH_OK)
+    {
+      printf ("cannot create an engine: %s\n", err.message);
+      exit (1);
+    }
+  return e;
+}
+
+/* AUTO with a device that is ready late (the test hook's CPU stand-in, so
+ * no GPU is needed): the pieces fed before it is ready are counted on the
+ * CPU, the rest on the device, the sum is exact and the name says both. */
+static void
+check_late_device (void)
+{
+  gh_engine *e = auto_engine (3, 0);
+  gh_timings t;
+  test_picture p;
+
+  test_seed (99);
+  CHECK (!strcmp (gh_engine_backend_name (e), "cpu: 2 threads"),
+         "before the device is ready: %s", gh_engine_backend_name (e));
+  test_picture_make (&p, GH_LAYOUT_RGBA, 1, 517, 263, DIST_UNIFORM, 0);
+  check_in_strips (e, &p, 20, "an image the device joins after 3 strips");
+  CHECK (!strcmp (gh_engine_backend_name (e),
+                  "cpu: 2 threads + test: late GPU stand-in"),
+         "a shared image is named for both: %s", gh_engine_backend_name (e));
+  gh_engine_timings (e, &t);
+  CHECK (t.cpu_pixels == 3 * 20 * 517 && t.gpu_pixels == 263 * 517 - t.cpu_pixels
+           && t.gpu_ready > 0,
+         "3 strips on the CPU, the rest on the device: %llu + %llu, ready "
+         "after %g s", (unsigned long long) t.cpu_pixels,
+         (unsigned long long) t.gpu_pixels, t.gpu_ready);
+  check_in_strips (e, &p, 64, "the next image, all on the device");
+  CHECK (!strcmp (gh_engine_backend_name (e), "test: late GPU stand-in"),
+         "then the device alone: %s", gh_engine_backend_name (e));
+  CHECK (!gh_engine_gpu_failed (e) && !gh_engine_fallback_reason (e),
+         "nothing failed: %s", gh_engine_fallback_reason (e));
+  test_check_backend_names (e, 1, 200, 30);
+  test_picture_free (&p);
+  gh_engine_destroy (e);
+
+  /* The switch at every point of random pictures fed in random tiles. */
+  for (int late = 1; late <= 6; late++)
+    {
+      e = auto_engine (late, 0);
+      for (int i = 0; i < 8; i++)
+        {
+          test_picture_random (&p, 300);
+          test_check_picture (e, &p, "random, device ready late");
+          test_picture_free (&p);
+        }
+      gh_engine_destroy (e);
+    }
+
+  /* A device never adopted: destroy ends the start cleanly. */
+  e = auto_engine (1000, 0);
+  test_picture_make (&p, GH_LAYOUT_RGB, 0, 64, 64, DIST_SKEWED, 0);
+  check_in_strips (e, &p, 8, "before a device that is never used");
+  test_picture_free (&p);
+  gh_engine_destroy (e);
+}
+
+/* Which fallbacks are news (gh_engine_gpu_failed): none under AUTO, where
+ * a GPU missing or not worth starting stays quiet and the name is the
+ * CPU's exactly; GH_BACKEND_CUDA without a usable GPU is told, and the
+ * name says why. */
+static void
+check_fallback_classes (void)
+{
+  gh_options o;
+  gh_engine *e;
+  gh_error err;
+  char cpu[40];
+  test_picture p;
+
+  snprintf (cpu, sizeof cpu, "cpu: 2 threads");
+  e = auto_engine (0, 1000);
+  test_picture_make (&p, GH_LAYOUT_RGBA, 0, 100, 10, DIST_UNIFORM, 0);
+  check_in_strips (e, &p, 10, "AUTO, small work");
+  CHECK (!strcmp (gh_engine_backend_name (e), cpu) && !gh_engine_gpu_failed (e)
+           && gh_engine_fallback_reason (e),
+         "AUTO with too little work for a GPU: '%s', failed %d, reason %s",
+         gh_engine_backend_name (e), gh_engine_gpu_failed (e),
+         gh_engine_fallback_reason (e));
+  gh_engine_destroy (e);
+
+  gh_options_init (&o);
+  o.quiet = 1;
+  o.cpu_threads = 2;
+  o.backend = GH_BACKEND_CUDA;
+  if (gh_engine_create (&o, &e, &err) != GH_OK)
+    {
+      printf ("cannot create an engine: %s\n", err.message);
+      exit (1);
+    }
+  check_in_strips (e, &p, 3, "CUDA asked for");
+  if (!strncmp (gh_engine_backend_name (e), "cuda: ", 6))
+    CHECK (!gh_engine_gpu_failed (e), "a working GPU did not fail");
+  else
+    CHECK (gh_engine_gpu_failed (e) && gh_engine_fallback_reason (e)
+             && !strncmp (gh_engine_backend_name (e),
+                          "cpu: 2 threads (GPU failed: ", 28),
+           "CUDA asked for and not usable is told: '%s', failed %d",
+           gh_engine_backend_name (e), gh_engine_gpu_failed (e));
+  printf ("GH_BACKEND_CUDA here: %s\n", gh_engine_backend_name (e));
+  gh_engine_destroy (e);
+  test_picture_free (&p);
+}
+
 int
 main (void)
 {
@@ -127,5 +275,7 @@ main (void)
       gh_engine_destroy (e);
     }
   check_backend_name ();
+  check_late_device ();
+  check_fallback_classes ();
   return test_summary ();
 }

@@ -14,7 +14,7 @@
 #include "procedures.h"
 
 gboolean
-core_engine_ensure (gh_engine **engine, GError **error)
+core_engine_ensure (gh_engine **engine, gsize expected_pixels, GError **error)
 {
   gh_options options;
   gh_error   err;
@@ -23,8 +23,18 @@ core_engine_ensure (gh_engine **engine, GError **error)
     return TRUE;
   gh_options_init (&options);
   options.quiet = 1;
+  options.expected_pixels = expected_pixels;
   return core_error_from_engine (gh_engine_create (&options, engine, &err),
                                  &err, error);
+}
+
+gchar *
+core_engine_fallback_note (const gh_engine *engine)
+{
+  if (! engine || ! gh_engine_gpu_failed (engine))
+    return NULL;
+  return g_strdup_printf ("the GPU could not be used: %s",
+                          gh_engine_fallback_reason (engine));
 }
 
 gboolean

@@ -17,7 +17,8 @@
  *   gh_histogram_clear (&hist);
  *
  * Added since the interface was first declared: core_engine_ensure, the
- * one engine of a plug-in process, created alike by both hosts.
+ * one engine of a plug-in process, created alike by both hosts, and
+ * core_engine_fallback_note.
  */
 #ifndef GH_CORE_OPERATIONS_H
 #define GH_CORE_OPERATIONS_H
@@ -25,10 +26,20 @@
 #include "region.h"
 
 /* The plug-in's one engine, created at the first call that needs it
- * (*engine NULL until then): a batch pays the GPU start-up once.  It is
- * quiet: the fallback line would go to GIMP's terminal, and the backend
- * name the procedures return says where the work ran. */
-gboolean core_engine_ensure (gh_engine **engine, GError **error);
+ * (*engine NULL until then): a batch pays the GPU start-up once.
+ * expected_pixels: the drawable's size where the call counts one (the
+ * engine then starts no GPU the CPU would beat: gh_options), 0 for the
+ * batch and the dialog, whose work is not known in advance.  The engine
+ * is quiet: the hosts tell a fallback themselves, once per call, with
+ * core_engine_fallback_note. */
+gboolean core_engine_ensure (gh_engine **engine, gsize expected_pixels,
+                             GError **error);
+
+/* When a GPU was asked for or found and could not be used
+ * (gh_engine_gpu_failed), one line saying why, to show in GIMP's message
+ * (interactive) or print on stderr (scripts); NULL otherwise, notably when
+ * there is no GPU under AUTO.  g_free it. */
+gchar *core_engine_fallback_note (const gh_engine *engine);
 
 /* The histogram of the drawable's part inside the selection. */
 gboolean core_histogram (const CoreHost *host, gh_engine *engine,

@@ -184,6 +184,15 @@ last_settings (const gchar *proc, gpointer settings, gsize size,
   return FALSE;
 }
 
+/* The pixels a call on the drawable counts: the engine starts no GPU the
+ * CPU would beat (core_engine_ensure). */
+static gsize
+drawable_pixels (gint32 drawable)
+{
+  return (gsize) gimp_drawable_width (drawable)
+         * (gsize) gimp_drawable_height (drawable);
+}
+
 /* The drawable's histogram, under GIMP's progress bar, and how long the
  * engine took (its start-up left out). */
 static gboolean
@@ -194,7 +203,7 @@ histogram_timed (gint32 drawable, gh_histogram *hist, gdouble *seconds,
   GTimer            *timer;
   gboolean           ok;
 
-  if (! core_engine_ensure (&engine, error))
+  if (! core_engine_ensure (&engine, drawable_pixels (drawable), error))
     return FALSE;
   gimp_progress_init ("Histogram (GPU)");
   timer = g_timer_new ();
@@ -443,7 +452,7 @@ run_equalize (GimpRunMode run_mode, gint nparams, const GimpParam *param,
     return dialog_procedure (core_proc_equalize.name, DIALOG_ACTION_EQUALIZE,
                              run_mode, drawable, changed, NULL, error);
   gimp_progress_init ("Equalizing (GPU)");
-  if (! core_engine_ensure (&engine, error)
+  if (! core_engine_ensure (&engine, drawable_pixels (drawable), error)
       || ! core_equalize (&gimp2_host, engine, GIMP2_HANDLE (drawable),
                           param[3].data.d_int32, NULL, &progress, error))
     return FALSE;
@@ -478,7 +487,7 @@ run_binarize (GimpRunMode run_mode, gint nparams, const GimpParam *param,
   else
     {
       gimp_progress_init ("Binarizing (GPU)");
-      if (! core_engine_ensure (&engine, error)
+      if (! core_engine_ensure (&engine, drawable_pixels (drawable), error)
           || ! core_binarize (&gimp2_host, engine, GIMP2_HANDLE (drawable),
                               param[3].data.d_int32, param[4].data.d_int32,
                               NULL, &used, &progress, error))
@@ -535,7 +544,8 @@ run_export (GimpRunMode run_mode, gint nparams, const GimpParam *param,
   else if (! last_settings (proc, &s, sizeof s, NULL, error))
     return FALSE;
   gimp_progress_init ("Exporting the histogram (GPU)");
-  if (! core_engine_ensure (&engine, error)
+  if (! core_engine_ensure (&engine,
+                            drawable_pixels (param[2].data.d_drawable), error)
       || ! core_export (&gimp2_host, engine,
                         GIMP2_HANDLE (param[2].data.d_drawable), s.filename,
                         &progress, error))
@@ -568,7 +578,7 @@ run_batch (GimpRunMode run_mode, gint nparams, const GimpParam *param,
     }
   else if (! last_settings (proc, &s, sizeof s, NULL, error))
     return FALSE;
-  if (! core_engine_ensure (&engine, error)
+  if (! core_engine_ensure (&engine, 0, error)
       || ! core_batch_run (&gimp2_host, engine, s.pattern, s.operation,
                            s.output_dir, s.stats_csv, &done, &failed,
                            &failures, error))
@@ -597,6 +607,7 @@ run (const gchar *name, gint nparams, const GimpParam *param,
   GError          *error = NULL;
   gboolean         changed = FALSE;
   gboolean         ok;
+  gchar           *note;
 
   gegl_init (NULL, NULL);
   *nreturn_vals = 1;
@@ -635,6 +646,13 @@ run (const gchar *name, gint nparams, const GimpParam *param,
       *nreturn_vals = 2;
       g_error_free (error);
     }
+  /* A GPU that was there and not used is told once per call. */
+  note = core_engine_fallback_note (engine);
+  if (note && run_mode == GIMP_RUN_INTERACTIVE)
+    gimp_message (note);
+  else if (note)
+    g_printerr ("gpu-histogram: %s\n", note);
+  g_free (note);
   gh_engine_destroy (engine);
   engine = NULL;
 }

@@ -237,6 +237,33 @@ export_csv (const gchar *filename, gpointer data, GError **error)
   return core_write_csv (t->hist, filename, error);
 }
 
+/* The pixels a call on the drawable counts: the engine starts no GPU the
+ * CPU would beat (core_engine_ensure). */
+static gsize
+drawable_pixels (GimpDrawable *drawable)
+{
+  return (gsize) gimp_drawable_get_width (drawable)
+         * (gsize) gimp_drawable_get_height (drawable);
+}
+
+/* The end of a call: a GPU that was there and not used is told once (the
+ * message in interactive use, stderr in scripts; the backend string says
+ * it too), and the engine goes, its GPU start joined (engine.c: no thread
+ * may be inside the CUDA driver when the process exits). */
+static void
+end_call (GimpRunMode run_mode)
+{
+  gchar *note = core_engine_fallback_note (engine);
+
+  if (note && run_mode == GIMP_RUN_INTERACTIVE)
+    gimp_message (note);
+  else if (note)
+    g_printerr ("gpu-histogram: %s\n", note);
+  g_free (note);
+  gh_engine_destroy (engine);
+  engine = NULL;
+}
+
 /* The dialog procedures' runs other than NONINTERACTIVE: the histogram,
  * then the dialog (an interactive run with a display) or the remembered
  * settings (RUN-WITH-LAST-VALS, and interactive runs in gimp-console),
@@ -263,7 +290,7 @@ dialog_flow (GimpRunMode run_mode, GimpImage *image, GimpDrawable *drawable,
     return FALSE;
   gimp_progress_init ("Histogram (GPU)");
   timer = g_timer_new ();
-  ok = core_engine_ensure (&engine, error)
+  ok = core_engine_ensure (&engine, drawable_pixels (drawable), error)
        && core_histogram (gimp3_host (), engine, drawable, hist, &whole,
                           error);
   if (! ok)
@@ -334,7 +361,8 @@ run_analyse (GimpProcedure *procedure, GimpRunMode run_mode,
   if (run_mode == GIMP_RUN_NONINTERACTIVE)
     {
       gimp_progress_init ("Histogram (GPU)");
-      ok = drawable && core_engine_ensure (&engine, &error)
+      ok = drawable
+           && core_engine_ensure (&engine, drawable_pixels (drawable), &error)
            && core_histogram (gimp3_host (), engine, drawable, &hist, &whole,
                               &error);
     }
@@ -352,6 +380,7 @@ run_analyse (GimpProcedure *procedure, GimpRunMode run_mode,
       GIMP_VALUES_SET_DOUBLE_ARRAY (values, 3, levels, GH_NUM_LEVELS);
     }
   gh_histogram_clear (&hist);
+  end_call (run_mode);
   if (ok)
     return values;
   return error ? return_error (procedure, error)
@@ -384,7 +413,7 @@ run_apply (GimpProcedure *procedure, GimpRunMode run_mode, GimpImage *image,
       gimp_image_undo_group_start (image);
       gimp_progress_init (action == DIALOG_ACTION_BINARIZE
                             ? "Binarizing (GPU)" : "Equalizing (GPU)");
-      ok = core_engine_ensure (&engine, &error)
+      ok = core_engine_ensure (&engine, drawable_pixels (drawable), &error)
            && (action == DIALOG_ACTION_BINARIZE
                  ? core_binarize (gimp3_host (), engine, drawable, channel,
                                   threshold, NULL, &used, &whole, &error)
@@ -396,6 +425,7 @@ run_apply (GimpProcedure *procedure, GimpRunMode run_mode, GimpImage *image,
     ok = drawable && dialog_flow (run_mode, image, drawable, config, action,
                                   &hist, &used, &error);
   gh_histogram_clear (&hist);
+  end_call (run_mode);
   if (! ok)
     return error ? return_error (procedure, error)
                  : gimp_procedure_new_return_values (procedure,
@@ -498,9 +528,10 @@ run_export (GimpProcedure *procedure, GimpRunMode run_mode,
   gimp_progress_init ("Exporting the histogram (GPU)");
   ok = drawable
        && (path = local_path (config, &core_arg_filename, &error))
-       && core_engine_ensure (&engine, &error)
+       && core_engine_ensure (&engine, drawable_pixels (drawable), &error)
        && core_export (gimp3_host (), engine, drawable, path, &whole, &error);
   g_free (path);
+  end_call (run_mode);
   return ok ? gimp_procedure_new_return_values (procedure, GIMP_PDB_SUCCESS,
                                                 NULL)
             : return_error (procedure, error);
@@ -527,7 +558,7 @@ run_batch (GimpProcedure *procedure, GimpProcedureConfig *config,
     output_dir = local_path (config, &core_arg_output_dir, &error);
   ok = ! error
        && (stats_csv = local_path (config, &core_arg_stats_csv, &error))
-       && core_engine_ensure (&engine, &error)
+       && core_engine_ensure (&engine, 0, &error)
        && core_batch_run (gimp3_host (), engine, pattern, operation,
                           output_dir, stats_csv, &done,
                           &failed, &failures, &error);
@@ -543,6 +574,7 @@ run_batch (GimpProcedure *procedure, GimpProcedureConfig *config,
   g_free (pattern);
   g_free (output_dir);
   g_free (stats_csv);
+  end_call (run_mode);
   return ok ? gimp_procedure_new_return_values (procedure, GIMP_PDB_SUCCESS,
                                                 NULL)
             : return_error (procedure, error);
