@@ -5,7 +5,8 @@ ellipse), a layer with offsets, an indexed image, 1x1 and 3000x1 layers, a
 selection that misses the layer; and the CSV export.  (Other precisions:
 plugin_precision.py.)
 
-Usage: plugin_stats.py [--host gimp2|gimp3] PATH-TO-gpu-histogram
+Usage: plugin_stats.py [--host gimp2|gimp3] PATH-TO-gpu-histogram [PATH-TO-gpu-histogram-cli]
+(with the CLI: its histogram CSV must equal the plug-in's export, byte for byte)
 Ends with "N passed, N failed"; exit 0 all passed, 1 a failure, 77 skipped.
 """
 import csv
@@ -80,6 +81,10 @@ def cases(tmp):
     out["export"] = (load(chelsea, "(ellipse 60 30 300 220)") +
                      f"(gh-export RUN-NONINTERACTIVE img drw "
                      f"{scm_str(tmp / 'hist.csv')}) (gh-stats \"export\" img drw))", None)
+    # The whole photo, for the CLI to write the same file.
+    out["export whole"] = (load(chelsea) + f"(gh-export RUN-NONINTERACTIVE img drw "
+                           f"{scm_str(tmp / 'whole.csv')}) (gh-stats \"export whole\" img drw))",
+                           None)
     return out
 
 
@@ -134,7 +139,7 @@ def parse_floats(s):
 
 
 def main():
-    host, plugin = parse_args("plugin_stats.py")
+    host, plugin, cli = parse_args("plugin_stats.py", extra=("cli",))
     require_gimp(host)
     t = Tally()
     with GimpSession(plugin, host) as s:
@@ -152,6 +157,8 @@ def main():
                 t.check(f"{tag}: nothing counted", not any(h))
             if tag == "export":
                 check_export(t, s.tmp / "hist.csv", h)
+        if cli:
+            check_cli_export(t, host, cli, s.tmp)
         print("backend:", ", ".join(sorted(backends)) or "none reported")
         check_backend(t, s, backends)
     t.finish()
@@ -194,6 +201,24 @@ def check_backend(t, s, backends):
     t.check("... and stderr says it once", len(told) == 1, chunk.text[-2000:])
     print("with GPU_HISTOGRAM_BACKEND=cuda:", got[0] if got else None, "|",
           told[0] if told else None)
+
+
+def check_cli_export(t, host, cli, tmp):
+    """The CLI, the engine's third host, writes the plug-in's CSV byte for byte
+    (with this GIMP's luminance rule)."""
+    import subprocess
+    from netpbm import load_png, write_pnm
+    pam = tmp / "chelsea.pam"
+    write_pnm(pam, load_png(ROOT / "testimages" / "chelsea.png"))
+    p = subprocess.run([cli, str(pam), "--luminance", host.luminance,
+                        "--histogram", str(tmp / "cli.csv")],
+                       stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+    mine = (tmp / "cli.csv").read_bytes() if (tmp / "cli.csv").exists() else None
+    plug = (tmp / "whole.csv").read_bytes() if (tmp / "whole.csv").exists() else None
+    t.check("the CLI's histogram CSV equals the plug-in's export, byte for byte",
+            p.returncode == 0 and mine is not None and mine == plug,
+            p.stdout[-500:] if p.returncode or mine is None else
+            "no export" if plug is None else "the files differ")
 
 
 def check_export(t, path, h):
