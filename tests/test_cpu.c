@@ -1,6 +1,8 @@
 /* test_cpu.c — the CPU backend against the plain reference: hundreds of
  * random pictures fed in random pieces, with 1, 2 and 3 threads, and the
- * cases that break narrow counters. */
+ * cases that break narrow counters; AUTO's switch to a device that is
+ * ready mid-image (through the test hook's CPU stand-in, no GPU needed);
+ * which fallbacks are told, and the backend names. */
 #include "test_util.h"
 
 #include <stdlib.h>

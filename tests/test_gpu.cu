@@ -1,7 +1,8 @@
 /* test_gpu.cu — the CUDA backend and every kernel variant against the
  * plain reference, the raw kernels against plain counts, GIMP 3's
  * luminance on the device for all 2^24 colours, and the fallback to the
- * CPU when the GPU fails mid-image.  Everything runs under each
+ * CPU when the GPU fails mid-image; AUTO's background start (the GPU
+ * joining an image the CPU began, a failure under AUTO told).  Everything runs under each
  * shared-memory cap (gh_options.smem_cap): none, then 163, 99 and 64 KB,
  * the limits of an A100, of consumer Ampere / Ada / Blackwell GPUs and of
  * Turing, so one GPU runs what each of them would launch.  Every image
@@ -16,6 +17,7 @@
 
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include "cuda_launch.h"
 #include "kernel_common.cuh"
@@ -581,6 +583,95 @@ run_checks (void)
     }
 }
 
+static double
+wall (void)
+{
+  struct timespec ts;
+  clock_gettime (CLOCK_MONOTONIC, &ts);
+  return (double) ts.tv_sec + (double) ts.tv_nsec * 1e-9;
+}
+
+/* Feeds rows [y0, y1) of a picture. */
+static void
+feed_rows (gh_engine *e, const test_picture *p, size_t y0, size_t y1)
+{
+  gh_error err;
+  gh_piece piece = { p->pixels + y0 * p->stride, p->width, y1 - y0,
+                     p->stride, p->mask ? p->mask + y0 * p->mask_stride : NULL,
+                     p->mask_stride };
+  CHECK (gh_engine_feed (e, &piece, &err) == GH_OK, "feed: %s", err.message);
+}
+
+static void
+finish_exact (gh_engine *e, const test_picture *p, const char *what)
+{
+  gh_histogram got, want;
+  gh_error err;
+  gh_histogram_init (&got);
+  gh_histogram_init (&want);
+  CHECK (gh_engine_finish (e, &got, &err) == GH_OK, "%s: %s", what,
+         err.message);
+  test_reference (p, &want);
+  CHECK (test_same_histogram (&got, &want), "%s differs from the reference",
+         what);
+  gh_histogram_clear (&got);
+  gh_histogram_clear (&want);
+}
+
+/* AUTO on a real GPU (issue 14): create does not wait for the context; a
+ * piece fed at once is counted by the CPU and the GPU takes the rest once
+ * it is ready, exactly, named for both; then a GPU that fails mid-image
+ * under AUTO is news (gh_engine_gpu_failed, issue 13) and the name says
+ * why. */
+static void
+check_auto (void)
+{
+  const struct timespec ready = { 3, 0 };
+  gh_options o;
+  gh_engine *e;
+  gh_error err;
+  test_picture p;
+  double t;
+
+  gh_options_init (&o);
+  o.quiet = 1;
+  t = wall ();
+  CHECK (gh_engine_create (&o, &e, &err) == GH_OK, "%s", err.message);
+  t = wall () - t;
+  CHECK (t < 0.05, "AUTO's create waited %.3f s", t);
+  test_picture_make (&p, GH_LAYOUT_RGBA, 1, 2048, 1024, DIST_UNIFORM, 0);
+  CHECK (gh_engine_begin (e, &p.image, &err) == GH_OK, "%s", err.message);
+  feed_rows (e, &p, 0, 16);
+  nanosleep (&ready, NULL); /* the context is ready well before this */
+  for (size_t y = 16; y < p.height; y += 256)
+    feed_rows (e, &p, y, y + 256 < p.height ? y + 256 : p.height);
+  finish_exact (e, &p, "AUTO, GPU ready mid-image");
+  CHECK (!strncmp (gh_engine_backend_name (e), "cpu: ", 5)
+           && strstr (gh_engine_backend_name (e), " + cuda: "),
+         "a shared image is named for both: %s", gh_engine_backend_name (e));
+  test_check_picture (e, &p, "AUTO, the next image");
+  CHECK (!strncmp (gh_engine_backend_name (e), "cuda: ", 6),
+         "then the GPU alone: %s", gh_engine_backend_name (e));
+  CHECK (!gh_engine_gpu_failed (e), "nothing failed");
+  gh_engine_destroy (e);
+  test_picture_free (&p);
+
+  o.inject_gpu_failure_after = 1;
+  CHECK (gh_engine_create (&o, &e, &err) == GH_OK, "%s", err.message);
+  nanosleep (&ready, NULL);
+  test_picture_make (&p, GH_LAYOUT_RGBA, 0, 4096, 2560, DIST_SKEWED, 0);
+  CHECK (gh_engine_begin (e, &p.image, &err) == GH_OK, "%s", err.message);
+  feed_rows (e, &p, 0, p.height);
+  finish_exact (e, &p, "AUTO, GPU failing after a chunk");
+  CHECK (gh_engine_gpu_failed (e)
+           && !strncmp (gh_engine_backend_name (e), "cpu: ", 5)
+           && strstr (gh_engine_backend_name (e), " (GPU failed: "),
+         "a GPU failing under AUTO is told: %s (failed %d)",
+         gh_engine_backend_name (e), gh_engine_gpu_failed (e));
+  gh_engine_destroy (e);
+  test_picture_free (&p);
+}
+
 int
 main (int argc, char **argv)
 {
@@ -611,6 +702,7 @@ main (int argc, char **argv)
   gh_engine_destroy (probe);
   if (!usable)
     return test_summary ();
+  check_auto ();
   for (int i = 0; i < 4; i++)
     if (only < 0 || caps[i] == only)
       {
