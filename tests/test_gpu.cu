@@ -627,6 +627,7 @@ static void
 check_auto (void)
 {
   const struct timespec ready = { 3, 0 };
+  gh_timings tm;
   gh_options o;
   gh_engine *e;
   gh_error err;
@@ -635,17 +636,24 @@ check_auto (void)
 
   gh_options_init (&o);
   o.quiet = 1;
+  /* The picture first: making it takes longer than a context's start,
+   * which would then be ready before the first piece. */
+  test_picture_make (&p, GH_LAYOUT_RGBA, 1, 2048, 1024, DIST_UNIFORM, 0);
   t = wall ();
   CHECK (gh_engine_create (&o, &e, &err) == GH_OK, "%s", err.message);
   t = wall () - t;
   CHECK (t < 0.05, "AUTO's create waited %.3f s", t);
-  test_picture_make (&p, GH_LAYOUT_RGBA, 1, 2048, 1024, DIST_UNIFORM, 0);
   CHECK (gh_engine_begin (e, &p.image, &err) == GH_OK, "%s", err.message);
   feed_rows (e, &p, 0, 16);
   nanosleep (&ready, NULL); /* the context is ready well before this */
   for (size_t y = 16; y < p.height; y += 256)
     feed_rows (e, &p, y, y + 256 < p.height ? y + 256 : p.height);
   finish_exact (e, &p, "AUTO, GPU ready mid-image");
+  gh_engine_timings (e, &tm);
+  CHECK (tm.cpu_pixels > 0 && tm.gpu_pixels > 0,
+         "the CPU began (%llu pixels), the GPU took the rest (%llu)",
+         (unsigned long long) tm.cpu_pixels,
+         (unsigned long long) tm.gpu_pixels);
   CHECK (!strncmp (gh_engine_backend_name (e), "cpu: ", 5)
            && strstr (gh_engine_backend_name (e), " + cuda: "),
          "a shared image is named for both: %s", gh_engine_backend_name (e));
