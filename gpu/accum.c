@@ -124,6 +124,15 @@ gh_piece_check (const gh_image *image, const gh_piece *piece,
   if (!rows_fit (piece->width * bpp, piece->stride, piece->height))
     return gh_fail (error, GH_ERR_INVALID,
                     "the piece's rows overflow the address space");
+  /* Float rows must start on a float: a stride of odd bytes would read
+   * every row after the first misaligned. */
+  if (piece->stride % gh_sample_bytes (image->sample)
+      || (image->has_mask
+          && piece->mask_stride % gh_sample_bytes (image->sample)))
+    return gh_fail (error, GH_ERR_INVALID,
+                    "stride %zu (mask %zu) is not a whole number of %zu-byte "
+                    "samples", piece->stride, piece->mask_stride,
+                    gh_sample_bytes (image->sample));
   if (image->has_mask)
     {
       if (!piece->mask)

@@ -253,6 +253,12 @@ main (void)
     check_bad_feed (f32, good_f32, p, "float mask stride of 2 floats");
     p = good_f32, p.stride = 12;
     check_bad_feed (f32, good_f32, p, "float stride of 3 floats");
+    /* Two rows fit the buffer whatever the stride: only the alignment is
+     * wrong. */
+    p = good_f32, p.stride = 18, p.height = 2;
+    check_bad_feed (f32, good_f32, p, "float stride of 4.5 floats");
+    p = good_f32, p.mask_stride = 18, p.height = 2;
+    check_bad_feed (f32, good_f32, p, "float mask stride of 4.5 floats");
   }
 
   /* After all those errors a fresh image still counts right. */
