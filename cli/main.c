@@ -314,6 +314,9 @@ output_finish (output *out, int ok)
 {
   int failed = ferror (out->file);
 
+  /* On the disk before the rename: a crash then leaves the old file or the
+   * whole new one, never an empty name (as plugin/core/files.c does). */
+  failed |= fflush (out->file) != 0 || fsync (fileno (out->file)) != 0;
   failed |= fclose (out->file) != 0;
   if (ok && (failed || rename (out->temp, out->path)))
     {
