@@ -84,3 +84,39 @@ core_preview_format (const CoreHost *host, gpointer drawable)
   core_drawable_info_clear (&info);
   return format;
 }
+
+guchar *
+core_preview_pixels (const CoreHost *host, gh_engine *engine,
+                     gpointer drawable, const DialogChoice *choice,
+                     const gh_histogram *hist, gint x, gint y, gint width,
+                     gint height, gint *rowstride, GError **error)
+{
+  const Babl *format = core_preview_format (host, drawable);
+  gpointer    image, layer;
+  GeglBuffer *buffer, *copy;
+  guchar     *pixels = NULL;
+
+  if (choice->action == DIALOG_ACTION_NONE || ! format)
+    return NULL;
+  image = host->scratch_layer (drawable, width, height, &layer);
+  buffer = host->buffer (drawable);
+  copy = host->buffer (layer);
+  gegl_buffer_copy (buffer, GEGL_RECTANGLE (x, y, width, height),
+                    GEGL_ABYSS_NONE, copy,
+                    GEGL_RECTANGLE (0, 0, width, height));
+  g_object_unref (buffer);
+  /* Unreferencing sends the copied tiles to GIMP before the operation
+   * reads them. */
+  g_object_unref (copy);
+  if (core_apply_choice (host, engine, layer, choice, hist, FALSE, error))
+    {
+      *rowstride = width * babl_format_get_bytes_per_pixel (format);
+      pixels = g_malloc ((gsize) *rowstride * height);
+      buffer = host->buffer (layer);
+      gegl_buffer_get (buffer, GEGL_RECTANGLE (0, 0, width, height), 1.0,
+                       format, pixels, *rowstride, GEGL_ABYSS_NONE);
+      g_object_unref (buffer);
+    }
+  host->image_close (image);
+  return pixels;
+}

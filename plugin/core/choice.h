@@ -46,4 +46,17 @@ gchar *core_choice_without_dialog (const DialogState *state,
  * draw: "Y'(A) u8" or "R'G'B'(A) u8"; NULL when it does not exist. */
 const Babl *core_preview_format (const CoreHost *host, gpointer drawable);
 
+/* The dialog's preview of `choice` on the drawable's rectangle (x, y,
+ * width, height): the rectangle copied into a scratch layer of the same
+ * type and precision (host->scratch_layer), the choice applied there by
+ * the same code as OK with the histogram the dialog shows, and read back
+ * in core_preview_format, rows *rowstride bytes apart (g_free them).  So
+ * the preview is what OK does, pixel for pixel.  NULL with no error:
+ * nothing to apply. */
+guchar *core_preview_pixels (const CoreHost *host, gh_engine *engine,
+                             gpointer drawable, const DialogChoice *choice,
+                             const gh_histogram *hist, gint x, gint y,
+                             gint width, gint height, gint *rowstride,
+                             GError **error);
+
 #endif

@@ -102,6 +102,12 @@ typedef struct
   gboolean    (*file_save)        (gpointer image, gpointer drawable,
                                    const gchar *path, GError **error);
   void        (*image_close)      (gpointer image);
+
+  /* For the dialog's preview: a new image (undo off) holding one layer of
+   * the drawable's type and precision, width x height; the image (close
+   * it with image_close) and the layer in *layer. */
+  gpointer    (*scratch_layer)    (gpointer drawable, gint width,
+                                   gint height, gpointer *layer);
 } CoreHost;
 
 #endif

@@ -133,6 +133,23 @@ image_close (gpointer image)
   gimp_image_delete (GPOINTER_TO_INT (image));
 }
 
+static gpointer
+scratch_layer (gpointer drawable, gint width, gint height, gpointer *layer)
+{
+  gint32 id = GPOINTER_TO_INT (drawable);
+  gint32 image = gimp_image_new_with_precision (
+    width, height, gimp_drawable_is_gray (id) ? GIMP_GRAY : GIMP_RGB,
+    gimp_image_get_precision (gimp_item_get_image (id)));
+  gint32 l;
+
+  gimp_image_undo_disable (image);
+  l = gimp_layer_new (image, "preview", width, height,
+                      gimp_drawable_type (id), 100, GIMP_LAYER_MODE_NORMAL);
+  gimp_image_insert_layer (image, l, -1, 0);
+  *layer = GIMP2_HANDLE (l);
+  return GIMP2_HANDLE (image);
+}
+
 const CoreHost gimp2_host = {
   /* GIMP 2.10 bins the stored perceptual values' Y'. */
   .luminance = GH_LUMINANCE_PERCEPTUAL,
@@ -148,6 +165,7 @@ const CoreHost gimp2_host = {
   .file_load = file_load,
   .file_save = file_save,
   .image_close = image_close,
+  .scratch_layer = scratch_layer,
 };
 
 GimpPDBStatusType

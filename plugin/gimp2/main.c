@@ -221,55 +221,16 @@ typedef struct
   const gh_histogram *hist;
 } DialogTarget;
 
-/* The preview runs the very operation OK will run, on a scratch image
- * holding a copy of the previewed rectangle at the layer's own type and
- * precision, with the whole layer's histogram: what it shows is what OK
- * does, pixel for pixel, and no step is written twice. */
+/* The dialog's preview: the core's (what OK does, pixel for pixel). */
 static guchar *
 preview_pixels (const DialogChoice *choice, gint x, gint y, gint width,
                 gint height, gint *rowstride, gpointer data, GError **error)
 {
   const DialogTarget *t = data;
-  const Babl         *format = core_preview_format (&gimp2_host,
-                                                    GIMP2_HANDLE (t->drawable));
-  gint32              image, layer;
-  GeglBuffer         *buffer, *copy;
-  guchar             *pixels = NULL;
 
-  if (choice->action == DIALOG_ACTION_NONE)
-    return NULL;
-  image = gimp_image_new_with_precision (width, height,
-                                         gimp_drawable_is_gray (t->drawable)
-                                           ? GIMP_GRAY : GIMP_RGB,
-                                         gimp_image_get_precision (
-                                           gimp_item_get_image (
-                                             t->drawable)));
-  gimp_image_undo_disable (image);
-  layer = gimp_layer_new (image, "preview", width, height,
-                          gimp_drawable_type (t->drawable), 100,
-                          GIMP_LAYER_MODE_NORMAL);
-  gimp_image_insert_layer (image, layer, -1, 0);
-  buffer = gimp_drawable_get_buffer (t->drawable);
-  copy = gimp_drawable_get_buffer (layer);
-  gegl_buffer_copy (buffer, GEGL_RECTANGLE (x, y, width, height),
-                    GEGL_ABYSS_NONE, copy,
-                    GEGL_RECTANGLE (0, 0, width, height));
-  g_object_unref (buffer);
-  /* Unreferencing sends the copied tiles to GIMP before the operation
-   * reads them. */
-  g_object_unref (copy);
-  if (core_apply_choice (&gimp2_host, engine, GIMP2_HANDLE (layer), choice,
-                         t->hist, FALSE, error))
-    {
-      *rowstride = width * babl_format_get_bytes_per_pixel (format);
-      pixels = g_malloc ((gsize) *rowstride * height);
-      buffer = gimp_drawable_get_buffer (layer);
-      gegl_buffer_get (buffer, GEGL_RECTANGLE (0, 0, width, height), 1.0,
-                       format, pixels, *rowstride, GEGL_ABYSS_NONE);
-      g_object_unref (buffer);
-    }
-  gimp_image_delete (image);
-  return pixels;
+  return core_preview_pixels (&gimp2_host, engine, GIMP2_HANDLE (t->drawable),
+                              choice, t->hist, x, y, width, height, rowstride,
+                              error);
 }
 
 /* The dialog's Export CSV: the histogram it shows, written as the export

@@ -182,6 +182,32 @@ image_close (gpointer image)
   gimp_image_delete (image);
 }
 
+/* The source image's colour profile comes along, so the layer's pixels
+ * mean what the drawable's do. */
+static gpointer
+scratch_layer (gpointer drawable, gint width, gint height, gpointer *layer)
+{
+  GimpImage        *source = gimp_item_get_image (GIMP_ITEM (drawable));
+  GimpImage        *image = gimp_image_new_with_precision (
+    width, height, gimp_drawable_is_gray (drawable) ? GIMP_GRAY : GIMP_RGB,
+    gimp_image_get_precision (source));
+  GimpColorProfile *profile = gimp_image_get_color_profile (source);
+  GimpLayer        *l;
+
+  gimp_image_undo_disable (image);
+  if (profile)
+    {
+      gimp_image_set_color_profile (image, profile);
+      g_object_unref (profile);
+    }
+  l = gimp_layer_new (image, "preview", width, height,
+                      gimp_drawable_type (drawable), 100,
+                      GIMP_LAYER_MODE_NORMAL);
+  gimp_image_insert_layer (image, l, NULL, 0);
+  *layer = l;
+  return image;
+}
+
 const CoreHost *
 gimp3_host (void)
 {
@@ -202,6 +228,7 @@ gimp3_host (void)
     .file_load = file_load,
     .file_save = file_save,
     .image_close = image_close,
+    .scratch_layer = scratch_layer,
   };
 
   return &host;

@@ -178,53 +178,15 @@ typedef struct
   const gh_histogram *hist;
 } DialogTarget;
 
-/* The dialog's preview: the rectangle copied into a scratch image of the
- * same type and precision, the choice applied there by the same code as
- * OK (with the histogram the dialog shows), and read back 8-bit.  So the
- * preview is what OK does, pixel for pixel. */
+/* The dialog's preview: the core's (what OK does, pixel for pixel). */
 static guchar *
 preview_pixels (const DialogChoice *choice, gint x, gint y, gint width,
                 gint height, gint *rowstride, gpointer data, GError **error)
 {
   const DialogTarget *t = data;
-  const Babl         *format = core_preview_format (gimp3_host (),
-                                                    t->drawable);
-  GimpImage          *image;
-  GimpLayer          *layer;
-  GeglBuffer         *buffer, *copy;
-  guchar             *pixels = NULL;
 
-  if (choice->action == DIALOG_ACTION_NONE)
-    return NULL;
-  image = gimp_image_new_with_precision (
-    width, height, gimp_drawable_is_gray (t->drawable) ? GIMP_GRAY : GIMP_RGB,
-    gimp_image_get_precision (gimp_item_get_image (GIMP_ITEM (t->drawable))));
-  gimp_image_undo_disable (image);
-  layer = gimp_layer_new (image, "preview", width, height,
-                          gimp_drawable_type (t->drawable), 100,
-                          GIMP_LAYER_MODE_NORMAL);
-  gimp_image_insert_layer (image, layer, NULL, 0);
-  buffer = gimp_drawable_get_buffer (t->drawable);
-  copy = gimp_drawable_get_buffer (GIMP_DRAWABLE (layer));
-  gegl_buffer_copy (buffer, GEGL_RECTANGLE (x, y, width, height),
-                    GEGL_ABYSS_NONE, copy,
-                    GEGL_RECTANGLE (0, 0, width, height));
-  g_object_unref (buffer);
-  /* Unreferencing sends the copied tiles to GIMP before the operation
-   * reads them. */
-  g_object_unref (copy);
-  if (core_apply_choice (gimp3_host (), engine, layer, choice, t->hist,
-                         FALSE, error))
-    {
-      *rowstride = width * babl_format_get_bytes_per_pixel (format);
-      pixels = g_malloc ((gsize) *rowstride * height);
-      buffer = gimp_drawable_get_buffer (GIMP_DRAWABLE (layer));
-      gegl_buffer_get (buffer, GEGL_RECTANGLE (0, 0, width, height), 1.0,
-                       format, pixels, *rowstride, GEGL_ABYSS_NONE);
-      g_object_unref (buffer);
-    }
-  gimp_image_delete (image);
-  return pixels;
+  return core_preview_pixels (gimp3_host (), engine, t->drawable, choice,
+                              t->hist, x, y, width, height, rowstride, error);
 }
 
 /* The dialog's Export CSV: the histogram it shows, as the export
