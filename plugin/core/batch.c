@@ -227,17 +227,6 @@ typedef struct
 } StatsTable;
 
 static gboolean
-stats_error (GError **error, const gchar *path, gint errsv)
-{
-  gchar *name = shown (path);
-
-  g_set_error (error, CORE_ERROR, CORE_ERROR_FAILED, "cannot write '%s': %s",
-               name, g_strerror (errsv));
-  g_free (name);
-  return FALSE;
-}
-
-static gboolean
 stats_open (StatsTable *table, gint operation, const gchar *output_dir,
             const gchar *stats_csv, GError **error)
 {
@@ -259,7 +248,7 @@ stats_open (StatsTable *table, gint operation, const gchar *output_dir,
   table->fd = g_open (stats_csv, O_RDWR | O_APPEND | O_CREAT | O_CLOEXEC,
                       0666);
   if (table->fd == -1)
-    return stats_error (error, stats_csv, errno);
+    return core_file_error (error, stats_csv, errno);
   return TRUE;
 }
 
@@ -328,7 +317,7 @@ stats_append (StatsTable *table, const gchar *rows, gsize len,
 
   while (flock (table->fd, LOCK_EX) != 0)
     if (errno != EINTR)
-      return stats_error (error, table->path, errno);
+      return core_file_error (error, table->path, errno);
   ok = fstat (table->fd, &st) == 0;
   if (! ok)
     errsv = errno;
@@ -346,7 +335,7 @@ stats_append (StatsTable *table, const gchar *rows, gsize len,
   if (! ok && ftruncate (table->fd, whole) != 0)
     g_warning ("cannot cut a short write off '%s'", table->path);
   flock (table->fd, LOCK_UN);
-  return ok || stats_error (error, table->path, errsv);
+  return ok || core_file_error (error, table->path, errsv);
 }
 
 gboolean

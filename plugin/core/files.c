@@ -13,8 +13,8 @@
 
 #include "errors.h"
 
-static gboolean
-write_error (GError **error, const gchar *path, gint errsv)
+gboolean
+core_file_error (GError **error, const gchar *path, gint errsv)
 {
   gchar *name = g_filename_display_name (path);
 
@@ -51,7 +51,7 @@ core_file_temp (const gchar *path, gboolean keep_extension, GError **error)
   fd = g_mkstemp_full (temp, O_WRONLY | O_CLOEXEC, 0666);
   if (fd == -1)
     {
-      write_error (error, path, errno);
+      core_file_error (error, path, errno);
       g_clear_pointer (&temp, g_free);
     }
   else
@@ -103,7 +103,7 @@ core_file_commit (const gchar *temp, const gchar *path, GError **error)
   if (errsv)
     {
       g_unlink (temp);
-      return write_error (error, path, errsv);
+      return core_file_error (error, path, errsv);
     }
   /* The rename itself reaches the disk with the folder. */
   {

@@ -35,6 +35,10 @@ gboolean core_file_commit (const gchar *temp, const gchar *path,
  * user: why a save that failed there failed, when its saver said not. */
 gboolean core_file_system_full (const gchar *path);
 
+/* Sets "cannot write '<path>': <errno's text>" (the name made displayable,
+ * whatever its bytes) as an execution error; returns FALSE. */
+gboolean core_file_error (GError **error, const gchar *path, gint errsv);
+
 /* Removes a temporary that will not be committed. */
 void core_file_discard (const gchar *temp);
 

@@ -307,14 +307,6 @@ check_csv_name (const gchar *filename, GError **error)
   return FALSE;
 }
 
-static gboolean
-set_write_error (GError **error, const gchar *filename, gint errsv)
-{
-  g_set_error (error, CORE_ERROR, CORE_ERROR_FAILED, "cannot write '%s': %s",
-               filename, g_strerror (errsv));
-  return FALSE;
-}
-
 gboolean
 core_write_csv (const gh_histogram *hist, const gchar *filename,
                 GError **error)
@@ -335,7 +327,7 @@ core_write_csv (const gh_histogram *hist, const gchar *filename,
       errsv = errno;
       core_file_discard (temp);
       g_free (temp);
-      return set_write_error (error, filename, errsv);
+      return core_file_error (error, filename, errsv);
     }
   written = gh_csv_write_histogram (file, hist) == 0;
   errsv = errno;
@@ -348,7 +340,7 @@ core_write_csv (const gh_histogram *hist, const gchar *filename,
     {
       core_file_discard (temp);
       g_free (temp);
-      return set_write_error (error, filename, errsv);
+      return core_file_error (error, filename, errsv);
     }
   written = core_file_commit (temp, filename, error);
   g_free (temp);
