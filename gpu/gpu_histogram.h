@@ -479,6 +479,91 @@ gh_status gh_op_apply (const gh_op *op, void *pixels, size_t width,
                        size_t height, size_t stride, gh_error *error);
 void gh_op_clear (gh_op *op);
 
+/* ---- Beyond GIMP: CLAHE, histogram matching, multi-level Otsu -------- */
+
+/* Operations that need a position: CLAHE's mapping depends on where a
+ * pixel lies.  gh_op_apply_rect applies any gh_op to a rectangle whose
+ * top-left pixel is (x0, y0) of the image the op was prepared for (the
+ * other operations ignore the position); gh_op_apply is
+ * gh_op_apply_rect at (0, 0). */
+gh_status gh_op_apply_rect (const gh_op *op, void *pixels, size_t x0,
+                            size_t y0, size_t width, size_t height,
+                            size_t stride, gh_error *error);
+
+/* CLAHE, as OpenCV's createCLAHE (clip_limit, Size (tiles_x, tiles_y))
+ * ->apply on 8-bit data, pixel for pixel: the same padding of an image
+ * not divisible by the grid (BORDER_REFLECT_101), clip limit, clipping
+ * and redistribution, and bilinear interpolation between tile mappings in
+ * float.  F32 images keep their precision (the same algorithm over `bins`
+ * bins with continuous tile curves).  Colour layouts: each of R, G, B
+ * (GH_EQUALIZE_CHANNELS) or the luminance only, the colour moved to it as
+ * gh_op_equalize's luminance mode does (GH_EQUALIZE_LUMINANCE); gray
+ * layouts have one channel either way; alpha is kept and not counted.
+ *
+ *   gh_clahe_params p = { 2.0, 8, 8, GH_EQUALIZE_LUMINANCE };
+ *   gh_clahe *c;
+ *   gh_clahe_begin (engine, &p, GH_LAYOUT_RGBA, GH_SAMPLE_U8,
+ *                   GH_LUMINANCE_PERCEPTUAL, 256, width, height, &c, &err);
+ *   for each strip of full rows (any order):
+ *     gh_clahe_feed (c, pixels, y0, rows, stride, &err);
+ *   gh_op op;  gh_op_clahe (&op, c, &err);    -- the tile mappings
+ *   for each rectangle: gh_op_apply_rect (&op, pixels, x0, y0, w, h,
+ *                                         stride, &err);
+ *   gh_op_clear (&op);  gh_clahe_destroy (c);
+ *
+ * `engine` (may be NULL: CPU) lends its GPU when it has one; a GPU
+ * failure finishes on the CPU with the same result. */
+typedef struct {
+  double clip_limit;     /* OpenCV's clipLimit; 0: no clipping */
+  int tiles_x, tiles_y;  /* 1..GH_CLAHE_MAX_TILES each */
+  gh_equalize_mode mode;
+} gh_clahe_params;
+#define GH_CLAHE_MAX_TILES 256
+
+typedef struct gh_clahe gh_clahe;
+
+gh_status gh_clahe_begin (gh_engine *engine, const gh_clahe_params *params,
+                          gh_layout layout, gh_sample sample,
+                          gh_luminance luminance, int bins, size_t width,
+                          size_t height, gh_clahe **out, gh_error *error);
+gh_status gh_clahe_feed (gh_clahe *clahe, const void *pixels, size_t y0,
+                         size_t rows, size_t stride, gh_error *error);
+gh_status gh_op_clahe (gh_op *op, const gh_clahe *clahe, gh_error *error);
+void gh_clahe_destroy (gh_clahe *clahe);
+
+/* Histogram matching, as scikit-image's exposure.match_histograms: each
+ * source level goes to np.interp of its cumulative quantile over the
+ * reference's quantiles at the reference's non-empty levels.  Channels
+ * mode matches R, G, B (or gray) each to the reference's same channel (a
+ * gray reference: its value channel for all three; a colour reference for
+ * a gray source: its luminance); luminance mode matches the luminance and
+ * moves the colour to it as gh_op_equalize's luminance mode does.  The
+ * histograms are the engine's (weighted by alpha and selection); U8
+ * results are rounded to the nearest level where scikit-image truncates. */
+gh_status gh_op_match (gh_op *op, const gh_histogram *source,
+                       const gh_histogram *reference, gh_layout layout,
+                       gh_sample sample, gh_luminance luminance,
+                       gh_equalize_mode mode, gh_error *error);
+
+/* Multi-level Otsu, as scikit-image's filters.threshold_multiotsu
+ * (classes = k) on 8-bit data: the classes - 1 ascending thresholds
+ * (bins; a bin equal to a threshold belongs to the class below) that
+ * maximize the between-class variance over the occupied range of
+ * counts[0..bins-1].  classes 2..GH_MULTI_OTSU_MAX_CLASSES; an error
+ * saying so when fewer than `classes` bins are occupied. */
+#define GH_MULTI_OTSU_MAX_CLASSES 5
+gh_status gh_multi_otsu (const double *counts, int bins, int classes,
+                         int *thresholds, gh_error *error);
+
+/* Posterize by thresholds (bins, ascending): every colour sample of a
+ * pixel in class i (of n_thresholds + 1, by its bin in `channel`) becomes
+ * level i * max / n_thresholds (max 255 or 1.0); alpha kept.  A binarize
+ * is a posterize with one threshold. */
+gh_status gh_op_posterize (gh_op *op, gh_layout layout, gh_sample sample,
+                           gh_luminance luminance, int bins,
+                           gh_channel channel, int n_thresholds,
+                           const int *threshold_bins, gh_error *error);
+
 #ifdef __cplusplus
 }
 #endif
