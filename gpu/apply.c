@@ -85,20 +85,31 @@ gh_apply_threshold (gh_layout layout, void *pixels, size_t width,
                     size_t height, size_t stride, gh_channel channel,
                     int threshold, gh_error *error)
 {
-  return gh_threshold_strip (layout, GH_SAMPLE_U8, GH_LUMINANCE_PERCEPTUAL,
-                             pixels, width, height, stride, channel,
-                             threshold, 256, error);
+  return gh_posterize_strip (layout, GH_SAMPLE_U8, GH_LUMINANCE_PERCEPTUAL,
+                             pixels, width, height, stride, channel, 1,
+                             &threshold, 256, error);
+}
+
+/* The class of a bin: how many thresholds it is above. */
+static int
+class_of (int bin, int n, const int *thresholds)
+{
+  int c = 0;
+  while (c < n && bin > thresholds[c])
+    c++;
+  return c;
 }
 
 gh_status
-gh_threshold_strip (gh_layout layout, gh_sample sample,
+gh_posterize_strip (gh_layout layout, gh_sample sample,
                     gh_luminance luminance, void *pixels, size_t width,
-                    size_t height, size_t stride, gh_channel channel,
-                    int threshold, int bins, gh_error *error)
+                    size_t height, size_t stride, gh_channel channel, int n,
+                    const int *thresholds, int bins, gh_error *error)
 {
   gh_status st = gh_strip_check (layout, sample, pixels, width, height,
                                  stride, error);
   int bpp, colours;
+  uint8_t levels[256];
 
   if (st != GH_OK)
     return st;
@@ -108,6 +119,10 @@ gh_threshold_strip (gh_layout layout, gh_sample sample,
                     "channel %d is not in this image", (int) channel);
   if (bins < 2 || bins > 65536 || (sample == GH_SAMPLE_U8 && bins != 256))
     return gh_fail (error, GH_ERR_INVALID, "%d bins", bins);
+  if (n < 1 || n > 255 || !thresholds)
+    return gh_fail (error, GH_ERR_INVALID, "%d thresholds", n);
+  for (int i = 0; i <= n; i++)
+    levels[i] = (uint8_t) ((i * 255 * 2 + n) / (2 * n)); /* rounded */
   bpp = gh_layout_bpp (layout);
   colours = gh_layout_is_rgb (layout) ? 3 : 1;
   for (size_t y = 0; y < height; y++)
@@ -116,11 +131,9 @@ gh_threshold_strip (gh_layout layout, gh_sample sample,
       if (sample == GH_SAMPLE_U8)
         for (uint8_t *p = row; p < row + width * bpp; p += bpp)
           {
-            uint8_t v
-              = gh_pixel_level_with (layout, p, channel, luminance)
-                    > threshold
-                  ? 255
-                  : 0;
+            uint8_t v = levels[class_of (
+              gh_pixel_level_with (layout, p, channel, luminance), n,
+              thresholds)];
             for (int k = 0; k < colours; k++)
               p[k] = v;
           }
@@ -128,11 +141,11 @@ gh_threshold_strip (gh_layout layout, gh_sample sample,
         for (float *p = (float *) row; p < (float *) row + width * bpp;
              p += bpp)
           {
-            float v = gh_pixel_bin_f32_with (layout, p, channel, bins,
-                                             luminance)
-                          > threshold
-                        ? 1.0f
-                        : 0.0f;
+            float v = (float) class_of (gh_pixel_bin_f32_with (layout, p,
+                                                               channel, bins,
+                                                               luminance),
+                                        n, thresholds)
+                      / (float) n;
             for (int k = 0; k < colours; k++)
               p[k] = v;
           }
@@ -249,7 +262,7 @@ gh_apply_threshold_f32 (gh_layout layout, float *pixels, size_t width,
                         size_t height, size_t stride, gh_channel channel,
                         int threshold, int bins, gh_error *error)
 {
-  return gh_threshold_strip (layout, GH_SAMPLE_F32, GH_LUMINANCE_PERCEPTUAL,
-                             pixels, width, height, stride, channel,
-                             threshold, bins, error);
+  return gh_posterize_strip (layout, GH_SAMPLE_F32, GH_LUMINANCE_PERCEPTUAL,
+                             pixels, width, height, stride, channel, 1,
+                             &threshold, bins, error);
 }

@@ -1,6 +1,6 @@
 /* apply.h — the strip loops behind gh_apply_* and gh_op_apply, internal
- * to the engine: the checks a strip gets, and binarizing with either
- * luminance rule. */
+ * to the engine: the checks a strip gets, and posterizing (binarizing)
+ * with either luminance rule. */
 #ifndef GH_APPLY_H
 #define GH_APPLY_H
 
@@ -11,13 +11,16 @@ gh_status gh_strip_check (gh_layout layout, gh_sample sample,
                           const void *pixels, size_t width, size_t height,
                           size_t stride, gh_error *error);
 
-/* Colour samples become white (255, or 1.0 for F32) where the pixel's
+/* Posterize: every colour sample of a pixel becomes its class's level,
+ * the class being how many of the n ascending `thresholds` the pixel's
  * bin in `channel` (U8: its level; F32: among `bins`) under `luminance`
- * is above `threshold`, else black; alpha kept. */
-gh_status gh_threshold_strip (gh_layout layout, gh_sample sample,
+ * is above; class i of n + 1 is level i / n of white (255, rounded to the
+ * nearest level, or 1.0 for F32).  One threshold binarizes.  Alpha kept. */
+gh_status gh_posterize_strip (gh_layout layout, gh_sample sample,
                               gh_luminance luminance, void *pixels,
                               size_t width, size_t height, size_t stride,
-                              gh_channel channel, int threshold, int bins,
+                              gh_channel channel, int n,
+                              const int *thresholds, int bins,
                               gh_error *error);
 
 #endif

@@ -23,6 +23,7 @@
 #define _POSIX_C_SOURCE 200809L /* clock_gettime */
 #include "accum.h"
 #include "cpu_backend.h"
+#include "engine_share.h"
 #if GH_HAVE_CUDA
 #include "cuda_backend.h"
 #endif
@@ -449,6 +450,30 @@ device_failed (gh_engine *e, const gh_error *why)
   snprintf (line, sizeof line, "GPU failed (%.250s)", why->message);
   note_fallback (e, line, 1);
   e->image_on_dev = 0;
+}
+
+int
+gh_engine_gpu_ready (gh_engine *e)
+{
+#if GH_HAVE_CUDA
+  if (!e || e->gpu_failed)
+    return 0;
+  poll_start (e);
+  return e->gpu != NULL;
+#else
+  (void) e;
+  return 0;
+#endif
+}
+
+void
+gh_engine_gpu_lost (gh_engine *e, const char *why)
+{
+  gh_error err;
+  if (!e)
+    return;
+  snprintf (err.message, sizeof err.message, "%s", why);
+  device_failed (e, &err);
 }
 
 /* Starts the open image on the device: at begin, or mid-image when the

@@ -460,9 +460,12 @@ typedef struct {
   gh_luminance luminance;
   int bins;
   gh_channel channel;
-  int threshold_bin;
+  int n_thresholds;     /* posterize (binarize: one) */
+  int thresholds[4];    /* GH_MULTI_OTSU_MAX_CLASSES - 1 at most */
   uint16_t tables[3][256];
   gh_equalize_curve curves[3];
+  gh_equalize_curve targets[3]; /* F32 match: the reference's curves */
+  struct gh_clahe_map *clahe;   /* CLAHE: the tile mappings */
 } gh_op;
 
 /* hist's bins must match the sample type's (256 for U8). */

@@ -1,6 +1,7 @@
-/* ops.c — what equalize and binarize do to a strip of pixels (gh_op in
- * gpu_histogram.h), written once for every host: prepared from the
- * image's histogram, then applied strip by strip.
+/* ops.c — what equalize, binarize and posterize do to a strip of pixels
+ * (gh_op in gpu_histogram.h), written once for every host: prepared from
+ * the image's histogram, then applied strip by strip; the dispatch of
+ * every kind, match (match.c) and CLAHE (clahe.c) included.
  *
  * Luminance-only equalization moves each pixel's colour to a new
  * luminance keeping its hue (luminance_shift).  Under GIMP 2.10's rule
@@ -11,18 +12,16 @@
 #include "apply.h"
 
 #include "accum.h"
+#include "ops.h"
 #include "pixel.h"
 
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
-enum {
-  OP_NONE = 0, /* cleared, or never prepared */
-  OP_EQUALIZE_CHANNELS,
-  OP_EQUALIZE_LUMINANCE,
-  OP_BINARIZE
-};
+_Static_assert (sizeof ((gh_op *) 0)->thresholds
+                  == (GH_MULTI_OTSU_MAX_CLASSES - 1) * sizeof (int),
+                "gh_op holds the thresholds of the most classes");
 
 /* GIMP_RGB_LUMINANCE: GIMP 2.10's weights in double. */
 static double
@@ -68,12 +67,9 @@ clamp (double v, double lo, double hi)
   return v > lo ? (v < hi ? v : hi) : lo; /* NaN to lo */
 }
 
-static void
-equalize_luminance_u8 (const gh_op *op, uint8_t *p)
+void
+gh_op_move_luminance_u8 (const gh_op *op, uint8_t *p, double target)
 {
-  int level = gh_pixel_level_with (op->layout, p, GH_CHANNEL_LUMINANCE,
-                                   op->luminance);
-  double target = op->tables[0][level] < 255 ? op->tables[0][level] : 255;
   double c[3];
 
   if (op->luminance == GH_LUMINANCE_LINEAR)
@@ -98,8 +94,18 @@ equalize_luminance_u8 (const gh_op *op, uint8_t *p)
     p[k] = (uint8_t) clamp (floor (c[k] + 0.5), 0.0, 255.0);
 }
 
-static void
-equalize_luminance_f32 (const gh_op *op, float *p)
+float
+gh_op_luminance_key_f32 (const gh_op *op, const float *p)
+{
+  /* Perceptual: the double luminance stored to float, as the histogram
+   * binned it. */
+  return op->luminance == GH_LUMINANCE_LINEAR
+           ? gh_luminance_linear_f32 (p[0], p[1], p[2])
+           : (float) perceptual_luminance (p[0], p[1], p[2]);
+}
+
+void
+gh_op_move_luminance_f32 (const gh_op *op, float *p, double target)
 {
   double c[3];
 
@@ -108,31 +114,69 @@ equalize_luminance_f32 (const gh_op *op, float *p)
       float lum = gh_luminance_linear_f32 (p[0], p[1], p[2]);
       for (int k = 0; k < 3; k++)
         c[k] = gh_srgb_decode_f32 (p[k]);
-      luminance_shift (c, lum, gh_equalize_curve_map (&op->curves[0], lum),
-                       1.0);
+      luminance_shift (c, lum, target, 1.0);
       for (int k = 0; k < 3; k++)
         c[k] = srgb_encode (c[k]);
     }
   else
     {
-      double lum = perceptual_luminance (p[0], p[1], p[2]);
       for (int k = 0; k < 3; k++)
         c[k] = p[k];
-      /* The curve reads the luminance as the histogram binned it: the
-       * double stored to float. */
-      luminance_shift (c, lum,
-                       gh_equalize_curve_map (&op->curves[0], (float) lum),
+      luminance_shift (c, perceptual_luminance (p[0], p[1], p[2]), target,
                        1.0);
     }
   /* Float layers may hold samples outside 0..1 (negative chroma, say);
-   * the equalized result lies within the range. */
+   * the result lies within the range. */
   for (int k = 0; k < 3; k++)
     p[k] = (float) clamp (c[k], 0.0, 1.0);
 }
 
-static gh_status
-check_kind (gh_layout layout, gh_sample sample, gh_luminance luminance,
-            gh_error *error)
+/* The inverse of a curve: the value whose cumulative share is q, the
+ * count of each bin spread evenly across it as gh_equalize_curve_map
+ * does. */
+static float
+curve_inverse (const gh_equalize_curve *c, float q)
+{
+  double want = (double) q * c->total, pos;
+  int lo = 1, hi = c->bins, k;
+
+  if (want <= 0.0)
+    {
+      for (k = 0; k < c->bins - 1 && !(c->below[k + 1] > 0.0); k++)
+        ;
+      pos = k - 0.5;
+    }
+  else
+    {
+      /* The first k + 1 with below[k + 1] >= want: bin k is occupied. */
+      if (want > c->total)
+        want = c->total;
+      while (lo < hi)
+        {
+          int mid = lo + (hi - lo) / 2;
+          if (c->below[mid] >= want)
+            hi = mid;
+          else
+            lo = mid + 1;
+        }
+      k = lo - 1;
+      pos = k - 0.5
+            + (want - c->below[k]) / (c->below[k + 1] - c->below[k]);
+    }
+  pos /= c->bins - 1;
+  return (float) clamp (pos, 0.0, 1.0);
+}
+
+float
+gh_op_map_f32 (const gh_op *op, int k, float v)
+{
+  float q = gh_equalize_curve_map (&op->curves[k], v);
+  return op->targets[k].below ? curve_inverse (&op->targets[k], q) : q;
+}
+
+gh_status
+gh_op_check_kind (gh_layout layout, gh_sample sample, gh_luminance luminance,
+                  gh_error *error)
 {
   if (layout < GH_LAYOUT_GRAY || layout > GH_LAYOUT_RGBA)
     return gh_fail (error, GH_ERR_INVALID, "unknown layout %d",
@@ -161,7 +205,7 @@ gh_op_equalize (gh_op *op, const gh_histogram *hist, gh_layout layout,
   if (!op)
     return gh_fail (error, GH_ERR_INVALID, "no operation given");
   memset (op, 0, sizeof *op);
-  if ((st = check_kind (layout, sample, luminance, error)) != GH_OK)
+  if ((st = gh_op_check_kind (layout, sample, luminance, error)) != GH_OK)
     return st;
   if (mode != GH_EQUALIZE_CHANNELS && mode != GH_EQUALIZE_LUMINANCE)
     return gh_fail (error, GH_ERR_INVALID,
@@ -207,8 +251,8 @@ gh_op_equalize (gh_op *op, const gh_histogram *hist, gh_layout layout,
   op->sample = sample;
   op->luminance = luminance;
   op->bins = hist->bins;
-  op->kind = rgb && mode == GH_EQUALIZE_LUMINANCE ? OP_EQUALIZE_LUMINANCE
-                                                  : OP_EQUALIZE_CHANNELS;
+  op->kind = rgb && mode == GH_EQUALIZE_LUMINANCE ? GH_OP_LUMINANCE
+                                                  : GH_OP_CHANNELS;
   if (st != GH_OK)
     gh_op_clear (op);
   return st;
@@ -219,12 +263,22 @@ gh_op_binarize (gh_op *op, gh_layout layout, gh_sample sample,
                 gh_luminance luminance, int bins, gh_channel channel,
                 int threshold_bin, gh_error *error)
 {
+  return gh_op_posterize (op, layout, sample, luminance, bins, channel, 1,
+                          &threshold_bin, error);
+}
+
+gh_status
+gh_op_posterize (gh_op *op, gh_layout layout, gh_sample sample,
+                 gh_luminance luminance, int bins, gh_channel channel,
+                 int n_thresholds, const int *threshold_bins,
+                 gh_error *error)
+{
   gh_status st;
 
   if (!op)
     return gh_fail (error, GH_ERR_INVALID, "no operation given");
   memset (op, 0, sizeof *op);
-  if ((st = check_kind (layout, sample, luminance, error)) != GH_OK)
+  if ((st = gh_op_check_kind (layout, sample, luminance, error)) != GH_OK)
     return st;
   if (sample == GH_SAMPLE_U8 ? bins != 256 : bins < 2 || bins > 65536)
     return gh_fail (error, GH_ERR_INVALID, "%d bins do not fit %s samples",
@@ -235,17 +289,30 @@ gh_op_binarize (gh_op *op, gh_layout layout, gh_sample sample,
                     (unsigned) channel < GH_NUM_CHANNELS
                       ? gh_channel_name (channel)
                       : "such");
-  if (threshold_bin < 0 || threshold_bin >= bins)
+  if (n_thresholds < 1 || n_thresholds > GH_MULTI_OTSU_MAX_CLASSES - 1
+      || !threshold_bins)
     return gh_fail (error, GH_ERR_INVALID,
-                    "threshold bin %d is not in 0..%d", threshold_bin,
-                    bins - 1);
-  op->kind = OP_BINARIZE;
+                    "%d thresholds; posterize takes 1 to %d", n_thresholds,
+                    GH_MULTI_OTSU_MAX_CLASSES - 1);
+  for (int i = 0; i < n_thresholds; i++)
+    {
+      if (threshold_bins[i] < 0 || threshold_bins[i] >= bins)
+        return gh_fail (error, GH_ERR_INVALID,
+                        "threshold bin %d is not in 0..%d",
+                        threshold_bins[i], bins - 1);
+      if (i > 0 && threshold_bins[i] <= threshold_bins[i - 1])
+        return gh_fail (error, GH_ERR_INVALID,
+                        "thresholds %d, %d are not ascending",
+                        threshold_bins[i - 1], threshold_bins[i]);
+      op->thresholds[i] = threshold_bins[i];
+    }
+  op->kind = GH_OP_POSTERIZE;
   op->layout = layout;
   op->sample = sample;
   op->luminance = luminance;
   op->bins = bins;
   op->channel = channel;
-  op->threshold_bin = threshold_bin;
+  op->n_thresholds = n_thresholds;
   return GH_OK;
 }
 
@@ -253,28 +320,32 @@ gh_status
 gh_op_apply (const gh_op *op, void *pixels, size_t width, size_t height,
              size_t stride, gh_error *error)
 {
+  return gh_op_apply_rect (op, pixels, 0, 0, width, height, stride, error);
+}
+
+gh_status
+gh_op_apply_rect (const gh_op *op, void *pixels, size_t x0, size_t y0,
+                  size_t width, size_t height, size_t stride,
+                  gh_error *error)
+{
   int bpp;
   gh_status st;
 
-  if (!op || op->kind == OP_NONE)
+  if (!op || op->kind == GH_OP_NONE)
     return gh_fail (error, GH_ERR_STATE, "the operation is not prepared");
-  if (op->kind == OP_BINARIZE)
-    return gh_threshold_strip (op->layout, op->sample, op->luminance, pixels,
+  if (op->kind == GH_OP_CLAHE)
+    return gh_clahe_apply (op, pixels, x0, y0, width, height, stride, error);
+  if (op->kind == GH_OP_POSTERIZE)
+    return gh_posterize_strip (op->layout, op->sample, op->luminance, pixels,
                                width, height, stride, op->channel,
-                               op->threshold_bin, op->bins, error);
-  if (op->kind == OP_EQUALIZE_CHANNELS && op->sample == GH_SAMPLE_U8)
+                               op->n_thresholds, op->thresholds, op->bins,
+                               error);
+  if (op->kind == GH_OP_CHANNELS && op->sample == GH_SAMPLE_U8)
     {
       const uint16_t *const t[3]
         = { op->tables[0], op->tables[1], op->tables[2] };
       return gh_apply_tables (op->layout, pixels, width, height, stride, t,
                               error);
-    }
-  if (op->kind == OP_EQUALIZE_CHANNELS)
-    {
-      const gh_equalize_curve *const c[3]
-        = { &op->curves[0], &op->curves[1], &op->curves[2] };
-      return gh_apply_curves_f32 (op->layout, pixels, width, height, stride,
-                                  c, error);
     }
   st = gh_strip_check (op->layout, op->sample, pixels, width, height, stride,
                        error);
@@ -286,11 +357,21 @@ gh_op_apply (const gh_op *op, void *pixels, size_t width, size_t height,
       uint8_t *row = (uint8_t *) pixels + y * stride;
       if (op->sample == GH_SAMPLE_U8)
         for (uint8_t *p = row; p < row + width * bpp; p += bpp)
-          equalize_luminance_u8 (op, p);
+          gh_op_move_luminance_u8 (
+            op, p,
+            op->tables[0][gh_pixel_level_with (op->layout, p,
+                                               GH_CHANNEL_LUMINANCE,
+                                               op->luminance)]);
+      else if (op->kind == GH_OP_CHANNELS)
+        for (float *p = (float *) row; p < (float *) row + width * bpp;
+             p += bpp)
+          for (int k = 0; k < (gh_layout_is_rgb (op->layout) ? 3 : 1); k++)
+            p[k] = gh_op_map_f32 (op, k, p[k]);
       else
         for (float *p = (float *) row; p < (float *) row + width * bpp;
              p += bpp)
-          equalize_luminance_f32 (op, p);
+          gh_op_move_luminance_f32 (
+            op, p, gh_op_map_f32 (op, 0, gh_op_luminance_key_f32 (op, p)));
     }
   return GH_OK;
 }
@@ -301,6 +382,10 @@ gh_op_clear (gh_op *op)
   if (!op)
     return;
   for (int k = 0; k < 3; k++)
-    gh_equalize_curve_clear (&op->curves[k]);
+    {
+      gh_equalize_curve_clear (&op->curves[k]);
+      gh_equalize_curve_clear (&op->targets[k]);
+    }
+  gh_clahe_map_free (op->clahe);
   memset (op, 0, sizeof *op);
 }

@@ -1,0 +1,40 @@
+/* clahe.h — CLAHE's geometry, shared by the CPU (clahe.c) and the GPU
+ * (clahe_cuda.cu), internal to the engine.
+ *
+ * OpenCV pads an image whose size is not a multiple of the grid (in
+ * either direction) by tiles_x - width % tiles_x columns and tiles_y -
+ * height % tiles_y rows, BORDER_REFLECT_101, and cuts the padded image
+ * into tiles of tile_w x tile_h; the interpolation then runs over the
+ * unpadded image with those tile sizes.  A padded column x' reads source
+ * column src_col[x'] (the identity below width), and the padded rows
+ * from height on read src_row[y' - height]. */
+#ifndef GH_CLAHE_H
+#define GH_CLAHE_H
+
+#include "gpu_histogram.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+typedef struct {
+  gh_layout layout;
+  gh_luminance luminance;
+  int channels;       /* tile histogram sets: 3 (R, G, B) or 1 */
+  int luminance_mode; /* the one set counts the luminance of colour */
+  int bins;           /* 256 for U8 */
+  int width, height;  /* the image */
+  int padded_w, padded_h;
+  int tiles_x, tiles_y, tile_w, tile_h;
+  int *src_col;       /* padded_w entries */
+  int *src_row;       /* padded_h - height entries */
+} gh_clahe_geom;
+
+/* cv::borderInterpolate (p, len, BORDER_REFLECT_101). */
+int gh_reflect101 (long p, long len);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif

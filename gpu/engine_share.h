@@ -1,0 +1,19 @@
+/* engine_share.h — what an engine lends the operations beside it (CLAHE's
+ * GPU passes), internal to the engine.
+ *
+ * gh_engine_gpu_ready: 1 when the engine's GPU is started and has not
+ * failed (under AUTO, once its background start is done; it never waits),
+ * so the caller may use CUDA device 0 as the engine does; 0 for NULL.
+ * gh_engine_gpu_lost: a GPU pass beside the engine failed and the caller
+ * finishes on the CPU: the engine tells it as its own fallback (the
+ * one-line reason, gh_engine_gpu_failed, stderr unless quiet) and counts
+ * on the CPU from then on. */
+#ifndef GH_ENGINE_SHARE_H
+#define GH_ENGINE_SHARE_H
+
+#include "gpu_histogram.h"
+
+int gh_engine_gpu_ready (gh_engine *engine);
+void gh_engine_gpu_lost (gh_engine *engine, const char *why);
+
+#endif
