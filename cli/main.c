@@ -1,7 +1,9 @@
 /* gpu-histogram-cli — the engine from the command line, on netpbm files.
  *
  * Prints the backend and the statistics of every channel; optionally
- * writes the histogram as CSV, an equalized copy and a binarized copy.
+ * writes the histogram as CSV, an equalized copy and a binarized copy,
+ * and goes beyond GIMP: CLAHE, histogram matching to a reference image,
+ * multi-level Otsu thresholds and a posterized copy by them.
  * A third host of the engine beside the GIMP 2.10 and GIMP 3 plug-ins: the
  * names, the CSV bytes and what equalize and binarize do come from the
  * engine's shared API, so all three agree.  Images stream through in
@@ -42,6 +44,9 @@ typedef struct {
   int n_inputs;
   int timings;
   const char *mask, *histogram, *equalize, *binarize;
+  const char *clahe, *match, *reference, *posterize;
+  gh_clahe_params clahe_params;
+  int classes; /* --multi-otsu; 0: not asked */
   gh_backend backend;
   gh_luminance luminance;
   gh_equalize_mode equalize_mode;
@@ -76,6 +81,19 @@ usage (FILE *out)
     "                    (default: luminance for colour, value for gray)\n"
     "  --threshold T     -1 (default): Otsu; or 0..254 (levels above turn\n"
     "                    white)\n"
+    "  --clahe FILE      write a CLAHE copy (OpenCV's createCLAHE(...).apply\n"
+    "                    per channel, or the luminance: --equalize-mode)\n"
+    "  --clahe-params C,TX,TY  clip limit (0: none) and tile grid (1..256\n"
+    "                    each; default 2,8,8)\n"
+    "  --match FILE      write a copy whose histogram matches --reference's\n"
+    "                    (scikit-image's match_histograms, rounded to the\n"
+    "                    nearest level; --equalize-mode)\n"
+    "  --reference REF   the netpbm image --match matches\n"
+    "  --multi-otsu K    print the K - 1 multi-level Otsu thresholds of\n"
+    "                    --channel (K classes, 2..5; scikit-image's\n"
+    "                    threshold_multiotsu)\n"
+    "  --posterize FILE  write a copy with each class of --channel painted\n"
+    "                    with its level (K of --multi-otsu, default 3)\n"
     "Output files appear only when complete (written under a temporary\n"
     "name in the same folder, then renamed).\n",
     out);
@@ -107,6 +125,8 @@ parse_args (int argc, char **argv, cli_options *o)
   o->hi = 255;
   o->channel = -1;
   o->threshold = -1;
+  o->clahe_params.clip_limit = 2.0;
+  o->clahe_params.tiles_x = o->clahe_params.tiles_y = 8;
   for (int i = 1; i < argc; i++)
     {
       const char *a = argv[i];
@@ -164,6 +184,36 @@ parse_args (int argc, char **argv, cli_options *o)
         o->equalize = v;
       else if (!strcmp (a, "--binarize"))
         o->binarize = v;
+      else if (!strcmp (a, "--clahe"))
+        o->clahe = v;
+      else if (!strcmp (a, "--match"))
+        o->match = v;
+      else if (!strcmp (a, "--reference"))
+        o->reference = v;
+      else if (!strcmp (a, "--posterize"))
+        o->posterize = v;
+      else if (!strcmp (a, "--multi-otsu"))
+        {
+          if (parse_int (v, 2, GH_MULTI_OTSU_MAX_CLASSES, &o->classes))
+            return fprintf (stderr, "--multi-otsu takes 2..%d classes\n",
+                            GH_MULTI_OTSU_MAX_CLASSES),
+                   -1;
+        }
+      else if (!strcmp (a, "--clahe-params"))
+        {
+          gh_clahe_params *c = &o->clahe_params;
+          char tail;
+          if (sscanf (v, "%lf,%d,%d%c", &c->clip_limit, &c->tiles_x,
+                      &c->tiles_y, &tail) != 3
+              || !(c->clip_limit >= 0) || c->clip_limit > 1e9
+              || c->tiles_x < 1 || c->tiles_x > GH_CLAHE_MAX_TILES
+              || c->tiles_y < 1 || c->tiles_y > GH_CLAHE_MAX_TILES)
+            return fprintf (stderr,
+                            "--clahe-params takes CLIP,TX,TY: a clip limit "
+                            ">= 0 and tiles 1..%d\n",
+                            GH_CLAHE_MAX_TILES),
+                   -1;
+        }
       else if (!strcmp (a, "--threshold"))
         {
           if (parse_int (v, -1, 254, &o->threshold))
@@ -188,9 +238,15 @@ parse_args (int argc, char **argv, cli_options *o)
   if (o->n_inputs == 0)
     return fprintf (stderr, "no input image given\n"), -1;
   if (o->n_inputs > 1
-      && (o->mask || o->histogram || o->equalize || o->binarize))
-    return fprintf (stderr, "--mask and the output files take one input\n"),
+      && (o->mask || o->histogram || o->equalize || o->binarize || o->clahe
+          || o->match || o->posterize || o->classes))
+    return fprintf (stderr, "--mask, --multi-otsu and the output files take "
+                            "one input\n"),
            -1;
+  if (!o->match != !o->reference)
+    return fprintf (stderr, "--match and --reference go together\n"), -1;
+  if (o->posterize && !o->classes)
+    o->classes = 3;
   return 0;
 }
 
@@ -339,7 +395,8 @@ write_csv (const char *path, const gh_histogram *h)
   return output_finish (&out, gh_csv_write_histogram (out.file, h) == 0);
 }
 
-/* Rewrites the image strip by strip through an operation. */
+/* Rewrites the image strip by strip through an operation, each strip at
+ * its place (CLAHE's mapping depends on it). */
 static int
 rewrite (pnm_image *im, const char *path, const gh_op *op)
 {
@@ -369,7 +426,8 @@ rewrite (pnm_image *im, const char *path, const gh_op *op)
           fprintf (stderr, "the image file is truncated\n");
           goto done;
         }
-      if (gh_op_apply (op, buf, im->width, rows, row, &err) != GH_OK)
+      if (gh_op_apply_rect (op, buf, 0, y, im->width, rows, row, &err)
+          != GH_OK)
         {
           fprintf (stderr, "%s\n", err.message);
           goto done;
@@ -392,6 +450,69 @@ apply_op (pnm_image *im, const char *path, gh_op *op)
 {
   int rc = rewrite (im, path, op);
   gh_op_clear (op);
+  return rc;
+}
+
+/* CLAHE's tile histograms: the image streamed once more, in strips. */
+static int
+prepare_clahe (gh_engine *engine, const gh_clahe_params *params,
+               gh_luminance luminance, pnm_image *im, gh_op *op)
+{
+  size_t row = im->width * (size_t) im->depth;
+  uint8_t *buf = malloc (row * STRIP_ROWS);
+  gh_clahe *c = NULL;
+  gh_error err;
+  int rc = -1;
+
+  if (!buf)
+    return fprintf (stderr, "out of memory\n"), -1;
+  if (pnm_rewind (im))
+    {
+      fprintf (stderr, "cannot read the image again\n");
+      goto out;
+    }
+  if (gh_clahe_begin (engine, params, (gh_layout) im->depth,
+                      GH_SAMPLE_U8, luminance, 256, im->width,
+                      im->height, &c, &err)
+      != GH_OK)
+    goto fail;
+  for (size_t y = 0; y < im->height; y += STRIP_ROWS)
+    {
+      size_t rows = im->height - y < STRIP_ROWS ? im->height - y : STRIP_ROWS;
+      if (pnm_read_rows (im, buf, rows))
+        {
+          fprintf (stderr, "the image file is truncated\n");
+          goto out;
+        }
+      if (gh_clahe_feed (c, buf, y, rows, row, &err) != GH_OK)
+        goto fail;
+    }
+  if (gh_op_clahe (op, c, &err) == GH_OK)
+    {
+      rc = 0;
+      goto out;
+    }
+fail:
+  fprintf (stderr, "%s\n", err.message);
+out:
+  gh_clahe_destroy (c);
+  free (buf);
+  return rc;
+}
+
+/* The histogram of the --reference image, counted by the same engine. */
+static int
+reference_histogram (gh_engine *engine, const cli_options *o,
+                     gh_histogram *hist)
+{
+  pnm_image ref;
+  char msg[256];
+  int rc;
+
+  if (pnm_open (o->reference, &ref, msg, sizeof msg))
+    return fprintf (stderr, "%s\n", msg), -1;
+  rc = compute_histogram (engine, &ref, NULL, o->luminance, hist);
+  pnm_close (&ref);
   return rc;
 }
 
@@ -478,6 +599,76 @@ process_file (gh_engine *engine, const cli_options *o, pnm_image *im)
         }
       if (apply_op (im, o->binarize, &op))
         goto out;
+    }
+  if (o->clahe)
+    {
+      gh_op op;
+      gh_clahe_params p = o->clahe_params;
+      p.mode = o->equalize_mode;
+      if (prepare_clahe (engine, &p, o->luminance, im, &op)
+          || apply_op (im, o->clahe, &op))
+        goto out;
+    }
+  if (o->match)
+    {
+      gh_op op;
+      gh_histogram ref;
+      gh_status st;
+      gh_histogram_init (&ref);
+      if (reference_histogram (engine, o, &ref))
+        {
+          gh_histogram_clear (&ref);
+          goto out;
+        }
+      st = gh_op_match (&op, &hist, &ref, layout, GH_SAMPLE_U8, o->luminance,
+                        o->equalize_mode, &err);
+      gh_histogram_clear (&ref);
+      if (st != GH_OK)
+        {
+          fprintf (stderr, "%s\n", err.message);
+          goto out;
+        }
+      if (apply_op (im, o->match, &op))
+        goto out;
+    }
+  if (o->classes)
+    {
+      gh_channel channel = o->channel >= 0
+                             ? (gh_channel) o->channel
+                             : gh_default_binarize_channel (layout);
+      double counts[256];
+      int thresholds[GH_MULTI_OTSU_MAX_CLASSES - 1];
+      if (!(gh_layout_channel_mask (layout) & (1u << channel)))
+        {
+          fprintf (stderr, "this image has no %s channel\n",
+                   gh_channel_name (channel));
+          goto out;
+        }
+      gh_histogram_counts (&hist, channel, counts);
+      if (gh_multi_otsu (counts, hist.bins, o->classes, thresholds, &err)
+          != GH_OK)
+        {
+          fprintf (stderr, "%s\n", err.message);
+          goto out;
+        }
+      printf ("thresholds:");
+      for (int i = 0; i < o->classes - 1; i++)
+        printf ("%s%d", i ? "," : " ", thresholds[i]);
+      printf ("\n");
+      if (o->posterize)
+        {
+          gh_op op;
+          if (gh_op_posterize (&op, layout, GH_SAMPLE_U8, o->luminance,
+                               hist.bins, channel, o->classes - 1,
+                               thresholds, &err)
+              != GH_OK)
+            {
+              fprintf (stderr, "%s\n", err.message);
+              goto out;
+            }
+          if (apply_op (im, o->posterize, &op))
+            goto out;
+        }
     }
   timers.encode += now () - t;
   rc = 0;

@@ -45,27 +45,53 @@ H (const search *s, int i, int j)
   return s->h[(size_t) i * (2 * s->n - i + 1) / 2 + (size_t) (j - i)];
 }
 
-/* _set_thresh_indices_lut: every combination from threshold `t` on. */
+/* _set_thresh_indices_lut: every combination from threshold `t` on.  The
+ * last threshold's loop is written out with the sums in scikit-image's
+ * order: H(0, t0) + H(last + 1, n - 1), then the middle classes. */
 static void
-exhaust (search *s, int from, int t)
+exhaust (search *s, const float *tail, int from, int t)
 {
-  if (t < s->k)
+  int k = s->k, n = s->n;
+
+  if (t < k - 1)
     {
-      for (int i = from; i < s->n - s->k + t; i++)
+      for (int i = from; i < n - k + t; i++)
         {
           s->cur[t] = i;
-          exhaust (s, i + 1, t + 1);
+          exhaust (s, tail, i + 1, t + 1);
         }
       return;
     }
   {
-    float sigma = H (s, 0, s->cur[0]) + H (s, s->cur[s->k - 1] + 1, s->n - 1);
-    for (int i = 0; i < s->k - 1; i++)
-      sigma += H (s, s->cur[i] + 1, s->cur[i + 1]);
-    if (sigma > s->sigma_max)
+    float first = H (s, 0, s->cur[0]);
+    float mid[GH_MULTI_OTSU_MAX_CLASSES - 2];
+    /* H (prev + 1, i) for the last class before the tail, a row of H. */
+    int row = t > 0 ? s->cur[t - 1] + 1 : 0;
+    const float *hrow = s->h + (size_t) row * (2 * n - row + 1) / 2 - row;
+
+    /* t < k < GH_MULTI_OTSU_MAX_CLASSES: at most three middle classes. */
+    int n_mid = t - 1 < GH_MULTI_OTSU_MAX_CLASSES - 2
+                  ? t - 1
+                  : GH_MULTI_OTSU_MAX_CLASSES - 2;
+
+    for (int i = 0; i < n_mid; i++)
+      mid[i] = H (s, s->cur[i] + 1, s->cur[i + 1]);
+    for (int i = from; i < n - 1; i++)
       {
-        s->sigma_max = sigma;
-        memcpy (s->best, s->cur, sizeof s->cur);
+        float sigma;
+        if (t == 0)
+          first = H (s, 0, i);
+        sigma = first + tail[i];
+        for (int m = 0; m < n_mid; m++)
+          sigma += mid[m];
+        if (t > 0)
+          sigma += hrow[i];
+        if (sigma > s->sigma_max)
+          {
+            s->sigma_max = sigma;
+            s->cur[t] = i;
+            memcpy (s->best, s->cur, sizeof s->cur);
+          }
       }
   }
 }
@@ -203,7 +229,13 @@ gh_multi_otsu (const double *counts, int bins, int classes, int *thresholds,
           }
       }
   if (s.n <= EXHAUSTIVE_MAX_BINS)
-    exhaust (&s, 0, 0);
+    {
+      /* tail[i] = H (i + 1, n - 1), the last class after threshold i. */
+      float tail[EXHAUSTIVE_MAX_BINS];
+      for (int i = 0; i < s.n - 1; i++)
+        tail[i] = H (&s, i + 1, s.n - 1);
+      exhaust (&s, tail, 0, 0);
+    }
   else
     st = programme (&s, error);
   for (int t = 0; t < s.k && st == GH_OK; t++)
