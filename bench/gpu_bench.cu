@@ -145,13 +145,16 @@ engine_call_ms (gh_engine *e, const uint8_t *pixels, size_t w, size_t h,
   return host_median (t);
 }
 
-/* The dispatcher's choice under each shared-memory cap, on each input:
+/* Under each shared-memory cap, on each input: every variant that fits
+ * (the global kernel aside) and the dispatcher's choice, in five modes:
  * raw (the four stored channels), GIMP's six channels (opaque; with
- * GIMP 2.10's luminance, then GIMP 3's) and weighted (partial alpha and a
- * mask), as ratios to the read ceiling of the same bytes; then each
- * column's lowest ratio and its level (slowest / fastest input). */
+ * GIMP 2.10's luminance, then GIMP 3's), weighted (partial alpha and a
+ * mask) and alpha (the same partial alpha, no mask), as ratios to the
+ * read ceiling of the same bytes; then each column's lowest ratio and its
+ * level (slowest / fastest input).  One table of the choices, then one
+ * line per cap, mode and variant. */
 #define CAPS 4
-#define CAP_MODES 4
+#define CAP_MODES 5
 static void
 caps_table (uint8_t *const images[IMG_KINDS], size_t width, size_t height,
             uint8_t *h_weighted, uint8_t *h_mask, uint8_t *d_img,
@@ -162,56 +165,75 @@ caps_table (uint8_t *const images[IMG_KINDS], size_t width, size_t height,
   const size_t sums_bytes = GH_NUM_CHANNELS * 256 * sizeof *d_sums;
   const int caps_kb[CAPS] = { 0, 163, 99, 64 };
   static const char *const names[CAP_MODES]
-    = { "raw", "gimp", "gimp-linear", "weighted" };
+    = { "raw", "gimp", "gimp-linear", "weighted", "alpha" };
   const gh_launch_kind kinds[CAP_MODES]
     = { { GH_LAYOUT_RGBA, false, true, GH_LUMINANCE_PERCEPTUAL },
         { GH_LAYOUT_RGBA, false, false, GH_LUMINANCE_PERCEPTUAL },
         { GH_LAYOUT_RGBA, false, false, GH_LUMINANCE_LINEAR },
-        { GH_LAYOUT_RGBA, true, false, GH_LUMINANCE_PERCEPTUAL } };
-  double ratio[CAPS][IMG_KINDS][CAP_MODES], ms_of[CAPS][IMG_KINDS][CAP_MODES];
+        { GH_LAYOUT_RGBA, true, false, GH_LUMINANCE_PERCEPTUAL },
+        { GH_LAYOUT_RGBA, false, false, GH_LUMINANCE_PERCEPTUAL } };
+  /* Whether a mode reads the weighted image (partial alpha). */
+  const bool partial[CAP_MODES] = { false, false, false, true, true };
+  static double ratio[CAPS][GH_VARIANT_COUNT][IMG_KINDS][CAP_MODES];
+  static double ms_of[CAPS][GH_VARIANT_COUNT][IMG_KINDS][CAP_MODES];
+  gh_smem_budget budgets[CAPS];
 
+  for (int c = 0; c < CAPS; c++)
+    CK (gh_cuda_budget ((size_t) caps_kb[c] * 1024, &budgets[c]));
   for (int k = 0; k < IMG_KINDS; k++)
-    {
-      double ms_read = 0;
-      if (!images[k])
-        continue;
-      for (int mode = 0; mode < CAP_MODES; mode++)
-        {
-          bool weighted = kinds[mode].mask;
-          if (mode == 0 || mode == 3)
-            {
-              if (weighted)
-                {
-                  memcpy (h_weighted, images[k], bytes);
-                  image_make_weighted (width, height, h_weighted, h_mask);
-                  CK (cudaMemcpy (d_img, h_weighted, bytes,
-                                  cudaMemcpyHostToDevice));
-                  CK (cudaMemcpy (d_mask, h_mask, n, cudaMemcpyHostToDevice));
-                }
-              else
-                CK (cudaMemcpy (d_img, images[k], bytes,
-                                cudaMemcpyHostToDevice));
-              ms_read = time_ms (t, [&] {
-                read_kernel<<<sms * 8, 256>>> ((const uint4 *) d_img,
-                                               bytes / 16, d_sink);
-              });
-              CK (cudaGetLastError ());
-            }
-          for (int c = 0; c < CAPS; c++)
-            {
-              size_t cap = (size_t) caps_kb[c] * 1024;
-              gh_variant v = chosen (&kinds[mode], cap);
-              double ms = time_ms (t, [&] {
-                CK (cudaMemsetAsync (d_sums, 0, sums_bytes));
-                CK (gh_cuda_histogram (v, &kinds[mode], cap, d_img,
-                                       weighted ? d_mask : NULL, n, d_sums,
-                                       0));
-              });
-              ms_of[c][k][mode] = ms;
-              ratio[c][k][mode] = ms_read / ms;
-            }
-        }
-    }
+    for (int weighted = 0; weighted <= 1 && images[k]; weighted++)
+      {
+        if (weighted)
+          {
+            memcpy (h_weighted, images[k], bytes);
+            image_make_weighted (width, height, h_weighted, h_mask);
+            CK (cudaMemcpy (d_img, h_weighted, bytes,
+                            cudaMemcpyHostToDevice));
+            CK (cudaMemcpy (d_mask, h_mask, n, cudaMemcpyHostToDevice));
+          }
+        else
+          CK (cudaMemcpy (d_img, images[k], bytes, cudaMemcpyHostToDevice));
+        double ms_read = time_ms (t, [&] {
+          read_kernel<<<sms * 8, 256>>> ((const uint4 *) d_img, bytes / 16,
+                                         d_sink);
+        });
+        CK (cudaGetLastError ());
+        for (int mode = 0; mode < CAP_MODES; mode++)
+          for (int c = 0; c < CAPS && partial[mode] == (weighted != 0); c++)
+            for (int v = 0; v < GH_VARIANT_GLOBAL; v++)
+              {
+                size_t cap = (size_t) caps_kb[c] * 1024;
+                ms_of[c][v][k][mode] = ratio[c][v][k][mode] = 0;
+                if (!gh_variant_fits ((gh_variant) v, &kinds[mode],
+                                      &budgets[c]))
+                  continue;
+                double ms = time_ms (t, [&] {
+                  CK (cudaMemsetAsync (d_sums, 0, sums_bytes));
+                  CK (gh_cuda_histogram ((gh_variant) v, &kinds[mode], cap,
+                                         d_img,
+                                         kinds[mode].mask ? d_mask : NULL, n,
+                                         d_sums, 0));
+                });
+                ms_of[c][v][k][mode] = ms;
+                ratio[c][v][k][mode] = ms_read / ms;
+              }
+      }
+
+  /* Lowest ratio and level of variant v in one mode under one cap. */
+  auto summary = [&] (int c, int v, int mode, double *lo, double *level) {
+    double fast = 1e30, slow = 0;
+    *lo = 0;
+    for (int k = 0; k < IMG_KINDS; k++)
+      {
+        double r = ratio[c][v][k][mode], ms = ms_of[c][v][k][mode];
+        if (!images[k] || ms == 0)
+          continue;
+        *lo = *lo == 0 || r < *lo ? r : *lo;
+        fast = ms < fast ? ms : fast;
+        slow = ms > slow ? ms : slow;
+      }
+    *level = slow > 0 ? slow / fast : 0;
+  };
 
   printf ("\n== Shared-memory caps: the chosen kernel, ratio to read "
           "(%zux%zu RGBA8)\n",
@@ -223,42 +245,60 @@ caps_table (uint8_t *const images[IMG_KINDS], size_t width, size_t height,
   for (int c = 0; c < CAPS; c++)
     {
       char cap_name[16];
-      double lo[CAP_MODES], fast[CAP_MODES], slow[CAP_MODES];
+      size_t cap = (size_t) caps_kb[c] * 1024;
       snprintf (cap_name, sizeof cap_name, caps_kb[c] ? "%d KB" : "none",
                 caps_kb[c]);
-      for (int mode = 0; mode < CAP_MODES; mode++)
-        {
-          lo[mode] = slow[mode] = 0;
-          fast[mode] = 1e30;
-        }
       for (int k = 0; k < IMG_KINDS; k++)
         {
           if (!images[k])
             continue;
           printf ("%-5s %-10s", cap_name, image_kind_names[k]);
           for (int mode = 0; mode < CAP_MODES; mode++)
-            {
-              double r = ratio[c][k][mode], ms = ms_of[c][k][mode];
-              printf (" %11.2f", r);
-              lo[mode] = lo[mode] == 0 || r < lo[mode] ? r : lo[mode];
-              fast[mode] = ms < fast[mode] ? ms : fast[mode];
-              slow[mode] = ms > slow[mode] ? ms : slow[mode];
-            }
+            printf (" %11.2f", ratio[c][chosen (&kinds[mode], cap)][k][mode]);
           printf ("\n");
         }
+      double lo[CAP_MODES], level[CAP_MODES];
+      for (int mode = 0; mode < CAP_MODES; mode++)
+        summary (c, chosen (&kinds[mode], cap), mode, &lo[mode],
+                 &level[mode]);
       printf ("%-5s %-10s", cap_name, "lowest");
       for (int mode = 0; mode < CAP_MODES; mode++)
         printf (" %11.2f", lo[mode]);
       printf ("\n%-5s %-10s", cap_name, "level");
       for (int mode = 0; mode < CAP_MODES; mode++)
-        printf (" %11.2f", slow[mode] / fast[mode]);
+        printf (" %11.2f", level[mode]);
       printf ("\n%-5s %-10s", cap_name, "kernel");
       for (int mode = 0; mode < CAP_MODES; mode++)
-        printf (" %11s",
-                gh_variant_name (chosen (&kinds[mode],
-                                         (size_t) caps_kb[c] * 1024)));
+        printf (" %11s", gh_variant_name (chosen (&kinds[mode], cap)));
       printf ("\n");
     }
+
+  printf ("\n== Shared-memory caps: every variant that fits, lowest ratio "
+          "to read over the inputs / level\n");
+  printf ("%-5s %-18s", "cap", "variant");
+  for (int mode = 0; mode < CAP_MODES; mode++)
+    printf (" %11s", names[mode]);
+  printf ("\n");
+  for (int c = 0; c < CAPS; c++)
+    for (int v = 0; v < GH_VARIANT_GLOBAL; v++)
+      {
+        bool any = false;
+        for (int mode = 0; mode < CAP_MODES; mode++)
+          any |= gh_variant_fits ((gh_variant) v, &kinds[mode], &budgets[c]);
+        if (!any)
+          continue;
+        printf ("%-5d %-18s", caps_kb[c], gh_variant_name ((gh_variant) v));
+        for (int mode = 0; mode < CAP_MODES; mode++)
+          {
+            double lo, level;
+            summary (c, v, mode, &lo, &level);
+            if (lo > 0)
+              printf ("   %.2f/%.2f", lo, level);
+            else
+              printf (" %11s", "-");
+          }
+        printf ("\n");
+      }
   for (int c = 0; c < CAPS; c++)
     {
       printf ("cap %d KB:\n", caps_kb[c]);

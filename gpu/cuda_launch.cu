@@ -20,6 +20,7 @@
 #include <type_traits>
 #include <vector>
 
+#include "kernel_counts.cuh"
 #include "kernel_global.cuh"
 #include "kernel_packed.cuh"
 #include "kernel_shared_atomic.cuh"
@@ -28,9 +29,9 @@ typedef void (*kernel_fn) (const uint8_t *, const uint8_t *, size_t,
                            gh_u64 *);
 
 static const char *const variant_names[GH_VARIANT_COUNT]
-  = { "packed",           "shared-atomic/32", "shared-atomic/16s",
-      "shared-atomic/16", "shared-atomic/8s", "shared-atomic/8",
-      "global" };
+  = { "packed",           "shared-atomic/32", "counts/32",
+      "shared-atomic/16s", "shared-atomic/16", "counts/16",
+      "shared-atomic/8s", "shared-atomic/8",  "global" };
 
 const char *
 gh_variant_name (gh_variant v)
@@ -107,6 +108,12 @@ shape_of (gh_variant v)
                gh_packed_smem<BPP, MASK, RAW, LIN> () };
     case GH_VARIANT_SHARED_32:
       return shared_shape<BPP, MASK, RAW, LIN, 32, false> ();
+    case GH_VARIANT_COUNTS_32:
+      return { gh_kernel_counts<BPP, MASK, RAW, LIN, 32>, GH_CT_THREADS,
+               gh_counts_smem<BPP, MASK, RAW, LIN, 32> () };
+    case GH_VARIANT_COUNTS_16:
+      return { gh_kernel_counts<BPP, MASK, RAW, LIN, 16>, GH_CT_THREADS,
+               gh_counts_smem<BPP, MASK, RAW, LIN, 16> () };
     case GH_VARIANT_SHARED_16S:
       return shared_shape<BPP, MASK, RAW, LIN, 16, true> ();
     case GH_VARIANT_SHARED_16:
@@ -265,8 +272,8 @@ gh_cuda_histogram (gh_variant v, const gh_launch_kind *kind, size_t cap,
 
 /* The dispatcher: a one-time calibration per device, kind of call, family
  * and cap, cached for the process.  Each variant of the family that fits
- * counts a probe of 1 M pixels of random bytes (with a random mask), once
- * to warm up, then three times, and the variants follow by time; then
+ * counts a probe of 1 M pixels of random bytes, alpha opaque (most
+ * layers' pixels are) and a random mask, once to warm up, then three times, and the variants follow by time; then
  * the first in the enum's order (most copies first) whose time is within
  * TIE of the fastest goes first: on a probe of about 10 us variants a few
  * percent apart swap from run to run, while on a whole image fewer shared
@@ -275,7 +282,9 @@ gh_cuda_histogram (gh_variant v, const gh_launch_kind *kind, size_t cap,
  * Then the variants of other families that fit (untimed), then the global
  * kernel.  Random bytes because the kernels differ most
  * there: the shared-atomic kernel is level across inputs, the packed one
- * is no faster on degenerate ones (BENCHMARKS.md).  A variant whose probe
+ * is no faster on degenerate ones (BENCHMARKS.md).  Opaque alpha because
+ * the counts kernel is fast on full pixels only: it wins where layers are
+ * opaque, and a random mask keeps it out where a mask weighs pixels.  A variant whose probe
  * fails is left out; if the probe cannot even be set up, every variant
  * that fits stays in, untimed, and the calls that follow meet the same
  * failure and the engine falls back. */
@@ -293,8 +302,10 @@ struct calibration
 static std::vector<calibration> calibrations;
 static std::mutex calibration_lock;
 
+/* Random words; the first pixel_words of them (the pixels) OR'ed with
+ * `opaque`, which sets their alpha bytes to 255. */
 __global__ void
-fill_probe (uint32_t *p, size_t words)
+fill_probe (uint32_t *p, size_t words, size_t pixel_words, uint32_t opaque)
 {
   for (size_t i = (size_t) blockIdx.x * blockDim.x + threadIdx.x; i < words;
        i += (size_t) gridDim.x * blockDim.x)
@@ -304,7 +315,7 @@ fill_probe (uint32_t *p, size_t words)
       x *= 0x2C1B3C6Du;
       x ^= x >> 12;
       x *= 0x297A2D39u;
-      p[i] = x ^ (x >> 15);
+      p[i] = (x ^ (x >> 15)) | (i < pixel_words ? opaque : 0u);
     }
 }
 
@@ -370,7 +381,13 @@ calibrate (gh_kernel family, const gh_launch_kind *kind, size_t cap,
       && cudaEventCreate (&stop) == cudaSuccess;
   if (ready)
     {
-      fill_probe<<<256, 256>>> ((uint32_t *) probe, bytes / 4);
+      /* Opaque alpha (RGBA, gray + alpha), a random mask. */
+      const uint32_t opaque = kind->layout == GH_LAYOUT_RGBA    ? 0xff000000u
+                              : kind->layout == GH_LAYOUT_GRAYA ? 0xff00ff00u
+                                                                : 0u;
+      fill_probe<<<256, 256>>> ((uint32_t *) probe, bytes / 4,
+                                PROBE_PIXELS * (size_t) kind->layout / 4,
+                                kind->raw ? 0u : opaque);
       ready = cudaGetLastError () == cudaSuccess;
     }
 
@@ -409,9 +426,10 @@ calibrate (gh_kernel family, const gh_launch_kind *kind, size_t cap,
         c->order[0] = first;
       }
   /* Then the other families, in the order of their usual speed. */
-  const gh_variant others[6]
-    = { GH_VARIANT_SHARED_32, GH_VARIANT_SHARED_16S, GH_VARIANT_SHARED_16,
-        GH_VARIANT_SHARED_8S, GH_VARIANT_SHARED_8,   GH_VARIANT_PACKED };
+  const gh_variant others[8]
+    = { GH_VARIANT_SHARED_32, GH_VARIANT_COUNTS_32, GH_VARIANT_SHARED_16S,
+        GH_VARIANT_SHARED_16, GH_VARIANT_COUNTS_16, GH_VARIANT_SHARED_8S,
+        GH_VARIANT_SHARED_8,  GH_VARIANT_PACKED };
   for (gh_variant v : others)
     if (!in_family (v, family) && gh_variant_fits (v, kind, b))
       c->order[c->count++] = v;

@@ -30,13 +30,17 @@
 /* The kernels, as the launch policy knows them: a technique and its
  * shared memory.  The shared-atomic kernel comes with 32, 16 or 8 lane
  * copies of its counters, the smaller ones plain or in bank sections
- * (kernel_shared_atomic.cuh); the global one needs no shared memory and
- * launches anywhere. */
+ * (kernel_shared_atomic.cuh); the counts kernel (16-bit counts of full
+ * pixels, two channels a word) with 32 or 16 (kernel_counts.cuh), in the
+ * shared-atomic family; the global one needs no shared memory and
+ * launches anywhere.  Within a family, more copies come first. */
 typedef enum {
   GH_VARIANT_PACKED = 0,
   GH_VARIANT_SHARED_32,
+  GH_VARIANT_COUNTS_32,
   GH_VARIANT_SHARED_16S,
   GH_VARIANT_SHARED_16,
+  GH_VARIANT_COUNTS_16,
   GH_VARIANT_SHARED_8S,
   GH_VARIANT_SHARED_8,
   GH_VARIANT_GLOBAL,

@@ -237,6 +237,10 @@ check_variant_picture (gh_variant v, const test_picture *p)
   cudaFree (sums);
 }
 
+/* Every variant that fits, on every layout, mask and luminance rule, on
+ * every distribution (--quick: one a variant and layout), with random
+ * alpha (many 0 and 255: groups of full pixels, of partial ones and
+ * mixed) and opaque (the counts kernel's path of full groups alone). */
 static void
 check_variants (void)
 {
@@ -246,20 +250,23 @@ check_variants (void)
     for (int layout = 1; layout <= 4; layout++)
       for (int mask = 0; mask <= 1; mask++)
         for (int lin = 0; lin <= (layout >= 3); lin++)
-          {
-            const gh_launch_kind kind
-              = { (gh_layout) layout, mask != 0, false,
-                  lin ? GH_LUMINANCE_LINEAR : GH_LUMINANCE_PERCEPTUAL };
-            test_picture p;
-            if (!gh_variant_fits ((gh_variant) v, &kind, &b))
-              continue;
-            test_picture_make (&p, (gh_layout) layout, mask,
-                               quick ? 301 : 1001, quick ? 67 : 313,
-                               (test_dist) ((v + layout) % DIST_COUNT), 0);
-            p.image.luminance = kind.luminance;
-            check_variant_picture ((gh_variant) v, &p);
-            test_picture_free (&p);
-          }
+          for (int d = 0; d < DIST_COUNT; d++)
+            for (int opaque = 0; opaque <= (layout % 2 == 0); opaque++)
+              {
+                const gh_launch_kind kind
+                  = { (gh_layout) layout, mask != 0, false,
+                      lin ? GH_LUMINANCE_LINEAR : GH_LUMINANCE_PERCEPTUAL };
+                test_picture p;
+                if (!gh_variant_fits ((gh_variant) v, &kind, &b)
+                    || (quick && d != (v + layout) % DIST_COUNT))
+                  continue;
+                test_picture_make (&p, (gh_layout) layout, mask,
+                                   quick ? 301 : 1001, quick ? 67 : 313,
+                                   (test_dist) d, opaque);
+                p.image.luminance = kind.luminance;
+                check_variant_picture ((gh_variant) v, &p);
+                test_picture_free (&p);
+              }
 }
 
 /* Each colour's GIMP 3 luminance bin on the device, through the table the
