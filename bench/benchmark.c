@@ -7,7 +7,11 @@
  *
  *   gpu-histogram-bench [--megapixels N] [--photo FILE.pam] [--repeat R]
  *                       [--threads T] [--cpu-only] [--cpu-ceiling]
+ *   gpu-histogram-bench --clahe FILE.pnm [--clahe FILE.pnm...] [--repeat R]
+ *
+ * --clahe times CLAHE instead, CPU beside GPU (clahe_bench.h).
  */
+#include "clahe_bench.h"
 #include "cpu_ceiling.h"
 #include "gpu_histogram.h"
 #include "images.h"
@@ -115,6 +119,8 @@ main (int argc, char **argv)
   int repeat = 5, cpu_only = 0, ceiling = 0, threads = 0;
   uint8_t *images[IMG_KINDS] = { 0 };
   size_t width, height, bytes;
+  const char *clahe_files[8];
+  int n_clahe = 0;
 
   for (int i = 1; i < argc; i++)
     {
@@ -131,19 +137,25 @@ main (int argc, char **argv)
         cpu_only = 1;
       else if (!strcmp (argv[i], "--cpu-ceiling"))
         ceiling = 1;
+      else if (!strcmp (argv[i], "--clahe") && v && n_clahe < 8)
+        clahe_files[n_clahe++] = argv[++i];
       else
         {
           fprintf (stderr,
                    "usage: %s [--megapixels N] [--photo FILE.pam] "
                    "[--repeat R] [--threads T] [--cpu-only] "
-                   "[--cpu-ceiling]\n",
-                   argv[0]);
+                   "[--cpu-ceiling]\n"
+                   "       %s --clahe FILE.pnm [--clahe FILE.pnm...] "
+                   "[--repeat R]\n",
+                   argv[0], argv[0]);
           return 2;
         }
     }
   if (mp <= 0 || repeat < 1)
     return fprintf (stderr, "--megapixels and --repeat must be positive\n"),
            2;
+  if (n_clahe > 0)
+    return clahe_bench (clahe_files, n_clahe, repeat) ? 1 : 0;
   width = 8192;
   height = (size_t) (mp * 1e6 / (double) width + 0.5);
   if (height < 1)

@@ -1,0 +1,173 @@
+/* clahe_bench.c — CLAHE's timings (clahe_bench.h).  A call is what a host
+ * does: the tile histograms fed in strips of 256 rows, the mappings made,
+ * the image mapped in the same strips at their places.  Median of
+ * `repeat` calls; the GPU engine is started before timing (its start-up
+ * is the histogram benchmark's business). */
+#include "clahe_bench.h"
+
+#include "gpu_histogram.h"
+#include "images.h"
+#include "pnm.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define STRIP 256
+
+typedef struct {
+  double total, count, map;
+} timing;
+
+/* One CLAHE call on a copy of `src` into `dst`. */
+static int
+clahe_call (gh_engine *e, const uint8_t *src, uint8_t *dst, size_t w,
+            size_t h, int depth, timing *t)
+{
+  gh_clahe_params p = { 2.0, 8, 8, GH_EQUALIZE_CHANNELS };
+  size_t stride = w * (size_t) depth;
+  gh_clahe *c;
+  gh_op op;
+  gh_error err;
+  double t0 = now_seconds (), t1;
+
+  memcpy (dst, src, stride * h);
+  t0 = now_seconds ();
+  if (gh_clahe_begin (e, &p, (gh_layout) depth, GH_SAMPLE_U8,
+                      GH_LUMINANCE_PERCEPTUAL, 256, w, h, &c, &err)
+      != GH_OK)
+    goto fail;
+  for (size_t y = 0; y < h; y += STRIP)
+    if (gh_clahe_feed (c, dst + y * stride, y, h - y < STRIP ? h - y : STRIP,
+                       stride, &err)
+        != GH_OK)
+      goto fail;
+  if (gh_op_clahe (&op, c, &err) != GH_OK)
+    goto fail;
+  gh_clahe_destroy (c);
+  t1 = now_seconds ();
+  for (size_t y = 0; y < h; y += STRIP)
+    if (gh_op_apply_rect (&op, dst + y * stride, 0, y, w,
+                          h - y < STRIP ? h - y : STRIP, stride, &err)
+        != GH_OK)
+      goto fail;
+  gh_op_clear (&op);
+  t->map = now_seconds () - t1;
+  t->count = t1 - t0;
+  t->total = t->count + t->map;
+  return 0;
+fail:
+  fprintf (stderr, "CLAHE: %s\n", err.message);
+  return -1;
+}
+
+/* Median timings of `repeat` calls; the last result left in dst. */
+static int
+clahe_median (gh_engine *e, const uint8_t *src, uint8_t *dst, size_t w,
+              size_t h, int depth, int repeat, timing *out)
+{
+  double *v = calloc ((size_t) repeat * 3, sizeof *v);
+  timing t;
+  if (!v)
+    return -1;
+  for (int i = 0; i < repeat; i++)
+    {
+      if (clahe_call (e, src, dst, w, h, depth, &t))
+        {
+          free (v);
+          return -1;
+        }
+      v[i] = t.total;
+      v[repeat + i] = t.count;
+      v[2 * repeat + i] = t.map;
+    }
+  out->total = median (v, repeat);
+  out->count = median (v + repeat, repeat);
+  out->map = median (v + 2 * repeat, repeat);
+  free (v);
+  return 0;
+}
+
+int
+clahe_bench (const char *const *files, int n, int repeat)
+{
+  gh_options o;
+  gh_engine *gpu = NULL;
+  gh_error err;
+  int rc = 0;
+
+  gh_options_init (&o);
+  o.backend = GH_BACKEND_CUDA;
+  o.quiet = 1;
+  if (gh_engine_create (&o, &gpu, &err) != GH_OK
+      || strncmp (gh_engine_backend_name (gpu), "cuda: ", 6))
+    {
+      printf ("(no usable GPU: %s; CLAHE on the CPU only)\n",
+              gpu && gh_engine_fallback_reason (gpu)
+                ? gh_engine_fallback_reason (gpu)
+                : err.message);
+      gh_engine_destroy (gpu);
+      gpu = NULL;
+    }
+  printf ("== CLAHE (8x8 tiles, clip limit 2, each channel), median of %d "
+          "calls, ms: total (tile histograms + mappings, interpolation)\n",
+          repeat);
+  for (int f = 0; f < n && rc == 0; f++)
+    {
+      pnm_image im;
+      char msg[256];
+      uint8_t *src = NULL, *cpu_out = NULL, *gpu_out = NULL;
+      size_t bytes;
+      timing tc, tg = { 0, 0, 0 };
+      int same = -1;
+
+      if (pnm_open (files[f], &im, msg, sizeof msg))
+        {
+          fprintf (stderr, "%s\n", msg);
+          rc = -1;
+          break;
+        }
+      bytes = im.width * im.height * (size_t) im.depth;
+      src = malloc (bytes);
+      cpu_out = malloc (bytes);
+      gpu_out = malloc (bytes);
+      if (!src || !cpu_out || !gpu_out || pnm_read_rows (&im, src, im.height))
+        {
+          fprintf (stderr, "%s: cannot read it into memory\n", files[f]);
+          rc = -1;
+        }
+      if (rc == 0)
+        rc = clahe_median (NULL, src, cpu_out, im.width, im.height, im.depth,
+                           repeat, &tc);
+      if (rc == 0 && gpu)
+        {
+          rc = clahe_median (gpu, src, gpu_out, im.width, im.height, im.depth,
+                             repeat, &tg);
+          same = memcmp (cpu_out, gpu_out, bytes) == 0;
+          if (gh_engine_gpu_failed (gpu))
+            printf ("(the GPU fell back: %s)\n",
+                    gh_engine_fallback_reason (gpu));
+        }
+      if (rc == 0)
+        {
+          printf ("%s %zux%zu x%d: cpu %.1f (%.1f + %.1f)", files[f],
+                  im.width, im.height, im.depth, tc.total * 1e3,
+                  tc.count * 1e3, tc.map * 1e3);
+          if (gpu)
+            printf (", gpu %.1f (%.1f + %.1f), %.1fx, same bytes: %s",
+                    tg.total * 1e3, tg.count * 1e3, tg.map * 1e3,
+                    tc.total / tg.total, same ? "yes" : "NO");
+          printf ("\nclahe-row,%s,%zu,%zu,%d,%.3f,%.3f,%d\n", files[f],
+                  im.width, im.height, im.depth, tc.total * 1e3,
+                  gpu ? tg.total * 1e3 : -1.0, same);
+          if (same == 0)
+            rc = -1;
+        }
+      free (src);
+      free (cpu_out);
+      free (gpu_out);
+      pnm_close (&im);
+    }
+  gh_engine_destroy (gpu);
+  return rc;
+}

@@ -1,0 +1,187 @@
+/* test_beyond_gpu.cu — CLAHE on the GPU (gpu/clahe_cuda.cu) against the
+ * CPU, byte for byte: random 8-bit images of every layout and awkward
+ * sizes (1x1, 2x3, not divisible by the grid, wider than a block), grids
+ * from 1x1 to 64x64 and clip limits 0 to 40, each channel and the
+ * luminance (both rules: the GPU counts its tiles), strips fed in
+ * shuffled order and rectangles mapped at their places; the engine must
+ * report no fallback.  Then the fallback: the device reset mid-image (the
+ * counting) and after the tiles (the mapping) must finish on the CPU with
+ * the same bytes, the failure told through the engine.
+ *
+ * Exits 77 (skipped) where there is no CUDA device. */
+#include "test_util.h"
+
+#include <cuda_runtime.h>
+
+#include <stdlib.h>
+#include <string.h>
+
+/* CLAHE of an interleaved image, in place: shuffled strips of rows in,
+ * then a grid of rectangles mapped.  `reset_at`: reset the device before
+ * that strip (-1: never; nstrips: after the tiles, before mapping). */
+static gh_status
+clahe (gh_engine *e, const gh_clahe_params *p, gh_layout layout,
+       gh_luminance lum, uint8_t *img, int w, int h, int reset_at,
+       gh_error *err)
+{
+  size_t stride = (size_t) w * layout;
+  int nstrips = h < 4 ? 1 : 4, order[4] = { 2, 0, 3, 1 };
+  gh_clahe *c;
+  gh_op op;
+  gh_status st;
+
+  if (nstrips == 1)
+    order[0] = 0;
+  st = gh_clahe_begin (e, p, layout, GH_SAMPLE_U8, lum, 256, (size_t) w,
+                       (size_t) h, &c, err);
+  for (int i = 0; i < nstrips && st == GH_OK; i++)
+    {
+      int s = order[i], y0 = h * s / nstrips, y1 = h * (s + 1) / nstrips;
+      if (i == reset_at)
+        cudaDeviceReset ();
+      if (y1 > y0)
+        st = gh_clahe_feed (c, img + (size_t) y0 * stride, (size_t) y0,
+                            (size_t) (y1 - y0), stride, err);
+    }
+  if (st == GH_OK)
+    st = gh_op_clahe (&op, c, err);
+  gh_clahe_destroy (c);
+  if (st != GH_OK)
+    return st;
+  if (reset_at == nstrips)
+    cudaDeviceReset ();
+  for (int by = 0; by < 2 && st == GH_OK; by++)
+    for (int bx = 0; bx < 2 && st == GH_OK; bx++)
+      {
+        int y0 = h * by / 2, y1 = h * (by + 1) / 2;
+        int x0 = w * bx / 2, x1 = w * (bx + 1) / 2;
+        if (y1 > y0 && x1 > x0)
+          st = gh_op_apply_rect (&op, img + (size_t) y0 * stride
+                                        + (size_t) x0 * layout,
+                                 (size_t) x0, (size_t) y0,
+                                 (size_t) (x1 - x0), (size_t) (y1 - y0),
+                                 stride, err);
+      }
+  gh_op_clear (&op);
+  return st;
+}
+
+static gh_engine *
+cuda_engine (void)
+{
+  gh_options o;
+  gh_engine *e = NULL;
+  gh_error err;
+  gh_options_init (&o);
+  o.backend = GH_BACKEND_CUDA;
+  o.quiet = 1;
+  if (gh_engine_create (&o, &e, &err) != GH_OK)
+    {
+      printf ("cannot create an engine: %s\n", err.message);
+      exit (1);
+    }
+  return e;
+}
+
+/* GPU and CPU on a copy each; 1 when the bytes are equal. */
+static int
+same_as_cpu (gh_engine *e, const gh_clahe_params *p, gh_layout layout,
+             gh_luminance lum, const uint8_t *img, int w, int h,
+             int reset_at)
+{
+  size_t bytes = (size_t) w * h * layout;
+  uint8_t *a = (uint8_t *) malloc (bytes), *b = (uint8_t *) malloc (bytes);
+  gh_error err;
+  int same;
+
+  memcpy (a, img, bytes);
+  memcpy (b, img, bytes);
+  CHECK (clahe (e, p, layout, lum, a, w, h, reset_at, &err) == GH_OK,
+         "GPU CLAHE: %s", err.message);
+  CHECK (clahe (NULL, p, layout, lum, b, w, h, -1, &err) == GH_OK,
+         "CPU CLAHE: %s", err.message);
+  same = memcmp (a, b, bytes) == 0;
+  free (a);
+  free (b);
+  return same;
+}
+
+int
+main (void)
+{
+  static const int sizes[][2] = { { 1, 1 },     { 2, 3 },    { 65, 47 },
+                                  { 1001, 733 }, { 300, 1 }, { 1, 300 },
+                                  { 4000, 3000 } };
+  static const int grids[][2] = { { 1, 1 }, { 8, 8 }, { 3, 5 }, { 16, 16 },
+                                  { 64, 64 } };
+  static const double clips[] = { 0, 1, 2, 40 };
+  int devices = 0, bad = 0, cases = 0;
+  gh_engine *e;
+
+  if (cudaGetDeviceCount (&devices) != cudaSuccess || devices == 0)
+    {
+      cudaGetLastError ();
+      printf ("SKIP: no CUDA device\n");
+      return 77;
+    }
+  e = cuda_engine ();
+  CHECK (!strncmp (gh_engine_backend_name (e), "cuda: ", 6),
+         "a CUDA device, but the engine is on %s (%s)",
+         gh_engine_backend_name (e), gh_engine_fallback_reason (e));
+  test_seed (1717);
+  for (size_t si = 0; si < sizeof sizes / sizeof *sizes; si++)
+    for (size_t gi = 0; gi < sizeof grids / sizeof *grids; gi++)
+      for (size_t ci = 0; ci < sizeof clips / sizeof *clips; ci++)
+        {
+          int w = sizes[si][0], h = sizes[si][1];
+          gh_layout layout = (gh_layout) (1 + test_below (4));
+          gh_clahe_params p = { clips[ci], grids[gi][0], grids[gi][1],
+                                test_below (2) ? GH_EQUALIZE_LUMINANCE
+                                               : GH_EQUALIZE_CHANNELS };
+          gh_luminance lum = (gh_luminance) test_below (2);
+          size_t bytes = (size_t) w * h * layout;
+          uint8_t *img;
+
+          if (w * h > 1000000 && (gi != 1 || ci != 2))
+            continue; /* 12 MP: the default parameters only */
+          img = (uint8_t *) malloc (bytes);
+          for (size_t i = 0; i < bytes; i++)
+            img[i] = (uint8_t) (test_below (3) ? (i / layout) % 251
+                                               : test_below (256));
+          cases++;
+          if (!same_as_cpu (e, &p, layout, lum, img, w, h, -1) && bad++ < 5)
+            printf ("GPU and CPU differ: %dx%d layout %d grid %dx%d clip %g "
+                    "mode %d rule %d\n",
+                    w, h, (int) layout, p.tiles_x, p.tiles_y, p.clip_limit,
+                    (int) p.mode, (int) lum);
+          free (img);
+        }
+  CHECK (bad == 0, "CLAHE: GPU and CPU differ in %d of %d cases", bad, cases);
+  CHECK (!gh_engine_gpu_failed (e) && !gh_engine_fallback_reason (e),
+         "the GPU fell back: %s", gh_engine_fallback_reason (e));
+  gh_engine_destroy (e);
+
+  /* The fallback: a device reset mid-count, and before the mapping. */
+  for (int when = 0; when < 2; when++)
+    {
+      int w = 321, h = 203;
+      gh_clahe_params p = { 2.0, 8, 8, GH_EQUALIZE_CHANNELS };
+      uint8_t *img = (uint8_t *) malloc ((size_t) w * h * 3);
+      for (size_t i = 0; i < (size_t) w * h * 3; i++)
+        img[i] = (uint8_t) test_below (256);
+      e = cuda_engine ();
+      CHECK (same_as_cpu (e, &p, GH_LAYOUT_RGB, GH_LUMINANCE_PERCEPTUAL, img,
+                          w, h, when ? 4 : 2),
+             "after a device reset %s, the CPU's result differs",
+             when ? "before the mapping" : "mid-count");
+      CHECK (gh_engine_gpu_failed (e) && gh_engine_fallback_reason (e),
+             "a device reset %s was not told",
+             when ? "before the mapping" : "mid-count");
+      printf ("reset %s: %s\n", when ? "before the mapping" : "mid-count",
+              gh_engine_fallback_reason (e) ? gh_engine_fallback_reason (e)
+                                            : "(nothing told)");
+      gh_engine_destroy (e);
+      free (img);
+    }
+  return test_summary ();
+}
