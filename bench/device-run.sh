@@ -1,7 +1,8 @@
 #!/bin/bash
 # The one command for the lent GPU machine: build for Hopper, run every
 # test (GPU ones included) under each shared-memory cap, compute-sanitizer
-# on every kernel under each cap, then the benchmark.  Full logs go to
+# on every kernel under each cap, then the benchmark and CLAHE's beside
+# OpenCV's.  Full logs go to
 # $OUT (or ./device-out); a short summary is printed last.
 #   bash bench/device-run.sh [megapixels]
 # Caps (KB of shared memory a block may use; 0: the device's own): the
@@ -37,7 +38,9 @@ for c in $caps; do
   timeout 500 "$build/tests/test_gpu" --cap "$c" > "$out/test_gpu-$c.log" 2>&1 &
   pids+=($!)
 done
-for t in parity_opencv parity_gimp; do
+timeout 500 "$build/tests/test_beyond_gpu" > "$out/test_beyond_gpu.log" 2>&1 &
+pids+=($!)
+for t in parity_opencv parity_gimp parity_beyond; do
   # CUDA forced: under AUTO the CLI keeps these small images on the CPU.
   GPU_HISTOGRAM_BACKEND=cuda python3 "tests/$t.py" "$build/cli/gpu-histogram-cli" > "$out/$t.log" 2>&1 &
   pids+=($!)
@@ -50,7 +53,9 @@ for c in $caps; do
   summary+=("test_gpu --cap $c: exit ${rcs[$i]}: $(tail -1 "$out/test_gpu-$c.log")")
   i=$((i + 1))
 done
-for t in parity_opencv parity_gimp; do
+summary+=("test_beyond_gpu (CLAHE, GPU = CPU): exit ${rcs[$i]}: $(tail -1 "$out/test_beyond_gpu.log")")
+i=$((i + 1))
+for t in parity_opencv parity_gimp parity_beyond; do
   summary+=("$t on the GPU: exit ${rcs[$i]} ($(tail -1 "$out/$t.log"))")
   i=$((i + 1))
 done
@@ -92,7 +97,11 @@ t1=$SECONDS
 "$build/bench/gpu-histogram-bench" --megapixels "$mp" --photo /tmp/astronaut.pam \
   > "$out/bench.log" 2>&1
 summary+=("benchmark: exit $? ($((SECONDS - t1)) s)")
+t1=$SECONDS
+python3 bench/clahe_vs_opencv.py "$build/bench/gpu-histogram-bench" testimages/astronaut.png \
+  > "$out/bench-clahe.log" 2>&1
+summary+=("CLAHE benchmark: exit $? ($((SECONDS - t1)) s)")
 
 cat "$out/device.txt"
 printf '%s\n' "${summary[@]}"
-cat "$out/bench.log"
+cat "$out/bench.log" "$out/bench-clahe.log"
