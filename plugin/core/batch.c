@@ -23,9 +23,11 @@
 
 #include <glib/gstdio.h>
 
+#include "beyond.h"
 #include "errors.h"
 #include "files.h"
 #include "operations.h"
+#include "procedures.h"
 
 /* A name for messages: the bytes of a file name need not be UTF-8. */
 static gchar *
@@ -87,7 +89,10 @@ apply_operation (const CoreHost *host, gh_engine *engine, gpointer drawable,
                  gint operation, const gh_histogram *hist,
                  const CoreProgress *progress, GError **error)
 {
-  gint threshold;
+  /* Gray layers have no luminance channel: their value is it. */
+  gint channel = hist->channels & (1u << GH_CHANNEL_LUMINANCE)
+                   ? GH_CHANNEL_LUMINANCE : GH_CHANNEL_VALUE;
+  gint threshold, levels[CORE_CLASSES_MAX - 1], n;
 
   switch (operation)
     {
@@ -98,11 +103,16 @@ apply_operation (const CoreHost *host, gh_engine *engine, gpointer drawable,
                               ? GH_EQUALIZE_CHANNELS : GH_EQUALIZE_LUMINANCE,
                             hist, progress, error);
     case CORE_BATCH_BINARIZE_OTSU:
-      /* Gray layers have no luminance channel: their value is it. */
-      return core_binarize (host, engine, drawable,
-                            hist->channels & (1u << GH_CHANNEL_LUMINANCE)
-                              ? GH_CHANNEL_LUMINANCE : GH_CHANNEL_VALUE,
-                            -1, hist, &threshold, progress, error);
+      return core_binarize (host, engine, drawable, channel, -1, hist,
+                            &threshold, progress, error);
+    case CORE_BATCH_CLAHE:
+      return core_clahe (host, engine, drawable, CORE_CLIP_LIMIT_DEFAULT,
+                         CORE_TILES_DEFAULT, CORE_TILES_DEFAULT,
+                         GH_EQUALIZE_LUMINANCE, progress, error);
+    case CORE_BATCH_POSTERIZE_OTSU:
+      return core_multi_otsu (host, engine, drawable, channel,
+                              CORE_CLASSES_DEFAULT, 1, hist, levels, &n,
+                              progress, error);
     default:
       return TRUE;
     }
@@ -179,7 +189,8 @@ check_arguments (const gchar *pattern, gint operation,
     why = "pattern: no file pattern given";
   else if (operation < 0 || operation >= CORE_BATCH_NUM_OPERATIONS)
     why = "operation: must be 0 (statistics), 1 (equalize channels), "
-          "2 (equalize luminance) or 3 (binarize, Otsu)";
+          "2 (equalize luminance), 3 (binarize, Otsu), 4 (CLAHE on "
+          "luminance) or 5 (posterize, multi-level Otsu)";
   else if (operation != CORE_BATCH_STATISTICS
            && (! output_dir || ! *output_dir))
     why = "output-dir: no output folder given";

@@ -91,11 +91,9 @@ core_check_changeable (const CoreHost *host, gpointer drawable,
   return ok;
 }
 
-/* The region of a drawable equalize or binarize may rewrite; cleared
- * again when it may not. */
-static gboolean
-changeable_region (const CoreHost *host, gpointer drawable,
-                   CoreRegion *region, GError **error)
+gboolean
+core_changeable_region (const CoreHost *host, gpointer drawable,
+                        CoreRegion *region, GError **error)
 {
   if (! core_region_init (host, drawable, region, error))
     return FALSE;
@@ -105,13 +103,11 @@ changeable_region (const CoreHost *host, gpointer drawable,
   return FALSE;
 }
 
-/* The histogram to apply from: the caller's, or computed here over the
- * first half of the progress; the apply gets the rest. */
-static gboolean
-ensure_histogram (gh_engine *engine, const CoreRegion *region,
-                  const gh_histogram **hist, gh_histogram *own,
-                  const CoreProgress *progress,
-                  CoreProgress *apply_progress, GError **error)
+gboolean
+core_ensure_histogram (gh_engine *engine, const CoreRegion *region,
+                       const gh_histogram **hist, gh_histogram *own,
+                       const CoreProgress *progress,
+                       CoreProgress *apply_progress, GError **error)
 {
   CoreProgress half = { 0, 0 };
 
@@ -159,11 +155,11 @@ core_equalize (const CoreHost *host, gh_engine *engine, gpointer drawable,
                    "(luminance)", mode);
       return FALSE;
     }
-  if (! changeable_region (host, drawable, &region, error))
+  if (! core_changeable_region (host, drawable, &region, error))
     return FALSE;
   gh_histogram_init (&own);
-  ok = ensure_histogram (engine, &region, &hist, &own, progress,
-                         &apply_progress, error)
+  ok = core_ensure_histogram (engine, &region, &hist, &own, progress,
+                              &apply_progress, error)
        && core_error_from_engine (gh_op_equalize (&op, hist, region.layout,
                                                   region.sample,
                                                   core_region_luminance (&region),
@@ -181,11 +177,9 @@ core_equalize (const CoreHost *host, gh_engine *engine, gpointer drawable,
   return ok;
 }
 
-/* The region a binarize on `channel` rewrites, once the channel is one
- * of GIMP's and the drawable has it and may be changed. */
-static gboolean
-binarize_region (const CoreHost *host, gpointer drawable, gint channel,
-                 CoreRegion *region, GError **error)
+gboolean
+core_channel_region (const CoreHost *host, gpointer drawable, gint channel,
+                     gboolean changeable, CoreRegion *region, GError **error)
 {
   gchar *why;
 
@@ -197,7 +191,8 @@ binarize_region (const CoreHost *host, gpointer drawable, gint channel,
                    "5 luminance)", channel);
       return FALSE;
     }
-  if (! changeable_region (host, drawable, region, error))
+  if (changeable ? ! core_changeable_region (host, drawable, region, error)
+                 : ! core_region_init (host, drawable, region, error))
     return FALSE;
   if (gh_layout_channel_mask (region->layout) & (1u << channel))
     return TRUE;
@@ -248,7 +243,7 @@ core_binarize (const CoreHost *host, gh_engine *engine, gpointer drawable,
                    "threshold %d is not -1 (Otsu) or 0..254", threshold);
       return FALSE;
     }
-  if (! binarize_region (host, drawable, channel, &region, error))
+  if (! core_channel_region (host, drawable, channel, TRUE, &region, error))
     return FALSE;
   gh_histogram_init (&own);
   if (threshold >= 0)
@@ -258,8 +253,8 @@ core_binarize (const CoreHost *host, gh_engine *engine, gpointer drawable,
       if (progress)
         apply_progress = *progress;
     }
-  else if ((ok = ensure_histogram (engine, &region, &hist, &own, progress,
-                                   &apply_progress, error)))
+  else if ((ok = core_ensure_histogram (engine, &region, &hist, &own,
+                                        progress, &apply_progress, error)))
     {
       gdouble *counts = g_new (gdouble, hist->bins);
 
@@ -285,7 +280,7 @@ core_binarize_bin (const CoreHost *host, gpointer drawable, gint channel,
   CoreRegion region;
   gboolean   ok;
 
-  if (! binarize_region (host, drawable, channel, &region, error))
+  if (! core_channel_region (host, drawable, channel, TRUE, &region, error))
     return FALSE;
   ok = hist->bins == region.bins && bin >= 0 && bin < hist->bins;
   if (! ok)

@@ -52,6 +52,26 @@ gboolean core_histogram (const CoreHost *host, gh_engine *engine,
 gboolean core_check_changeable (const CoreHost *host, gpointer drawable,
                                 GError **error);
 
+/* For the operations of beyond.c, which share the rules of these:
+ *
+ * core_changeable_region: the region of a drawable equalize or binarize
+ * may rewrite (core_check_changeable's rule); cleared again when it may
+ * not.  core_channel_region: the drawable's region once `channel` is one
+ * of GIMP's and the drawable has it (and, when `changeable`, may be
+ * changed).  core_ensure_histogram: the histogram to apply from, *hist
+ * the caller's (checked against the region's bins) or else computed into
+ * `own` over the first half of `progress`; the apply gets
+ * *apply_progress, the rest. */
+gboolean core_changeable_region (const CoreHost *host, gpointer drawable,
+                                 CoreRegion *region, GError **error);
+gboolean core_channel_region (const CoreHost *host, gpointer drawable,
+                              gint channel, gboolean changeable,
+                              CoreRegion *region, GError **error);
+gboolean core_ensure_histogram (gh_engine *engine, const CoreRegion *region,
+                                const gh_histogram **hist, gh_histogram *own,
+                                const CoreProgress *progress,
+                                CoreProgress *apply_progress, GError **error);
+
 /* mode: GH_EQUALIZE_CHANNELS or GH_EQUALIZE_LUMINANCE; anything else is a
  * calling error. */
 gboolean core_equalize (const CoreHost *host, gh_engine *engine,

@@ -58,11 +58,60 @@ const CoreProcText core_proc_batch = {
   "Loads every file matching the pattern, applies the operation, saves "
   "the result in the output folder under the same name and format, and "
   "appends the statistics of each file and channel (file,channel,count,"
-  "min,max,mean,median,std_dev,otsu,backend) to the CSV. A file that "
+  "min,max,mean,median,std_dev,otsu,backend; counted before the "
+  "operation) to the CSV. A file that "
   "fails gets a row with channel \"error\" and the message in the last "
   "column (after its statistics rows when it failed after counting); the "
   "run goes on. For scripts: it has no menu entry.",
   "",
+};
+
+const CoreProcText core_proc_clahe = {
+  "plug-in-gpu-histogram-clahe",
+  "_CLAHE (local contrast)...",
+  "Contrast-limited adaptive histogram equalization of the selection",
+  "Equalizes each tile of a tiles-x by tiles-y grid over the selection's "
+  "bounding box with its histogram clipped at clip-limit (OpenCV's "
+  "clipLimit: a bin may hold clip-limit times a tile's pixels / 256, the "
+  "excess spread over all bins; 0 clips nothing) and blends the tiles' "
+  "mappings bilinearly: OpenCV's createCLAHE (clip-limit, (tiles-x, "
+  "tiles-y)).apply, pixel for pixel on 8-bit layers; higher precisions "
+  "keep theirs. Mode 0 equalizes R, G and B (or gray) each; mode 1 the "
+  "luminance only, keeping each pixel's hue. Alpha is kept, only the "
+  "selection changes. One undo step.",
+  "RGB*, GRAY*",
+};
+
+const CoreProcText core_proc_match = {
+  "plug-in-gpu-histogram-match",
+  "_Match to Reference...",
+  "Match the selection's histogram to a reference drawable's",
+  "Maps the levels of the selection so that its histogram matches the "
+  "reference's (any layer or channel of any open image; its histogram is "
+  "that of its own image's selection, weighted by alpha): scikit-image's "
+  "exposure.match_histograms, with 8-bit results rounded to the nearest "
+  "level where scikit-image truncates. Mode 0 matches R, G and B (or "
+  "gray) each to the reference's same channel (a gray reference's value "
+  "for all three; a colour reference's luminance for a gray layer); mode "
+  "1 matches the luminance only, keeping each pixel's hue. Alpha is kept, "
+  "only the selection changes. One undo step.",
+  "RGB*, GRAY*",
+};
+
+const CoreProcText core_proc_multi_otsu = {
+  "plug-in-gpu-histogram-multi-otsu",
+  "_Multi-level Otsu...",
+  "Multi-level Otsu thresholds of the selection, optionally posterized",
+  "Finds the classes - 1 thresholds that split the channel's histogram "
+  "(of the selection, weighted by alpha) into classes classes with the "
+  "largest between-class variance: scikit-image's filters."
+  "threshold_multiotsu (classes = classes) on 8-bit data. A level equal "
+  "to a threshold belongs to the class below, as in binarize. Apply 1 "
+  "also posterizes: every pixel of class i becomes the level i x 255 / "
+  "(classes - 1) in all its colour channels (alpha kept, only the "
+  "selection changes; one undo step). The thresholds are returned as "
+  "levels 0..255, ascending.",
+  "RGB*, GRAY*, INDEXED*",
 };
 
 /* Nicks are dialog labels in GIMP 3: their mnemonics avoid the letters of
@@ -96,7 +145,9 @@ const CoreArgText core_arg_pattern = {
 const CoreArgText core_arg_operation = {
   "operation", "_Operation",
   "0: statistics only; 1: equalize each channel; 2: equalize luminance; "
-  "3: binarize with Otsu on luminance",
+  "3: binarize with Otsu on luminance; 4: CLAHE on luminance (clip limit "
+  "2, 8 x 8 tiles); 5: posterize in 3 classes by multi-level Otsu on "
+  "luminance (value on gray images)",
 };
 
 const CoreArgText core_arg_output_dir = {
@@ -132,4 +183,62 @@ const CoreArgText core_ret_threshold = {
   "The threshold used, as a level (Otsu's: its last dark bin's level, "
   "rounded down); -1 when an interactive run binarized nothing (Cancel, "
   "or another action chosen in the dialog)",
+};
+
+const CoreArgText core_arg_clip_limit = {
+  "clip-limit", "Cli_p limit",
+  "OpenCV's clipLimit: a tile's bins are clipped at this many times its "
+  "pixels / 256 and the excess spread evenly; 0: no clipping",
+};
+
+const CoreArgText core_arg_tiles_x = {
+  "tiles-x", "Tiles _across", "Columns of the tile grid (1..256)",
+};
+
+const CoreArgText core_arg_tiles_y = {
+  "tiles-y", "Tiles d_own", "Rows of the tile grid (1..256)",
+};
+
+const CoreArgText core_arg_clahe_mode = {
+  "mode", "_Mode",
+  "0: CLAHE on R, G, B (or gray) independently; 1: on luminance only, "
+  "keeping hue",
+};
+
+const CoreArgText core_arg_reference = {
+  "reference", "Re_ference",
+  "The drawable whose histogram to match: any layer or channel of any "
+  "open image",
+};
+
+const CoreArgText core_arg_match_mode = {
+  "mode", "_Mode",
+  "0: match R, G, B (or gray) independently; 1: match luminance only, "
+  "keeping hue",
+};
+
+const CoreArgText core_arg_otsu_channel = {
+  "channel", "Chan_nel",
+  "The channel whose histogram is split: 0 value, 1 red, 2 green, 3 "
+  "blue, 4 alpha, 5 luminance",
+};
+
+const CoreArgText core_arg_classes = {
+  "classes", "Cl_asses", "The number of classes: 3, 4 or 5",
+};
+
+const CoreArgText core_arg_apply = {
+  "apply", "_Posterize",
+  "0: compute the thresholds only; 1: also posterize the selection, "
+  "class i painted with level i x 255 / (classes - 1)",
+};
+
+const CoreArgText core_ret_num_thresholds = {
+  "num-thresholds", "Thresholds", "Length of thresholds (classes - 1)",
+};
+
+const CoreArgText core_ret_thresholds = {
+  "thresholds", "Thresholds",
+  "The thresholds as levels 0..255, ascending; a level equal to one "
+  "belongs to the class below",
 };

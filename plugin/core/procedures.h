@@ -1,7 +1,7 @@
 /* procedures.h — the procedures' names and every text GIMP shows of them,
  * once for both hosts.
  *
- * Each host registers the same five procedures with these names, menu
+ * Each host registers the same eight procedures with these names, menu
  * labels, blurbs and help, and its arguments with these names and
  * descriptions (GIMP 2.10: GimpParamDef; GIMP 3: gimp_procedure_add_*).
  * Values (ranges, defaults) are here too, so both hosts check the same.
@@ -41,6 +41,10 @@ extern const CoreProcText core_proc_equalize; /* plug-in-gpu-histogram-equalize 
 extern const CoreProcText core_proc_binarize; /* plug-in-gpu-histogram-binarize */
 extern const CoreProcText core_proc_export;   /* plug-in-gpu-histogram-export   */
 extern const CoreProcText core_proc_batch;    /* plug-in-gpu-histogram-batch    */
+/* Beyond GIMP (issue 17). */
+extern const CoreProcText core_proc_clahe;      /* plug-in-gpu-histogram-clahe       */
+extern const CoreProcText core_proc_match;      /* plug-in-gpu-histogram-match       */
+extern const CoreProcText core_proc_multi_otsu; /* plug-in-gpu-histogram-multi-otsu  */
 
 /* Arguments. */
 extern const CoreArgText core_arg_mode;       /* equalize: 0 channels, 1 luminance */
@@ -51,11 +55,22 @@ extern const CoreArgText core_arg_pattern;    /* batch                          
 extern const CoreArgText core_arg_operation;  /* batch: 0..3                       */
 extern const CoreArgText core_arg_output_dir; /* batch                             */
 extern const CoreArgText core_arg_stats_csv;  /* batch                             */
+extern const CoreArgText core_arg_clip_limit; /* clahe: 0 none, else OpenCV's      */
+extern const CoreArgText core_arg_tiles_x;    /* clahe: 1..GH_CLAHE_MAX_TILES      */
+extern const CoreArgText core_arg_tiles_y;    /* clahe: 1..GH_CLAHE_MAX_TILES      */
+extern const CoreArgText core_arg_clahe_mode; /* clahe: 0 channels, 1 luminance    */
+extern const CoreArgText core_arg_reference;  /* match: the reference drawable     */
+extern const CoreArgText core_arg_match_mode; /* match: 0 channels, 1 luminance    */
+extern const CoreArgText core_arg_otsu_channel; /* multi-otsu: 0..5, as binarize's */
+extern const CoreArgText core_arg_classes;    /* multi-otsu: 3..5                  */
+extern const CoreArgText core_arg_apply;      /* multi-otsu: 0 compute, 1 posterize */
 /* Return values. */
 extern const CoreArgText core_ret_backend;    /* analyse                           */
 extern const CoreArgText core_ret_stats;      /* analyse: GH_NUM_STATS doubles     */
 extern const CoreArgText core_ret_histogram;  /* analyse: GH_NUM_LEVELS doubles    */
 extern const CoreArgText core_ret_threshold;  /* binarize                          */
+extern const CoreArgText core_ret_num_thresholds; /* multi-otsu (GIMP 2.10 only)   */
+extern const CoreArgText core_ret_thresholds; /* multi-otsu: classes - 1 levels    */
 
 #define CORE_MODE_MIN       0
 #define CORE_MODE_MAX       1
@@ -64,6 +79,19 @@ extern const CoreArgText core_ret_threshold;  /* binarize                       
 #define CORE_THRESHOLD_MIN  (-1)
 #define CORE_THRESHOLD_MAX  254
 #define CORE_OPERATION_MIN  0
-#define CORE_OPERATION_MAX  3
+#define CORE_OPERATION_MAX  5
+/* CLAHE: a clip limit of 256 or more clips nothing (OpenCV clips a tile's
+ * bins at clip-limit x pixels / 256, and no bin holds more than all). */
+#define CORE_CLIP_LIMIT_MIN     0.0
+#define CORE_CLIP_LIMIT_MAX     256.0
+#define CORE_CLIP_LIMIT_DEFAULT 2.0
+#define CORE_TILES_MIN          1
+#define CORE_TILES_MAX          256 /* GH_CLAHE_MAX_TILES */
+#define CORE_TILES_DEFAULT      8
+#define CORE_CLASSES_MIN        3
+#define CORE_CLASSES_MAX        5   /* GH_MULTI_OTSU_MAX_CLASSES */
+#define CORE_CLASSES_DEFAULT    3
+#define CORE_APPLY_MIN          0   /* compute only */
+#define CORE_APPLY_MAX          1   /* posterize */
 
 #endif

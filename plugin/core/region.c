@@ -27,9 +27,9 @@ core_region_image (const CoreRegion *region, gh_image *image)
   image->luminance = core_region_luminance (region);
 }
 
-gboolean
-core_region_init (const CoreHost *host, gpointer drawable, CoreRegion *region,
-                  GError **error)
+/* The format a region is read in (region->layout, sample, info). */
+static const Babl *
+read_format (const CoreRegion *region)
 {
   /* By sample type (U8, F32) and layout (gray, gray+alpha, RGB, RGBA);
    * linear-light floats for drawables binned in linear light. */
@@ -40,6 +40,17 @@ core_region_init (const CoreHost *host, gpointer drawable, CoreRegion *region,
     { "Y' u8", "Y'A u8", "R'G'B' u8", "R'G'B'A u8" },
     { "Y' float", "Y'A float", "R'G'B' float", "R'G'B'A float" },
   };
+
+  return babl_format (region->info.bins_linear
+                      ? linear[region->layout - 1]
+                      : formats[region->sample == GH_SAMPLE_F32]
+                               [region->layout - 1]);
+}
+
+gboolean
+core_region_init (const CoreHost *host, gpointer drawable, CoreRegion *region,
+                  GError **error)
+{
   CoreDrawableInfo *info = &region->info;
 
   memset (region, 0, sizeof *region);
@@ -66,11 +77,18 @@ core_region_init (const CoreHost *host, gpointer drawable, CoreRegion *region,
   region->sample = info->precision == CORE_PRECISION_U8_PERCEPTUAL
                    && ! info->bins_linear ? GH_SAMPLE_U8 : GH_SAMPLE_F32;
   region->bins = info->precision == CORE_PRECISION_OTHER ? 1024 : 256;
-  region->format = babl_format (info->bins_linear
-                                ? linear[region->layout - 1]
-                                : formats[region->sample == GH_SAMPLE_F32]
-                                         [region->layout - 1]);
+  region->format = read_format (region);
   return TRUE;
+}
+
+void
+core_region_use_bins (CoreRegion *region, gint bins)
+{
+  if (bins == region->bins)
+    return;
+  region->sample = GH_SAMPLE_F32;
+  region->bins = bins;
+  region->format = read_format (region);
 }
 
 void
@@ -117,80 +135,95 @@ progress_update (const CoreProgress *progress, const CoreRegion *region,
 }
 
 gboolean
-core_region_histogram (gh_engine *engine, const CoreRegion *region,
-                       gh_histogram *hist, const CoreProgress *progress,
-                       GError **error)
+core_region_read (gh_engine *engine, const CoreRegion *region,
+                  gboolean with_mask, CoreStripFunc func, gpointer data,
+                  const CoreProgress *progress, GError **error)
 {
   const CoreDrawableInfo *info = &region->info;
-  gh_image                image;
-  gh_error                err;
-  GeglBuffer             *buffer = NULL, *mask_buffer = NULL;
+  GeglBuffer             *buffer, *mask_buffer = NULL;
   /* The selection is stored as "Y u8" in 8-bit images, so bytes are its
    * exact values there; GIMP reads it as "Y float" otherwise. */
   const Babl *mask_format = babl_format (region->sample == GH_SAMPLE_U8
                                          ? "Y u8" : "Y float");
-  gpointer    pixels = NULL, mask = NULL;
+  gpointer    pixels, mask = NULL;
   gsize       stride = (gsize) info->width
                        * babl_format_get_bytes_per_pixel (region->format);
   gsize       mask_stride = (gsize) info->width
                             * babl_format_get_bytes_per_pixel (mask_format);
-  gboolean    begun, ok;
+  gint        rows;
+  gboolean    ok = TRUE;
 
-  core_region_image (region, &image);
-  begun = ok = core_error_from_engine (gh_engine_begin (engine, &image, &err),
-                                       &err, error);
-  if (ok && info->height > 0)
+  if (info->height == 0)
+    return TRUE;
+  with_mask = with_mask && info->has_selection;
+  rows = strip_rows (region, babl_format_get_bytes_per_pixel (region->format));
+  buffer = region->host->buffer (region->drawable);
+  /* Page-locked when the engine is on the GPU: strips then go straight
+   * to the device. */
+  pixels = gh_engine_alloc_host (engine, stride * rows);
+  if (with_mask)
     {
-      gint rows = strip_rows (region,
-                              babl_format_get_bytes_per_pixel (region->format));
-
-      buffer = region->host->buffer (region->drawable);
-      /* Page-locked when the engine is on the GPU: strips then go
-       * straight to the device. */
-      pixels = gh_engine_alloc_host (engine, stride * rows);
-      if (image.has_mask)
-        {
-          mask_buffer = region->host->selection_buffer (region->drawable);
-          mask = gh_engine_alloc_host (engine, mask_stride * rows);
-        }
-      for (gint y = info->y; ok && y < info->y + info->height;)
-        {
-          gint     end = strip_end (region, y, rows);
-          gh_piece piece = { pixels, info->width, end - y, stride,
-                             mask, mask_stride };
-
-          gegl_buffer_get (buffer,
-                           GEGL_RECTANGLE (info->x, y, info->width, end - y),
-                           1.0, region->format, pixels, stride,
-                           GEGL_ABYSS_NONE);
-          /* The selection channel is in image coordinates. */
-          if (mask)
-            gegl_buffer_get (mask_buffer,
-                             GEGL_RECTANGLE (info->x + info->offset_x,
-                                             y + info->offset_y,
-                                             info->width, end - y),
-                             1.0, mask_format, mask, mask_stride,
-                             GEGL_ABYSS_NONE);
-          ok = core_error_from_engine (gh_engine_feed (engine, &piece, &err),
-                                       &err, error);
-          y = end;
-          progress_update (progress, region, y);
-        }
+      mask_buffer = region->host->selection_buffer (region->drawable);
+      mask = gh_engine_alloc_host (engine, mask_stride * rows);
     }
-  if (begun)
+  for (gint y = info->y; ok && y < info->y + info->height;)
     {
-      /* Finish even after a failed feed, so the engine is closed and
-       * ready for the next image. */
-      gboolean finished = core_error_from_engine (
-        gh_engine_finish (engine, hist, &err), &err, ok ? error : NULL);
+      gint     end = strip_end (region, y, rows);
+      gh_piece piece = { pixels, info->width, end - y, stride,
+                         mask, mask_stride };
 
-      ok = ok && finished;
+      gegl_buffer_get (buffer,
+                       GEGL_RECTANGLE (info->x, y, info->width, end - y),
+                       1.0, region->format, pixels, stride, GEGL_ABYSS_NONE);
+      /* The selection channel is in image coordinates. */
+      if (mask)
+        gegl_buffer_get (mask_buffer,
+                         GEGL_RECTANGLE (info->x + info->offset_x,
+                                         y + info->offset_y,
+                                         info->width, end - y),
+                         1.0, mask_format, mask, mask_stride,
+                         GEGL_ABYSS_NONE);
+      ok = func (&piece, y - info->y, data, error);
+      y = end;
+      progress_update (progress, region, y);
     }
-  g_clear_object (&buffer);
+  g_object_unref (buffer);
   g_clear_object (&mask_buffer);
   gh_engine_free_host (engine, pixels);
   gh_engine_free_host (engine, mask);
   return ok;
+}
+
+static gboolean
+feed_piece (const gh_piece *piece, gint y G_GNUC_UNUSED, gpointer engine,
+            GError **error)
+{
+  gh_error err;
+
+  return core_error_from_engine (gh_engine_feed (engine, piece, &err), &err,
+                                 error);
+}
+
+gboolean
+core_region_histogram (gh_engine *engine, const CoreRegion *region,
+                       gh_histogram *hist, const CoreProgress *progress,
+                       GError **error)
+{
+  gh_image image;
+  gh_error err;
+  gboolean ok, finished;
+
+  core_region_image (region, &image);
+  if (! core_error_from_engine (gh_engine_begin (engine, &image, &err), &err,
+                                error))
+    return FALSE;
+  ok = core_region_read (engine, region, TRUE, feed_piece, engine, progress,
+                         error);
+  /* Finish even after a failed feed, so the engine is closed and ready
+   * for the next image. */
+  finished = core_error_from_engine (gh_engine_finish (engine, hist, &err),
+                                     &err, ok ? error : NULL);
+  return ok && finished;
 }
 
 /* A float strip holds 24 bits of a sample: alpha of 32-bit integer and
@@ -314,8 +347,12 @@ core_region_apply (const CoreRegion *region, const gh_op *op,
                                             end - y);
 
       strip_get (src, rect, region, &keeper, pixels, stride);
-      ok = core_error_from_engine (gh_op_apply (op, pixels, info->width,
-                                                end - y, stride, &err),
+      /* At the strip's place in the region: CLAHE's mapping depends on
+       * it. */
+      ok = core_error_from_engine (gh_op_apply_rect (op, pixels, 0,
+                                                     y - info->y,
+                                                     info->width, end - y,
+                                                     stride, &err),
                                    &err, error);
       if (ok)
         strip_set (shadow, rect, region, &keeper, pixels, stride);

@@ -14,6 +14,10 @@
  *   core_region_apply (&region, &op, &progress, &error);
  *   core_region_clear (&region);
  *
+ * core_region_read hands every strip (and its selection mask) to a
+ * function, for operations that read the pixels in passes of their own
+ * (CLAHE's tile histograms).
+ *
  * core_region_apply runs an engine operation (gh_op) over every strip and
  * writes the results through the drawable's shadow buffer in the layer's
  * own precision (alpha goes back exactly as it was read, bit for bit on
@@ -59,13 +63,32 @@ gboolean core_region_init (const CoreHost *host, gpointer drawable,
                            CoreRegion *region, GError **error);
 void core_region_clear (CoreRegion *region);
 
+/* Makes the region's histogram one of `bins` bins (2..65536), reading it
+ * as floats when that is not its own number: a reference histogram
+ * binned as the histogram it is compared with. */
+void core_region_use_bins (CoreRegion *region, gint bins);
+
+/* One strip of the region: `piece` holds rows y .. y + piece->height - 1
+ * of the region (0 its top row), with the selection mask when asked for
+ * and there is a selection.  FALSE with an error stops the reading. */
+typedef gboolean (*CoreStripFunc) (const gh_piece *piece, gint y,
+                                   gpointer data, GError **error);
+
+/* Reads the region's strips, top to bottom, into memory from `engine`
+ * (gh_engine_alloc_host) and hands each to `func`. */
+gboolean core_region_read (gh_engine *engine, const CoreRegion *region,
+                           gboolean with_mask, CoreStripFunc func,
+                           gpointer data, const CoreProgress *progress,
+                           GError **error);
+
 /* The region's histograms, weighted by the selection (and alpha). */
 gboolean core_region_histogram (gh_engine *engine, const CoreRegion *region,
                                 gh_histogram *hist,
                                 const CoreProgress *progress, GError **error);
 
-/* Applies `op` (prepared for the region's layout and sample type) to every
- * strip and merges the result. */
+/* Applies `op` (prepared for the region's layout and sample type, and for
+ * an image of the region's size: gh_op_apply_rect gets each strip's place
+ * in it) to every strip and merges the result. */
 gboolean core_region_apply (const CoreRegion *region, const gh_op *op,
                             const CoreProgress *progress, GError **error);
 

@@ -18,6 +18,7 @@
 #include <libgimp/gimpui.h>
 
 #include "batch.h"
+#include "beyond.h"
 #include "choice.h"
 #include "dialog_gtk2.h"
 #include "errors.h"
@@ -39,6 +40,27 @@ typedef struct
   gchar  output_dir[PATH_LEN];
   gchar  stats_csv[PATH_LEN];
 } BatchSettings;
+
+typedef struct
+{
+  gdouble clip_limit;
+  gint32  tiles_x;
+  gint32  tiles_y;
+  gint32  mode;
+} ClaheSettings;
+
+typedef struct
+{
+  gint32 reference;
+  gint32 mode;
+} MatchSettings;
+
+typedef struct
+{
+  gint32 channel;
+  gint32 classes;
+  gint32 apply;
+} MultiOtsuSettings;
 
 static void query (void);
 static void run (const gchar *name, gint nparams, const GimpParam *param,
@@ -104,6 +126,28 @@ query (void)
     IMAGE_PARAMS,
     PARAM (GIMP_PDB_STRING, core_arg_filename),
   };
+  const GimpParamDef clahe_args[] = {
+    IMAGE_PARAMS,
+    PARAM (GIMP_PDB_FLOAT, core_arg_clip_limit),
+    PARAM (GIMP_PDB_INT32, core_arg_tiles_x),
+    PARAM (GIMP_PDB_INT32, core_arg_tiles_y),
+    PARAM (GIMP_PDB_INT32, core_arg_clahe_mode),
+  };
+  const GimpParamDef match_args[] = {
+    IMAGE_PARAMS,
+    PARAM (GIMP_PDB_DRAWABLE, core_arg_reference),
+    PARAM (GIMP_PDB_INT32, core_arg_match_mode),
+  };
+  const GimpParamDef multi_otsu_args[] = {
+    IMAGE_PARAMS,
+    PARAM (GIMP_PDB_INT32, core_arg_otsu_channel),
+    PARAM (GIMP_PDB_INT32, core_arg_classes),
+    PARAM (GIMP_PDB_INT32, core_arg_apply),
+  };
+  const GimpParamDef multi_otsu_return[] = {
+    PARAM (GIMP_PDB_INT32, core_ret_num_thresholds),
+    PARAM (GIMP_PDB_INT32ARRAY, core_ret_thresholds),
+  };
   const GimpParamDef batch_args[] = {
     RUN_MODE_PARAM,
     PARAM (GIMP_PDB_STRING, core_arg_pattern),
@@ -121,6 +165,11 @@ query (void)
   install (&core_proc_export, G_N_ELEMENTS (export_args), export_args, 0,
            NULL);
   install (&core_proc_batch, G_N_ELEMENTS (batch_args), batch_args, 0, NULL);
+  install (&core_proc_clahe, G_N_ELEMENTS (clahe_args), clahe_args, 0, NULL);
+  install (&core_proc_match, G_N_ELEMENTS (match_args), match_args, 0, NULL);
+  install (&core_proc_multi_otsu, G_N_ELEMENTS (multi_otsu_args),
+           multi_otsu_args, G_N_ELEMENTS (multi_otsu_return),
+           multi_otsu_return);
 }
 
 /* Arguments a run mode needs: all of them without interaction, the image
@@ -515,6 +564,132 @@ run_export (GimpRunMode run_mode, gint nparams, const GimpParam *param,
   return TRUE;
 }
 
+/* CLAHE, match and multi-Otsu have no dialog of their own yet: their
+ * interactive and repeated runs apply the last settings (a first run's
+ * defaults before there are any; match needs a reference given once). */
+
+static gboolean
+run_clahe (GimpRunMode run_mode, gint nparams, const GimpParam *param,
+           gboolean *changed, GError **error)
+{
+  static const ClaheSettings defaults = {
+    CORE_CLIP_LIMIT_DEFAULT, CORE_TILES_DEFAULT, CORE_TILES_DEFAULT,
+    GH_EQUALIZE_LUMINANCE,
+  };
+  const CoreProgress progress = { 0, 1 };
+  gint32             drawable = param[2].data.d_drawable;
+  ClaheSettings      s;
+
+  if (! check_arguments (run_mode, nparams, 7, 3, error)
+      || ! check_drawable (param, error))
+    return FALSE;
+  if (run_mode == GIMP_RUN_NONINTERACTIVE)
+    {
+      s.clip_limit = param[3].data.d_float;
+      s.tiles_x = param[4].data.d_int32;
+      s.tiles_y = param[5].data.d_int32;
+      s.mode = param[6].data.d_int32;
+    }
+  else
+    last_settings (core_proc_clahe.name, &s, sizeof s, &defaults, NULL);
+  gimp_progress_init ("CLAHE (GPU)");
+  if (! core_engine_ensure (&engine, drawable_pixels (drawable), error)
+      || ! core_clahe (&gimp2_host, engine, GIMP2_HANDLE (drawable),
+                       s.clip_limit, s.tiles_x, s.tiles_y, s.mode, &progress,
+                       error))
+    return FALSE;
+  gimp_set_data (core_proc_clahe.name, &s, sizeof s);
+  *changed = TRUE;
+  return TRUE;
+}
+
+static gboolean
+run_match (GimpRunMode run_mode, gint nparams, const GimpParam *param,
+           gboolean *changed, GError **error)
+{
+  const CoreProgress progress = { 0, 1 };
+  gint32             drawable = param[2].data.d_drawable;
+  MatchSettings      s;
+
+  if (! check_arguments (run_mode, nparams, 5, 3, error)
+      || ! check_drawable (param, error))
+    return FALSE;
+  if (run_mode == GIMP_RUN_NONINTERACTIVE)
+    {
+      s.reference = param[3].data.d_drawable;
+      s.mode = param[4].data.d_int32;
+    }
+  else if (! last_settings (core_proc_match.name, &s, sizeof s, NULL, error))
+    return FALSE;
+  gimp_progress_init ("Matching histograms (GPU)");
+  if (! core_engine_ensure (&engine, drawable_pixels (drawable), error)
+      || ! core_match (&gimp2_host, engine, GIMP2_HANDLE (drawable),
+                       GIMP2_HANDLE (s.reference), s.mode, NULL, &progress,
+                       error))
+    return FALSE;
+  gimp_set_data (core_proc_match.name, &s, sizeof s);
+  *changed = TRUE;
+  return TRUE;
+}
+
+static gboolean
+run_multi_otsu (GimpRunMode run_mode, gint nparams, const GimpParam *param,
+                GimpParam *values, gint *nreturn_vals, gboolean *changed,
+                GError **error)
+{
+  static const MultiOtsuSettings defaults = {
+    GH_CHANNEL_LUMINANCE, CORE_CLASSES_DEFAULT, 1,
+  };
+  /* Returned values must outlive run(): libgimp sends them afterwards. */
+  static gint32      thresholds[CORE_CLASSES_MAX - 1];
+  const CoreProgress progress = { 0, 1 };
+  gint32             drawable = param[2].data.d_drawable;
+  MultiOtsuSettings  s;
+  gint               levels[CORE_CLASSES_MAX - 1], n;
+
+  if (! check_arguments (run_mode, nparams, 6, 3, error)
+      || ! check_drawable (param, error))
+    return FALSE;
+  if (run_mode == GIMP_RUN_NONINTERACTIVE)
+    {
+      s.channel = param[3].data.d_int32;
+      s.classes = param[4].data.d_int32;
+      s.apply = param[5].data.d_int32;
+    }
+  else
+    {
+      last_settings (core_proc_multi_otsu.name, &s, sizeof s, &defaults,
+                     NULL);
+      /* A first run's luminance on a gray layer is its value. */
+      if (gimp_drawable_is_gray (drawable)
+          && s.channel == GH_CHANNEL_LUMINANCE)
+        s.channel = GH_CHANNEL_VALUE;
+    }
+  gimp_progress_init ("Multi-level Otsu (GPU)");
+  if (! core_engine_ensure (&engine, drawable_pixels (drawable), error)
+      || ! core_multi_otsu (&gimp2_host, engine, GIMP2_HANDLE (drawable),
+                            s.channel, s.classes, s.apply, NULL, levels, &n,
+                            &progress, error))
+    return FALSE;
+  gimp_set_data (core_proc_multi_otsu.name, &s, sizeof s);
+  if (run_mode != GIMP_RUN_NONINTERACTIVE)
+    {
+      gchar *text = core_multi_otsu_text (s.channel, levels, n);
+
+      gimp_message (text);
+      g_free (text);
+    }
+  for (gint k = 0; k < n; k++)
+    thresholds[k] = levels[k];
+  values[1].type = GIMP_PDB_INT32;
+  values[1].data.d_int32 = n;
+  values[2].type = GIMP_PDB_INT32ARRAY;
+  values[2].data.d_int32array = thresholds;
+  *nreturn_vals = 3;
+  *changed = s.apply;
+  return TRUE;
+}
+
 static gboolean
 run_batch (GimpRunMode run_mode, gint nparams, const GimpParam *param,
            GError **error)
@@ -591,6 +766,13 @@ run (const gchar *name, gint nparams, const GimpParam *param,
     ok = run_export (run_mode, nparams, param, &error);
   else if (! strcmp (name, core_proc_batch.name))
     ok = run_batch (run_mode, nparams, param, &error);
+  else if (! strcmp (name, core_proc_clahe.name))
+    ok = run_clahe (run_mode, nparams, param, &changed, &error);
+  else if (! strcmp (name, core_proc_match.name))
+    ok = run_match (run_mode, nparams, param, &changed, &error);
+  else if (! strcmp (name, core_proc_multi_otsu.name))
+    ok = run_multi_otsu (run_mode, nparams, param, values, nreturn_vals,
+                         &changed, &error);
   else
     {
       g_set_error (&error, CORE_ERROR, CORE_ERROR_CALLING,
@@ -601,7 +783,17 @@ run (const gchar *name, gint nparams, const GimpParam *param,
   if (changed && run_mode != GIMP_RUN_NONINTERACTIVE)
     gimp_displays_flush ();
   values[0].data.d_status = ok ? GIMP_PDB_SUCCESS : gimp2_pdb_status (error);
-  if (error)
+  if (error && ! strcmp (name, core_proc_multi_otsu.name))
+    {
+      /* Its return values are an INT32 and the INT32ARRAY of that length:
+       * GIMP 2.10 pads a shorter reply to them and sends the array with
+       * the length read from value 1, which a STRING there makes garbage
+       * (the caller crashes).  So its message is GIMP's message; the
+       * status says calling or execution error. */
+      gimp_message (error->message);
+      g_error_free (error);
+    }
+  else if (error)
     {
       /* GIMP shows a second STRING value of a failed call as its error
        * message (and Script-Fu prints it). */

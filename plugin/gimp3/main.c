@@ -1,10 +1,11 @@
 /* main.c — gpu-histogram for GIMP 3: the GimpPlugIn that registers the
- * plug-in's five PDB procedures and runs them through the core.
+ * plug-in's eight PDB procedures and runs them through the core.
  *
  * The procedures are those of the GIMP 2.10 plug-in, with the same names
- * and texts (core/procedures.h), in GIMP 3's form: the four that work on a
+ * and texts (core/procedures.h), in GIMP 3's form: the seven that work on a
  * drawable are GimpImageProcedures taking exactly one drawable, arrays
- * carry their length (no num-stats / num-bins), files are GFile arguments.
+ * carry their length (no num-stats / num-bins / num-thresholds), files
+ * are GFile arguments.
  *
  * Run modes.  NONINTERACTIVE applies the arguments.  Analyse, equalize
  * and binarize otherwise run the dialog flow of the 2.10 plug-in: the
@@ -23,6 +24,7 @@
 #include <libgimp/gimpui.h>
 
 #include "core/batch.h"
+#include "core/beyond.h"
 #include "core/choice.h"
 #include "core/errors.h"
 #include "core/operations.h"
@@ -52,6 +54,9 @@ gpu_histogram_query_procedures (GimpPlugIn *plug_in G_GNUC_UNUSED)
   names = g_list_append (names, g_strdup (core_proc_binarize.name));
   names = g_list_append (names, g_strdup (core_proc_export.name));
   names = g_list_append (names, g_strdup (core_proc_batch.name));
+  names = g_list_append (names, g_strdup (core_proc_clahe.name));
+  names = g_list_append (names, g_strdup (core_proc_match.name));
+  names = g_list_append (names, g_strdup (core_proc_multi_otsu.name));
   return names;
 }
 
@@ -417,6 +422,89 @@ run_binarize (GimpProcedure *procedure, GimpRunMode run_mode,
                     DIALOG_ACTION_BINARIZE);
 }
 
+/* CLAHE, match and multi-Otsu: no dialog of their own yet, so every run
+ * mode applies the config (the arguments, or in an interactive or
+ * repeated run the remembered settings) as one undo step. */
+static GimpValueArray *
+run_beyond (GimpProcedure *procedure, GimpRunMode run_mode,
+            GimpImage *image, GimpDrawable **drawables,
+            GimpProcedureConfig *config, gpointer data G_GNUC_UNUSED)
+{
+  const gchar    *name = gimp_procedure_get_name (procedure);
+  GimpDrawable   *drawable, *reference = NULL;
+  GimpValueArray *values;
+  gdouble         clip_limit;
+  gint            tiles_x, tiles_y, mode, channel, classes, apply;
+  gint            levels[CORE_CLASSES_MAX - 1], n = 0;
+  gint32          thresholds[CORE_CLASSES_MAX - 1];
+  gboolean        ok, grouped;
+  GError         *error = NULL;
+
+  gegl_init (NULL, NULL);
+  drawable = the_drawable (image, drawables, &error);
+  ok = drawable
+       && core_engine_ensure (&engine, drawable_pixels (drawable), &error);
+  if (ok)
+    gimp_image_undo_group_start (image);
+  grouped = ok;
+  if (ok && ! g_strcmp0 (name, core_proc_clahe.name))
+    {
+      g_object_get (config, core_arg_clip_limit.name, &clip_limit,
+                    core_arg_tiles_x.name, &tiles_x, core_arg_tiles_y.name,
+                    &tiles_y, core_arg_clahe_mode.name, &mode, NULL);
+      gimp_progress_init ("CLAHE (GPU)");
+      ok = core_clahe (gimp3_host (), engine, drawable, clip_limit, tiles_x,
+                       tiles_y, mode, &whole, &error);
+    }
+  else if (ok && ! g_strcmp0 (name, core_proc_match.name))
+    {
+      g_object_get (config, core_arg_reference.name, &reference,
+                    core_arg_match_mode.name, &mode, NULL);
+      gimp_progress_init ("Matching histograms (GPU)");
+      if (! reference)
+        g_set_error (&error, CORE_ERROR, CORE_ERROR_CALLING,
+                     "%s: no drawable given", core_arg_reference.name);
+      ok = reference && core_match (gimp3_host (), engine, drawable,
+                                    reference, mode, NULL, &whole, &error);
+      g_clear_object (&reference);
+    }
+  else if (ok)
+    {
+      g_object_get (config, core_arg_otsu_channel.name, &channel,
+                    core_arg_classes.name, &classes, core_arg_apply.name,
+                    &apply, NULL);
+      /* Luminance, a first run's channel, is a gray layer's value. */
+      if (run_mode != GIMP_RUN_NONINTERACTIVE
+          && gimp_drawable_is_gray (drawable)
+          && channel == GH_CHANNEL_LUMINANCE)
+        channel = GH_CHANNEL_VALUE;
+      gimp_progress_init ("Multi-level Otsu (GPU)");
+      ok = core_multi_otsu (gimp3_host (), engine, drawable, channel,
+                            classes, apply, NULL, levels, &n, &whole, &error);
+      if (ok && run_mode != GIMP_RUN_NONINTERACTIVE)
+        {
+          gchar *text = core_multi_otsu_text (channel, levels, n);
+
+          gimp_message (text);
+          g_free (text);
+        }
+    }
+  if (grouped)
+    gimp_image_undo_group_end (image);
+  end_call (run_mode);
+  if (! ok)
+    return return_error (procedure, error);
+  values = gimp_procedure_new_return_values (procedure, GIMP_PDB_SUCCESS,
+                                             NULL);
+  if (! g_strcmp0 (name, core_proc_multi_otsu.name))
+    {
+      for (gint k = 0; k < n; k++)
+        thresholds[k] = levels[k];
+      GIMP_VALUES_SET_INT32_ARRAY (values, 1, thresholds, n);
+    }
+  return values;
+}
+
 /* A file argument's local path (g_free it), or NULL with a calling error
  * naming the argument. */
 static gchar *
@@ -727,6 +815,82 @@ gpu_histogram_create_procedure (GimpPlugIn *plug_in, const gchar *name)
                                         core_arg_stats_csv.blurb,
                                         GIMP_FILE_CHOOSER_ACTION_SAVE, FALSE,
                                         NULL, G_PARAM_READWRITE);
+    }
+  else if (! g_strcmp0 (name, core_proc_clahe.name))
+    {
+      text = &core_proc_clahe;
+      procedure = image_procedure_new (plug_in, text, run_beyond);
+      gimp_procedure_add_double_argument (procedure, core_arg_clip_limit.name,
+                                          core_arg_clip_limit.nick,
+                                          core_arg_clip_limit.blurb,
+                                          CORE_CLIP_LIMIT_MIN,
+                                          CORE_CLIP_LIMIT_MAX,
+                                          CORE_CLIP_LIMIT_DEFAULT,
+                                          G_PARAM_READWRITE);
+      gimp_procedure_add_int_argument (procedure, core_arg_tiles_x.name,
+                                       core_arg_tiles_x.nick,
+                                       core_arg_tiles_x.blurb, CORE_TILES_MIN,
+                                       CORE_TILES_MAX, CORE_TILES_DEFAULT,
+                                       G_PARAM_READWRITE);
+      gimp_procedure_add_int_argument (procedure, core_arg_tiles_y.name,
+                                       core_arg_tiles_y.nick,
+                                       core_arg_tiles_y.blurb, CORE_TILES_MIN,
+                                       CORE_TILES_MAX, CORE_TILES_DEFAULT,
+                                       G_PARAM_READWRITE);
+      /* Luminance first, as the batch's CLAHE: colours keep their hue. */
+      gimp_procedure_add_int_argument (procedure, core_arg_clahe_mode.name,
+                                       core_arg_clahe_mode.nick,
+                                       core_arg_clahe_mode.blurb,
+                                       CORE_MODE_MIN, CORE_MODE_MAX,
+                                       GH_EQUALIZE_LUMINANCE,
+                                       G_PARAM_READWRITE);
+    }
+  else if (! g_strcmp0 (name, core_proc_match.name))
+    {
+      text = &core_proc_match;
+      procedure = image_procedure_new (plug_in, text, run_beyond);
+      gimp_procedure_add_drawable_argument (procedure,
+                                            core_arg_reference.name,
+                                            core_arg_reference.nick,
+                                            core_arg_reference.blurb, FALSE,
+                                            G_PARAM_READWRITE);
+      /* Each channel first: scikit-image's match_histograms. */
+      gimp_procedure_add_int_argument (procedure, core_arg_match_mode.name,
+                                       core_arg_match_mode.nick,
+                                       core_arg_match_mode.blurb,
+                                       CORE_MODE_MIN, CORE_MODE_MAX,
+                                       GH_EQUALIZE_CHANNELS,
+                                       G_PARAM_READWRITE);
+    }
+  else if (! g_strcmp0 (name, core_proc_multi_otsu.name))
+    {
+      text = &core_proc_multi_otsu;
+      procedure = image_procedure_new (plug_in, text, run_beyond);
+      gimp_procedure_add_int_argument (procedure,
+                                       core_arg_otsu_channel.name,
+                                       core_arg_otsu_channel.nick,
+                                       core_arg_otsu_channel.blurb,
+                                       CORE_CHANNEL_MIN, CORE_CHANNEL_MAX,
+                                       GH_CHANNEL_LUMINANCE,
+                                       G_PARAM_READWRITE);
+      gimp_procedure_add_int_argument (procedure, core_arg_classes.name,
+                                       core_arg_classes.nick,
+                                       core_arg_classes.blurb,
+                                       CORE_CLASSES_MIN, CORE_CLASSES_MAX,
+                                       CORE_CLASSES_DEFAULT,
+                                       G_PARAM_READWRITE);
+      /* The menu entry's first run posterizes: something to see. */
+      gimp_procedure_add_int_argument (procedure, core_arg_apply.name,
+                                       core_arg_apply.nick,
+                                       core_arg_apply.blurb, CORE_APPLY_MIN,
+                                       CORE_APPLY_MAX, CORE_APPLY_MAX,
+                                       G_PARAM_READWRITE);
+      /* GIMP 3's arrays carry their length: no num-thresholds. */
+      gimp_procedure_add_int32_array_return_value (procedure,
+                                                   core_ret_thresholds.name,
+                                                   core_ret_thresholds.nick,
+                                                   core_ret_thresholds.blurb,
+                                                   G_PARAM_READWRITE);
     }
   else
     return NULL;
