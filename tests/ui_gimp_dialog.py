@@ -22,6 +22,17 @@ for both hosts (--host, as the plugin_*.py tests):
    threshold at the level the procedure returns, not the whole image's
    Otsu); then Filters > Repeat (RUN-WITH-LAST-VALS) on a fresh copy must
    give the same image and threshold: the range was remembered.
+7. Analyze... on a gray photo: Alt+L (CLAHE, its first grid and clip limit)
+   and Return must give OpenCV's createCLAHE(2.0, (8, 8)).apply.
+8. Analyze... on the colour photo with a second image open: Alt+R (Match to
+   reference), the reference picker (Alt+F) moved to that image's layer
+   and Return must give scikit-image's match_histograms per channel, its
+   interpolation rounded (plugin_beyond.py's reference).
+9. Analyze... on the gray photo: Alt+Z (Posterize, 3 classes) draws two
+   threshold markers on the plot; Return must give the posterize of
+   scikit-image's threshold_multiotsu(classes=3); then the analyse
+   procedure repeated (RUN-WITH-LAST-VALS) on a fresh copy must give the
+   same image: the last action and its classes are remembered.
 
 Usage: ui_gimp_dialog.py [--host gimp2|gimp3] PATH-TO-gpu-histogram [SCREENSHOT.png]
 GIMP 2.10 is gimp-2.10 on the PATH.  GIMP 3 runs natively (gimp-3.0 on the
@@ -37,14 +48,17 @@ import subprocess
 import sys
 import time
 
+from plugin_beyond import clahe, match_levels, posterized
 from plugin_gimp import ROOT, GimpSession, Tally, parse_args, require_gimp, scm_str
 
 TITLE = "Histogram (GPU)"
 CHOOSER = "Export Histogram as CSV"
 PHOTO = ROOT / "testimages" / "chelsea.png"
 GRAY = ROOT / "testimages" / "camera.png"
+REFERENCE = ROOT / "testimages" / "astronaut.png"
 FILES = ("cancelled.png", "equalized.png", "binarized.png", "undone.png",
-         "flag", "scripted.csv", "menu.csv", "gray-binarized.png")
+         "flag", "scripted.csv", "menu.csv", "gray-binarized.png",
+         "clahe.png", "matched.png", "posterized.png", "posterize-repeated.png")
 
 
 def skip(why):
@@ -111,6 +125,15 @@ def orange(img):
     return (r > 200) & (g > 80) & (g < 150) & (b < 40)
 
 
+def marker_lines(path):
+    """How many marker lines a screenshot shows: runs of adjacent columns
+    holding 30 or more orange pixels each (a line is 2 pixels wide)."""
+    import cv2
+    import numpy as np
+    columns = orange(cv2.imread(str(path))).sum(axis=0) >= 30
+    return int(np.sum(columns[1:] & ~columns[:-1]) + columns[0])
+
+
 def picture_checks(t, path, what):
     import cv2
     import numpy as np
@@ -158,6 +181,9 @@ class Gimp2Gui:
     # GIMP 2.10 titles an image window by the file's name.
     image_title = "chelsea"
     files = ()
+    # The reference picker's key to the image loaded last: libgimpui lists
+    # the open images newest first.
+    newest_drawable_key = "Home"
 
     def __init__(self, host):
         self.host = host
@@ -173,11 +199,11 @@ class Gimp2Gui:
     def argv(self, batch):
         return ["gimp-2.10", "-n", "-s", "-d", "-f", "-b", batch, "-b", "(gimp-quit 1)"]
 
-    def call(self, suffix, *positional):
+    def call(self, suffix, *positional, mode="RUN-INTERACTIVE"):
         """plug-in-gpu-histogram<suffix>, interactive, on img and drw;
         positional: GIMP 2.10's further arguments, which it cannot leave out."""
         rest = "".join(" " + a for a in positional)
-        return f"(plug-in-gpu-histogram{suffix} RUN-INTERACTIVE img drw{rest})"
+        return f"(plug-in-gpu-histogram{suffix} {mode} img drw{rest})"
 
     def no_file(self, quoted):
         """Scheme: true while file-glob finds no file quoted."""
@@ -232,9 +258,9 @@ class Gimp3Gui(Gimp2Gui):
             args = ["bash", self.host.env_script, "run"] + args
         return args
 
-    def call(self, suffix, *positional):
+    def call(self, suffix, *positional, mode="RUN-INTERACTIVE"):
         # Arguments left out take their defaults (or the dialog's).
-        return (f"(plug-in-gpu-histogram{suffix} #:run-mode RUN-INTERACTIVE"
+        return (f"(plug-in-gpu-histogram{suffix} #:run-mode {mode}"
                 f" #:image img #:drawables (vector drw))")
 
     def no_file(self, quoted):
@@ -348,7 +374,18 @@ def batch_commands(gui, q):
             f"(let* ((l (gh-load {scm_str(GRAY)})) (img (car l)) (drw (cadr l)))"
             f" {call('-binarize', '0', '0')}"
             f" (gh-save img drw {q['gray-binarized.png']}))"
-            + gui.more_batch(q))
+            + gui.more_batch(q)
+            + f"(let* ((l (gh-load {scm_str(GRAY)})) (img (car l)) (drw (cadr l)))"
+            f" {call('')} (gh-save img drw {q['clahe.png']}))"
+            # The reference: the layer of the image loaded last.
+            f"(let* ((l (gh-load {scm_str(PHOTO)})) (img (car l)) (drw (cadr l))"
+            f" (r (gh-load {scm_str(REFERENCE)})))"
+            f" {call('')} (gh-save img drw {q['matched.png']}))"
+            f"(let* ((l (gh-load {scm_str(GRAY)})) (img (car l)) (drw (cadr l)))"
+            f" {call('')} (gh-save img drw {q['posterized.png']}))"
+            f"(let* ((l (gh-load {scm_str(GRAY)})) (img (car l)) (drw (cadr l)))"
+            f" {call('', mode='RUN-WITH-LAST-VALS')}"
+            f" (gh-save img drw {q['posterize-repeated.png']}))")
 
 
 def drive(t, gui, env, f, shot_path):
@@ -415,6 +452,36 @@ def drive(t, gui, env, f, shot_path):
 
     gui.more_dialogs(t, env, f, dialog)
 
+    window = dialog("Analyze... to CLAHE")
+    if window:
+        time.sleep(gui.settle)
+        keys(env, window, "alt+l")
+        time.sleep(gui.settle)  # the preview's CLAHE
+        screenshot(env, window, f["clahe.png"].with_name("dialog-clahe.png"))
+        keys(env, window, "Return")
+
+    window = dialog("Analyze... to match")
+    if window:
+        time.sleep(gui.settle)
+        # The picker lists every drawable of every open image; the focus
+        # back on the radio button, where Return means OK.
+        keys(env, window, "alt+r", "alt+f", gui.newest_drawable_key, "alt+r")
+        time.sleep(gui.settle)
+        screenshot(env, window, f["matched.png"].with_name("dialog-match.png"))
+        keys(env, window, "Return")
+
+    window = dialog("Analyze... to posterize")
+    if window:
+        time.sleep(gui.settle)
+        keys(env, window, "alt+z")
+        time.sleep(gui.settle)
+        shot = f["posterized.png"].with_name("dialog-posterize.png")
+        screenshot(env, window, shot)
+        lines = marker_lines(shot)
+        t.check(f"posterize in 3 classes: the plot marks 2 thresholds ({lines} marker "
+                "lines)", lines == 2)
+        keys(env, window, "Return")
+
 
 def compare(t, gui, f, out):
     import cv2
@@ -449,6 +516,20 @@ def compare(t, gui, f, out):
     same("Binarize (Otsu)... opens on Otsu: OK gives OpenCV's THRESH_OTSU",
          read("gray-binarized.png", cv2.IMREAD_GRAYSCALE), bw)
     gui.more_comparisons(t, f, out, same, read)
+
+    same("Alt+L, OK: CLAHE as OpenCV's createCLAHE(2.0, (8, 8))",
+         read("clahe.png", cv2.IMREAD_GRAYSCALE), clahe(gray, 2.0, 8, 8))
+    reference = cv2.imread(str(REFERENCE))
+    same("Alt+R, the other image's layer, OK: each channel matched to it, as "
+         "scikit-image's match_histograms (rounded)", read("matched.png"),
+         cv2.merge([np.floor(match_levels(original[..., k], reference[..., k]) + 0.5)
+                    .astype(np.uint8) for k in range(3)]))
+    from skimage.filters import threshold_multiotsu
+    want = posterized(gray, threshold_multiotsu(gray, classes=3).astype(int).tolist(), 3)
+    same("Alt+Z, OK: posterized at scikit-image's threshold_multiotsu (3 classes)",
+         read("posterized.png", cv2.IMREAD_GRAYSCALE), want)
+    same("the analyse procedure repeated (RUN-WITH-LAST-VALS) posterizes again",
+         read("posterize-repeated.png", cv2.IMREAD_GRAYSCALE), want)
 
 
 if __name__ == "__main__":

@@ -512,6 +512,267 @@ check_glue_rules (const gh_histogram *h)
   g_error_free (broke);
 }
 
+/* CLAHE's, match's and posterize's settings: a first run's, clamped when
+ * set, replaced when remembered out of range, and carried to OK. */
+static void
+check_new_settings (const gh_histogram *h)
+{
+  DialogSettings settings;
+  DialogState    st;
+  DialogChoice   choice;
+
+  dialog_settings_defaults (&settings);
+  CHECK (settings.clip_limit == 2.0 && settings.tiles_x == 8
+         && settings.tiles_y == 8 && settings.reference == -1
+         && settings.classes == 3,
+         "a first run: CLAHE 2.0 on 8 x 8 tiles, no reference, 3 classes");
+  settings.action = 99;
+  settings.clip_limit = NAN;
+  settings.tiles_x = 0;
+  settings.tiles_y = GH_CLAHE_MAX_TILES + 1;
+  settings.reference = -7;
+  settings.classes = 9;
+  dialog_state_init (&st, h, "cpu: test", 0.001, &settings);
+  CHECK (st.settings.action == DIALOG_ACTION_NONE
+         && st.settings.clip_limit == 2.0 && st.settings.tiles_x == 8
+         && st.settings.tiles_y == 8 && st.settings.reference == -1
+         && st.settings.classes == 3,
+         "remembered settings out of range become a first run's");
+
+  dialog_state_set_clip_limit (&st, 1000);
+  dialog_state_set_tiles (&st, -3, 1000);
+  dialog_state_set_classes (&st, 2);
+  CHECK (st.settings.clip_limit == DIALOG_CLIP_LIMIT_MAX
+         && st.settings.tiles_x == 1
+         && st.settings.tiles_y == GH_CLAHE_MAX_TILES
+         && st.settings.classes == DIALOG_CLASSES_MIN,
+         "set values are clamped: clip %g, tiles %d x %d, classes %d",
+         st.settings.clip_limit, st.settings.tiles_x, st.settings.tiles_y,
+         st.settings.classes);
+  dialog_state_set_clip_limit (&st, 3.5);
+  dialog_state_set_tiles (&st, 4, 6);
+  dialog_state_set_reference (&st, 42);
+  dialog_state_set_classes (&st, 5);
+  dialog_state_set_mode (&st, 1);
+
+  dialog_state_set_action (&st, DIALOG_ACTION_CLAHE);
+  dialog_state_choice (&st, &choice);
+  CHECK (choice.action == DIALOG_ACTION_CLAHE && choice.clip_limit == 3.5
+         && choice.tiles_x == 4 && choice.tiles_y == 6 && choice.mode == 1,
+         "OK's CLAHE: clip limit 3.5 on 4 x 6 tiles, luminance");
+  CHECK (dialog_state_mode_sensitive (&st)
+         && dialog_state_action_sensitive (&st, DIALOG_ACTION_CLAHE)
+         && ! dialog_state_action_sensitive (&st, DIALOG_ACTION_MATCH)
+         && ! dialog_state_threshold_sensitive (&st),
+         "CLAHE on an RGB layer: its grid, clip limit and mode only");
+  dialog_state_set_action (&st, DIALOG_ACTION_MATCH);
+  dialog_state_choice (&st, &choice);
+  CHECK (choice.action == DIALOG_ACTION_MATCH && choice.reference == 42
+         && choice.mode == 1 && dialog_state_mode_sensitive (&st),
+         "OK's match: reference 42, luminance; the mode can be used");
+  dialog_state_set_reference (&st, -5);
+  CHECK (st.settings.reference == -1, "no reference is -1");
+  dialog_state_set_action (&st, (DialogAction) 77);
+  CHECK (st.settings.action == DIALOG_ACTION_MATCH,
+         "an action that is none is refused");
+  dialog_state_set_action (&st, DIALOG_ACTION_POSTERIZE);
+  CHECK (! dialog_state_mode_sensitive (&st)
+         && dialog_state_action_sensitive (&st, DIALOG_ACTION_POSTERIZE),
+         "posterizing: the classes, not the mode");
+  st.can_apply = FALSE;
+  dialog_state_choice (&st, &choice);
+  CHECK (! dialog_state_action_sensitive (&st, DIALOG_ACTION_POSTERIZE)
+         && choice.action == DIALOG_ACTION_NONE,
+         "a layer that cannot change: no controls, OK applies nothing");
+
+  /* Remembered, they come back. */
+  st.can_apply = TRUE;
+  dialog_state_set_reference (&st, 42);
+  {
+    DialogState again;
+
+    dialog_state_init (&again, h, "cpu: test", 0.001, &st.settings);
+    CHECK (again.settings.action == DIALOG_ACTION_POSTERIZE
+           && again.settings.clip_limit == 3.5 && again.settings.tiles_x == 4
+           && again.settings.tiles_y == 6 && again.settings.reference == 42
+           && again.settings.classes == 5,
+           "the new settings are remembered");
+    dialog_state_clear (&again);
+  }
+  dialog_state_clear (&st);
+}
+
+/* The engine's multi-level Otsu of `channel` over bins lo..hi (the rest
+ * counted as empty); how many thresholds (0: it refused). */
+static int
+engine_multi_otsu (const gh_histogram *h, gh_channel channel, int lo, int hi,
+                   int classes, int *thresholds)
+{
+  double  *counts = g_new0 (double, h->bins);
+  gh_error err;
+  int      n;
+
+  for (int b = lo; b <= hi; b++)
+    counts[b] = gh_histogram_count (h, channel, b);
+  n = gh_multi_otsu (counts, h->bins, classes, thresholds, &err) == GH_OK
+        ? classes - 1 : 0;
+  g_free (counts);
+  return n;
+}
+
+/* Marker-coloured columns of the rendered view in the plot's lower part:
+ * how many lie within 1.5 pixels of one of the n borders after bins[],
+ * how many elsewhere. */
+static void
+marker_columns (cairo_surface_t *s, const HistogramView *view,
+                const int *bins, int n, int (*is_marker) (const double *),
+                int *hits, int *stray)
+{
+  cairo_rectangle_t plot;
+
+  *hits = *stray = 0;
+  histogram_view_plot_area (W, H, &plot);
+  for (int y = (int) (plot.y + 70); y < plot.y + plot.height; y += 7)
+    for (int x = (int) plot.x; x < plot.x + plot.width; x++)
+      {
+        double c[3];
+        int    on = 0;
+
+        pixel (s, x, y, c);
+        if (! is_marker (c))
+          continue;
+        for (int i = 0; i < n; i++)
+          {
+            double x0, x1;
+
+            histogram_view_bin_extent (view, W, H, bins[i], &x0, &x1);
+            on |= fabs (x + 0.5 - x1) <= 1.5;
+          }
+        if (on)
+          (*hits)++;
+        else
+          (*stray)++;
+      }
+}
+
+/* Posterize: the markers are the engine's multi-level Otsu thresholds of
+ * the channel over the selected range, one line each where the plot says
+ * and no other; OK posterizes at exactly those bins; too few levels for
+ * the classes: no marker, nothing to posterize. */
+static void
+check_posterize (const gh_histogram *h)
+{
+  DialogSettings settings;
+  DialogState    st;
+  DialogChoice   choice;
+  HistogramView  view;
+
+  dialog_settings_defaults (&settings);
+  settings.action = DIALOG_ACTION_POSTERIZE;
+  dialog_state_init (&st, h, "cpu: test", 0.001, &settings);
+  for (int classes = DIALOG_CLASSES_MIN; classes <= GH_MULTI_OTSU_MAX_CLASSES;
+       classes++)
+    for (int ranged = 0; ranged <= 1; ranged++)
+      {
+        int              want[DIALOG_MAX_THRESHOLDS], levels[DIALOG_MAX_THRESHOLDS];
+        int              lo = ranged ? 30 : 0, hi = ranged ? 220 : BINS - 1;
+        int              n, same = 1, hits, stray;
+        cairo_surface_t *s;
+        char             png[64];
+
+        dialog_state_set_classes (&st, classes);
+        dialog_state_set_range (&st, lo, hi);
+        n = engine_multi_otsu (h, GH_CHANNEL_VALUE, lo, hi, classes, want);
+        dialog_state_view (&st, &view);
+        dialog_state_choice (&st, &choice);
+        CHECK (n == classes - 1 && view.n_markers == n
+               && choice.n_thresholds == n && choice.classes == classes
+               && choice.channel == GH_CHANNEL_VALUE,
+               "%d classes over %d..%d: %d markers, OK's %d thresholds, "
+               "the engine's %d", classes, lo, hi, view.n_markers,
+               choice.n_thresholds, n);
+        if (n != classes - 1 || view.n_markers != n)
+          continue;
+        dialog_state_posterize_levels (&st, levels);
+        for (int i = 0; i < n; i++)
+          same &= view.markers[i].bin == want[i]
+                  && choice.threshold_bins[i] == want[i]
+                  && levels[i] == gh_threshold_level (want[i], BINS)
+                  && (i == 0 || want[i] > want[i - 1]);
+        CHECK (same, "%d classes over %d..%d: markers and OK at the engine's "
+               "ascending thresholds (%d, %d, ...)", classes, lo, hi, want[0],
+               want[1]);
+        g_snprintf (png, sizeof png, "ui_render_posterize_%d%s.png", classes,
+                    ranged ? "_range" : "");
+        s = render (&view, png);
+        marker_columns (s, &view, want, n, is_orange, &hits, &stray);
+        CHECK (hits >= 10 * n && stray == 0,
+               "%d classes: %d marker pixels on the %d thresholds' lines, %d "
+               "elsewhere", classes, hits, n, stray);
+        cairo_surface_destroy (s);
+      }
+
+  /* A drag keeps the thresholds until its release, which computes them
+   * over the range dragged. */
+  {
+    int want[DIALOG_MAX_THRESHOLDS], before[DIALOG_MAX_THRESHOLDS];
+    int n;
+
+    dialog_state_set_classes (&st, 3);
+    dialog_state_reset_range (&st);
+    memcpy (before, st.posterize_bins, sizeof before);
+    dialog_state_press (&st, 40, FALSE);
+    dialog_state_motion (&st, 200);
+    CHECK (st.n_posterize == 2 && ! memcmp (before, st.posterize_bins,
+                                            2 * sizeof before[0]),
+           "mid-drag, posterize's thresholds stay");
+    dialog_state_release (&st, 210);
+    n = engine_multi_otsu (h, GH_CHANNEL_VALUE, 40, 210, 3, want);
+    CHECK (n == 2 && st.n_posterize == 2 && st.posterize_bins[0] == want[0]
+           && st.posterize_bins[1] == want[1],
+           "the release: the thresholds over 40..210 (%d, %d; engine %d, %d)",
+           st.posterize_bins[0], st.posterize_bins[1], want[0], want[1]);
+  }
+
+  /* Three levels in use cannot make four classes. */
+  dialog_state_set_classes (&st, 4);
+  dialog_state_set_range (&st, 60, 62);
+  dialog_state_view (&st, &view);
+  dialog_state_choice (&st, &choice);
+  CHECK (view.n_markers == 0 && choice.n_thresholds == 0
+         && choice.action == DIALOG_ACTION_POSTERIZE,
+         "4 classes of 3 levels: no marker, no thresholds to posterize at");
+
+  /* The RGB overlay posterizes (and marks) luminance, as binarize. */
+  dialog_state_reset_range (&st);
+  dialog_state_set_classes (&st, 3);
+  dialog_state_set_channel (&st, DIALOG_CHANNEL_RGB);
+  {
+    int   want[DIALOG_MAX_THRESHOLDS];
+    int   n = engine_multi_otsu (h, GH_CHANNEL_LUMINANCE, 0, BINS - 1, 3,
+                                 want);
+    char *label = dialog_state_posterize_label (&st);
+
+    dialog_state_view (&st, &view);
+    dialog_state_choice (&st, &choice);
+    CHECK (n == 2 && view.n_markers == 2 && view.markers[0].bin == want[0]
+           && view.markers[1].bin == want[1]
+           && view.markers[0].channel == GH_CHANNEL_LUMINANCE
+           && choice.channel == GH_CHANNEL_LUMINANCE
+           && ! strcmp (label, "Posteri_ze on luminance"),
+           "RGB overlay: posterize on luminance, its thresholds marked "
+           "('%s')", label);
+    g_free (label);
+  }
+  /* Other actions: the Otsu markers as before. */
+  dialog_state_set_channel (&st, GH_CHANNEL_VALUE);
+  dialog_state_set_action (&st, DIALOG_ACTION_CLAHE);
+  dialog_state_view (&st, &view);
+  CHECK (view.n_markers == 1 && view.markers[0].bin == st.stats[0].otsu_bin,
+         "CLAHE shows the Otsu marker");
+  dialog_state_clear (&st);
+}
+
 /* ---- the GTK dialog, with a display ---- */
 
 static GtkWidget *
@@ -901,6 +1162,151 @@ check_dialog_opening (const gh_histogram *rgb)
   gh_histogram_clear (&gray1024);
 }
 
+/* A host's reference picker without GIMP: two drawables, IDs 11 and 22,
+ * the first chosen unless the reference is one of them. */
+static gpointer
+fake_picker (gint32 reference, gpointer data)
+{
+  GtkWidget *combo = gimp_int_combo_box_new ("Photo-1/Background", 11,
+                                             "Photo-2/Sky", 22, NULL);
+
+  (void) data;
+  if (! gimp_int_combo_box_set_active (GIMP_INT_COMBO_BOX (combo),
+                                       reference))
+    gimp_int_combo_box_set_active (GIMP_INT_COMBO_BOX (combo), 11);
+  return combo;
+}
+
+static int
+sensitive (GtkWidget *content, const char *name)
+{
+  GtkWidget *w = find (content, name);
+
+  return w && gtk_widget_is_sensitive (w);
+}
+
+/* The new actions' controls: each usable only under its chosen action,
+ * each change reaching the state (and so the preview and OK); the
+ * reference picker is the host's, and without one there is no Match. */
+static void
+check_dialog_actions (const gh_histogram *h)
+{
+  DialogSettings    settings;
+  DialogState       st;
+  DialogHooks       hooks = { NULL, NULL, fake_picker, NULL };
+  GtkWidget        *window = gtk_offscreen_window_new ();
+  GtkWidget        *content;
+  HistogramView     view;
+  GdkPixbuf        *shot;
+
+  /* No picker: Match cannot be chosen, and a remembered one analyses. */
+  dialog_settings_defaults (&settings);
+  settings.action = DIALOG_ACTION_MATCH;
+  dialog_state_init (&st, h, "cpu: test", 0.001, &settings);
+  content = dialog_content_new (&st, NULL, NULL, NULL);
+  gtk_container_add (GTK_CONTAINER (window), content);
+  gtk_widget_show_all (window);
+  settle ();
+  CHECK (find (content, "reference") == NULL
+         && ! sensitive (content, "action-4")
+         && st.settings.action == DIALOG_ACTION_NONE,
+         "no reference picker: Match greyed out, a remembered Match "
+         "analyses only");
+  gtk_widget_destroy (window);
+  dialog_state_clear (&st);
+
+  window = gtk_offscreen_window_new ();
+  settings.action = DIALOG_ACTION_CLAHE;
+  settings.reference = 22;
+  dialog_state_init (&st, h, "cpu: test", 0.001, &settings);
+  content = dialog_content_new (&st, NULL, &hooks, NULL);
+  gtk_container_add (GTK_CONTAINER (window), content);
+  gtk_widget_show_all (window);
+  settle ();
+  {
+    gint id = -1;
+
+    gimp_int_combo_box_get_active (GIMP_INT_COMBO_BOX (find (content,
+                                                             "reference")),
+                                   &id);
+    CHECK (id == 22 && st.settings.reference == 22,
+           "the picker starts at the remembered reference (%d)", id);
+  }
+  CHECK (gtk_toggle_button_get_active (GTK_TOGGLE_BUTTON (find (content,
+                                                                "action-3")))
+         && sensitive (content, "tiles-x") && sensitive (content, "tiles-y")
+         && sensitive (content, "clip-limit")
+         && sensitive (content, "clahe-mode") && ! sensitive (content, "mode")
+         && ! sensitive (content, "match-mode")
+         && ! sensitive (content, "reference")
+         && ! sensitive (content, "classes")
+         && ! sensitive (content, "threshold"),
+         "CLAHE chosen: its grid, clip limit and mode only");
+  CHECK (gtk_spin_button_get_value_as_int (GTK_SPIN_BUTTON (
+           find (content, "tiles-x"))) == 8
+         && gtk_spin_button_get_value (GTK_SPIN_BUTTON (
+              find (content, "clip-limit"))) == 2.0,
+         "the grid and clip limit show the settings");
+  gtk_spin_button_set_value (GTK_SPIN_BUTTON (find (content, "tiles-x")), 3);
+  gtk_spin_button_set_value (GTK_SPIN_BUTTON (find (content, "tiles-y")), 5);
+  gtk_spin_button_set_value (GTK_SPIN_BUTTON (find (content, "clip-limit")),
+                             4.5);
+  gimp_int_combo_box_set_active (GIMP_INT_COMBO_BOX (find (content,
+                                                           "clahe-mode")), 1);
+  settle ();
+  CHECK (st.settings.tiles_x == 3 && st.settings.tiles_y == 5
+         && st.settings.clip_limit == 4.5 && st.settings.mode == 1,
+         "grid 3 x 5, clip limit 4.5, luminance reach the state (%d x %d, "
+         "%g, %d)", st.settings.tiles_x, st.settings.tiles_y,
+         st.settings.clip_limit, st.settings.mode);
+  {
+    gint mode = -1;
+
+    gimp_int_combo_box_get_active (GIMP_INT_COMBO_BOX (find (content,
+                                                             "mode")),
+                                   &mode);
+    CHECK (mode == 1, "one mode: equalize's picker shows it too");
+  }
+
+  gtk_toggle_button_set_active (GTK_TOGGLE_BUTTON (find (content,
+                                                         "action-4")),
+                                TRUE);
+  settle ();
+  CHECK (st.settings.action == DIALOG_ACTION_MATCH
+         && sensitive (content, "reference")
+         && sensitive (content, "match-mode")
+         && ! sensitive (content, "clahe-mode")
+         && ! sensitive (content, "tiles-x"),
+         "Match chosen: the picker and its mode only");
+  gimp_int_combo_box_set_active (GIMP_INT_COMBO_BOX (find (content,
+                                                           "reference")), 11);
+  settle ();
+  CHECK (st.settings.reference == 11, "the reference chosen reaches the "
+         "state (%d)", st.settings.reference);
+
+  gtk_toggle_button_set_active (GTK_TOGGLE_BUTTON (find (content,
+                                                         "action-5")),
+                                TRUE);
+  gtk_spin_button_set_value (GTK_SPIN_BUTTON (find (content, "classes")), 4);
+  settle ();
+  dialog_state_view (&st, &view);
+  CHECK (st.settings.action == DIALOG_ACTION_POSTERIZE
+         && sensitive (content, "classes") && st.settings.classes == 4
+         && view.n_markers == 3,
+         "Posterize with 4 classes: the plot marks 3 thresholds (%d)",
+         view.n_markers);
+  CHECK (! strcmp (gtk_button_get_label (GTK_BUTTON (find (content,
+                                                           "action-5"))),
+                   "Posteri_ze on value"),
+         "the posterize button names its channel");
+  shot = gtk_offscreen_window_get_pixbuf (GTK_OFFSCREEN_WINDOW (window));
+  gdk_pixbuf_save (shot, "ui_render_dialog_posterize.png", "png", NULL,
+                   NULL);
+  g_object_unref (shot);
+  gtk_widget_destroy (window);
+  dialog_state_clear (&st);
+}
+
 int
 main (int argc, char **argv)
 {
@@ -915,6 +1321,8 @@ main (int argc, char **argv)
   check_gray_channels ();
   check_1024_bins ();
   check_glue_rules (&h);
+  check_new_settings (&h);
+  check_posterize (&h);
   if (! gtk_init_check (&argc, &argv))
     {
       int status = test_summary ();
@@ -926,6 +1334,7 @@ main (int argc, char **argv)
     }
   check_dialog (&h, argc > 1 ? argv[1] : NULL);
   check_dialog_opening (&h);
+  check_dialog_actions (&h);
   gh_histogram_clear (&h);
   return test_summary ();
 }

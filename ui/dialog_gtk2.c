@@ -80,15 +80,14 @@ dialog_threshold_show (Dialog *d, gint value, gboolean sensitive)
 }
 
 GtkWidget *
-dialog_mode_row (GtkWidget *mode)
+dialog_indented (GtkWidget *row)
 {
-  return dialog_labelled ("    _Mode:", mode);
-}
+  GtkWidget *box = gtk_hbox_new (FALSE, 0);
 
-GtkWidget *
-dialog_otsu_row (GtkWidget *otsu)
-{
-  return dialog_labelled ("   ", otsu);
+  gtk_box_pack_start (GTK_BOX (box), gtk_label_new ("     "), FALSE, FALSE,
+                      0);
+  gtk_box_pack_start (GTK_BOX (box), row, FALSE, FALSE, 0);
+  return box;
 }
 
 void

@@ -81,25 +81,12 @@ dialog_threshold_show (Dialog *d, gint value, gboolean sensitive)
   gtk_widget_set_sensitive (d->threshold, sensitive);
 }
 
-/* An action's own control, under its radio button. */
-static GtkWidget *
-indented (GtkWidget *widget)
-{
-  gtk_widget_set_margin_start (widget, INDENT);
-  gtk_widget_set_halign (widget, GTK_ALIGN_START);
-  return widget;
-}
-
 GtkWidget *
-dialog_mode_row (GtkWidget *mode)
+dialog_indented (GtkWidget *row)
 {
-  return indented (dialog_labelled ("_Mode:", mode));
-}
-
-GtkWidget *
-dialog_otsu_row (GtkWidget *otsu)
-{
-  return indented (otsu);
+  gtk_widget_set_margin_start (row, INDENT);
+  gtk_widget_set_halign (row, GTK_ALIGN_START);
+  return row;
 }
 
 void

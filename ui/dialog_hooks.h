@@ -7,13 +7,16 @@
  * dialog_gtk3.h for GIMP 3), so the operations the procedures use do the
  * work and the arrows stay plugin -> ui -> engine:
  *
- *   DialogHooks hooks = { my_preview, my_export, my_data };
+ *   DialogHooks hooks = { my_preview, my_export, my_picker, my_data };
  *   if (dialog_run (drawable, &st, refusal, &hooks, &choice)) ...
  *
  * dialog_content_new names its widgets, in both toolkits, for tests to
  * find them: "plot", "stat-<column>-<row>" (DialogStat rows),
  * "column-<column>", "backend", "range", "hover", "channel" (the channel
- * picker), "scale", "mode", "threshold" (the threshold slider itself).
+ * picker), "scale", "mode" (equalize's), "threshold" (the threshold
+ * slider itself), "action-<DialogAction>" (the radio buttons),
+ * "tiles-x", "tiles-y", "clip-limit", "clahe-mode" (CLAHE's), "reference"
+ * (the host's picker), "match-mode", "classes" (posterize's).
  */
 #ifndef GH_UI_DIALOG_HOOKS_H
 #define GH_UI_DIALOG_HOOKS_H
@@ -46,6 +49,13 @@ typedef struct
   /* Writes the histogram as CSV. */
   gboolean (*export_csv) (const gchar *filename, gpointer data,
                           GError **error);
+  /* Match's reference picker: a new GimpIntComboBox whose values are item
+   * IDs, as libgimpui's gimp_drawable_combo_box_new makes in either GIMP
+   * (any drawable of any open image), showing `reference` where that is
+   * one of them; a GtkWidget * (this header knows no GTK).  The preview
+   * and OK get the ID chosen as DialogChoice.reference.  NULL hook: the
+   * dialog offers no Match. */
+  gpointer (*reference_picker) (gint32 reference, gpointer data);
   gpointer data;
 } DialogHooks;
 

@@ -6,8 +6,10 @@
  * bins, the pointer's bin and drag, the statistics of the chosen channel
  * over that range (computed by the engine, gh_stats_compute) as the
  * strings shown, the threshold a binarize would use, which controls can
- * be used, the message line, and what OK applies.  The widgets only lay
- * themselves out, feed their events in here and show what comes back.
+ * be used, the message line, and what OK applies (equalize, binarize,
+ * CLAHE, histogram matching, or a posterize at the multi-level Otsu
+ * thresholds the plot marks).  The widgets only lay themselves out, feed
+ * their events in here and show what comes back.
  *
  *   DialogState st;
  *   dialog_state_init (&st, &hist, "cpu: 2 threads", 0.012, &settings);
@@ -38,8 +40,23 @@ typedef enum
 {
   DIALOG_ACTION_NONE = 0, /* analyse only: OK changes nothing */
   DIALOG_ACTION_EQUALIZE,
-  DIALOG_ACTION_BINARIZE
+  DIALOG_ACTION_BINARIZE,
+  DIALOG_ACTION_CLAHE,     /* local contrast: gh_op_clahe */
+  DIALOG_ACTION_MATCH,     /* to a reference drawable: gh_op_match */
+  DIALOG_ACTION_POSTERIZE, /* multi-level Otsu's classes: gh_op_posterize */
+  DIALOG_NUM_ACTIONS
 } DialogAction;
+
+/* The CLAHE controls' limits and a first run's values, the CLAHE
+ * procedure's (OpenCV's createCLAHE defaults); a clip limit of 256 clips
+ * nothing already. */
+#define DIALOG_CLIP_LIMIT_MAX     256.0
+#define DIALOG_CLIP_LIMIT_DEFAULT 2.0
+#define DIALOG_TILES_DEFAULT      8
+/* Posterize's classes: 3 to GH_MULTI_OTSU_MAX_CLASSES (binarize is 2). */
+#define DIALOG_CLASSES_MIN        3
+#define DIALOG_CLASSES_DEFAULT    3
+#define DIALOG_MAX_THRESHOLDS     (GH_MULTI_OTSU_MAX_CLASSES - 1)
 
 /* What is remembered between runs (gimp_set_data stores it as it is). */
 typedef struct
@@ -47,21 +64,36 @@ typedef struct
   gint32 channel;   /* gh_channel or DIALOG_CHANNEL_RGB                  */
   gint32 scale;     /* HistogramViewScale                                */
   gint32 action;    /* DialogAction                                      */
-  gint32 mode;      /* equalize: the equalize procedure's mode argument,
-                       0 each channel, 1 luminance only                  */
+  gint32 mode;      /* equalize, CLAHE and match: their procedures' mode
+                       argument, 0 each channel, 1 luminance only        */
   gint32 threshold; /* binarize: -1 Otsu, 0..254 a fixed threshold       */
   gdouble range_lo; /* the selected levels on the 0..255 scale: the      */
   gdouble range_hi; /* statistics' and Otsu's range, whatever the bins   */
+  gdouble clip_limit; /* CLAHE: OpenCV's clipLimit, 0: no clipping      */
+  gint32 tiles_x;   /* CLAHE: the tile grid, 1..GH_CLAHE_MAX_TILES each  */
+  gint32 tiles_y;
+  gint32 reference; /* match: the reference drawable's item ID (GIMP's
+                       IDs are integers in both hosts); -1: none yet     */
+  gint32 classes;   /* posterize: DIALOG_CLASSES_MIN..
+                       GH_MULTI_OTSU_MAX_CLASSES                         */
 } DialogSettings;
 
 /* What OK applies, as the operations' arguments. */
 typedef struct
 {
   DialogAction action;
-  gint         mode;          /* equalize */
-  gh_channel   channel;       /* binarize */
+  gint         mode;          /* equalize, CLAHE, match */
+  gh_channel   channel;       /* binarize, posterize */
   gint         threshold_bin; /* binarize: the last dark bin of the state's
                                  histogram, the one the marker shows */
+  gdouble      clip_limit;    /* CLAHE */
+  gint         tiles_x, tiles_y;
+  gint32       reference;     /* match: the reference's item ID, -1 none */
+  gint         classes;       /* posterize: classes asked for, and the */
+  gint         n_thresholds;  /* thresholds found: classes - 1 bins of the
+                                 state's histogram, the markers'; 0 when
+                                 fewer levels than classes are in use */
+  gint         threshold_bins[DIALOG_MAX_THRESHOLDS];
 } DialogChoice;
 
 /* The rows of the statistics table. */
@@ -95,6 +127,10 @@ typedef struct
   gh_channel          columns[DIALOG_MAX_COLUMNS];
   gh_stats            stats[DIALOG_MAX_COLUMNS];
   gh_stats            binarize_stats; /* the binarize channel, same range */
+  gint                n_posterize;    /* posterizing: the multi-level Otsu */
+  gint                posterize_bins[DIALOG_MAX_THRESHOLDS]; /* thresholds
+                                         of the binarize channel over the
+                                         range; 0: fewer levels in use */
   gboolean            can_apply; /* FALSE: the layer cannot be changed, OK
                                     applies nothing (set it after init) */
   gint                drag_from; /* the bin a drag started on; -1: none */
@@ -103,7 +139,8 @@ typedef struct
 } DialogState;
 
 /* Settings for a first run: value, linear, analyse only, each channel,
- * Otsu, all levels. */
+ * Otsu, all levels; CLAHE with clip limit 2 on 8 x 8 tiles, no reference,
+ * 3 classes. */
 void dialog_settings_defaults (DialogSettings *settings);
 
 /* `seconds`: how long computing the histogram took.  Settings that do not
@@ -126,6 +163,12 @@ void dialog_state_set_action (DialogState *state, DialogAction action);
 void dialog_state_set_mode (DialogState *state, gint mode);
 /* -1: back to Otsu. */
 void dialog_state_set_threshold (DialogState *state, gint threshold);
+/* Clamped to their ranges. */
+void dialog_state_set_clip_limit (DialogState *state, gdouble clip_limit);
+void dialog_state_set_tiles (DialogState *state, gint tiles_x, gint tiles_y);
+/* An item ID, as the host's reference picker gives it; -1: none. */
+void dialog_state_set_reference (DialogState *state, gint32 reference);
+void dialog_state_set_classes (DialogState *state, gint classes);
 /* Bins in either order, clamped; the statistics follow, and the
  * settings keep the range as levels. */
 void dialog_state_set_range (DialogState *state, gint from, gint to);
@@ -136,7 +179,8 @@ void dialog_state_set_hover (DialogState *state, gint bin);
  * histogram: a press picks one level (a double click: all levels), a drag
  * from there a range; the statistics follow.  Motion and release return
  * TRUE when they moved the range: a drag is on.  The preview should wait
- * for the release, so that a drag stays smooth. */
+ * for the release, so that a drag stays smooth; posterize's thresholds
+ * (and their markers) wait for it too. */
 void dialog_state_press (DialogState *state, gint bin, gboolean double_click);
 /* Also moves the hover. */
 gboolean dialog_state_motion (DialogState *state, gint bin);
@@ -144,8 +188,9 @@ gboolean dialog_state_release (DialogState *state, gint bin);
 /* The pointer left the plot: no hover, unless a drag goes on. */
 void dialog_state_leave (DialogState *state);
 
-/* The channel a binarize compares: the chosen one; luminance under the
- * RGB overlay (value on gray layers, where it is the same level). */
+/* The channel a binarize (and a posterize) compares: the chosen one;
+ * luminance under the RGB overlay (value on gray layers, where it is the
+ * same level). */
 gh_channel dialog_state_binarize_channel (const DialogState *state);
 /* The threshold a binarize uses now, as a level 0..254 (what the slider
  * and the binarize procedure show): the fixed one, or Otsu of the
@@ -160,12 +205,24 @@ gint dialog_state_max_threshold (const DialogState *state);
 gboolean dialog_state_mode_sensitive (const DialogState *state);
 gboolean dialog_state_threshold_sensitive (const DialogState *state);
 gboolean dialog_state_otsu_sensitive (const DialogState *state);
+/* Whether the controls under `action`'s radio button can be used now:
+ * that action is chosen and the layer can be changed (the mode, besides,
+ * only on RGB layers: dialog_state_mode_sensitive). */
+gboolean dialog_state_action_sensitive (const DialogState *state,
+                                        DialogAction action);
 
+/* Posterize's multi-level Otsu thresholds of the binarize channel over
+ * the selected range, as levels 0..254 (rounded down, as the multi-Otsu
+ * procedure returns them), ascending; how many (0 when fewer levels than
+ * classes are in use, or not posterizing). */
+gint dialog_state_posterize_levels (const DialogState *state,
+                                    gint levels[DIALOG_MAX_THRESHOLDS]);
 void dialog_state_choice (const DialogState *state, DialogChoice *choice);
 
 /* The drawing's data: the chosen channel(s), scale, range, hover, and the
- * marker (the binarize threshold when binarizing, else each column's
- * Otsu threshold).  Points into the state. */
+ * markers (the binarize threshold when binarizing, the classes - 1
+ * multi-level Otsu thresholds when posterizing, else each column's Otsu
+ * threshold).  Points into the state. */
 void dialog_state_view (const DialogState *state, HistogramView *view);
 
 /* The message line under the actions: what the last export said, or why
@@ -181,7 +238,7 @@ const gchar *dialog_stat_label (DialogStat stat);
 const gchar *dialog_stat_tip (DialogStat stat);
 const gchar *dialog_scale_label (HistogramViewScale scale);
 const gchar *dialog_action_label (DialogAction action);
-/* The equalize procedure's mode argument: 0 or 1. */
+/* The mode argument of equalize, CLAHE and match: 0 or 1. */
 const gchar *dialog_mode_label (gint mode);
 
 /* Texts for the dialog; each is newly allocated (g_free). */
@@ -196,5 +253,8 @@ gchar *dialog_state_hover_text (const DialogState *state);
 gchar *dialog_state_backend_text (const DialogState *state);
 /* "_Binarize on red": the binarize channel's name, with a mnemonic. */
 gchar *dialog_state_binarize_label (const DialogState *state);
+/* "Posteri_ze on red", the same channel's ("_P" is the preview's
+ * toggle). */
+gchar *dialog_state_posterize_label (const DialogState *state);
 
 #endif

@@ -40,11 +40,43 @@ sync_widgets (Dialog *d)
   text = dialog_state_binarize_label (st);
   gtk_button_set_label (GTK_BUTTON (d->action[DIALOG_ACTION_BINARIZE]), text);
   g_free (text);
+  text = dialog_state_posterize_label (st);
+  gtk_button_set_label (GTK_BUTTON (d->action[DIALOG_ACTION_POSTERIZE]),
+                        text);
+  g_free (text);
 
   dialog_threshold_show (d, dialog_state_threshold (st),
                          dialog_state_threshold_sensitive (st));
   gtk_widget_set_sensitive (d->otsu, dialog_state_otsu_sensitive (st));
-  gtk_widget_set_sensitive (d->mode, dialog_state_mode_sensitive (st));
+  /* One mode setting, shown under each action that takes it. */
+  for (gint a = 0; a < DIALOG_NUM_ACTIONS; a++)
+    if (d->modes[a])
+      {
+        gimp_int_combo_box_set_active (GIMP_INT_COMBO_BOX (d->modes[a]),
+                                       st->settings.mode);
+        gtk_widget_set_sensitive (d->modes[a],
+                                  dialog_state_mode_sensitive (st)
+                                  && st->settings.action == a);
+      }
+  gtk_spin_button_set_value (GTK_SPIN_BUTTON (d->tiles_x),
+                             st->settings.tiles_x);
+  gtk_spin_button_set_value (GTK_SPIN_BUTTON (d->tiles_y),
+                             st->settings.tiles_y);
+  gtk_spin_button_set_value (GTK_SPIN_BUTTON (d->clip_limit),
+                             st->settings.clip_limit);
+  gtk_spin_button_set_value (GTK_SPIN_BUTTON (d->classes),
+                             st->settings.classes);
+  gtk_widget_set_sensitive (d->tiles_x, dialog_state_action_sensitive (
+                                          st, DIALOG_ACTION_CLAHE));
+  gtk_widget_set_sensitive (d->tiles_y, dialog_state_action_sensitive (
+                                          st, DIALOG_ACTION_CLAHE));
+  gtk_widget_set_sensitive (d->clip_limit, dialog_state_action_sensitive (
+                                             st, DIALOG_ACTION_CLAHE));
+  if (d->reference)
+    gtk_widget_set_sensitive (d->reference, dialog_state_action_sensitive (
+                                              st, DIALOG_ACTION_MATCH));
+  gtk_widget_set_sensitive (d->classes, dialog_state_action_sensitive (
+                                          st, DIALOG_ACTION_POSTERIZE));
   d->updating = FALSE;
   gtk_widget_queue_draw (d->plot);
 }
@@ -159,8 +191,45 @@ mode_changed (GtkWidget *combo, Dialog *d)
 {
   gint mode;
 
+  if (d->updating)
+    return;
   if (gimp_int_combo_box_get_active (GIMP_INT_COMBO_BOX (combo), &mode))
     dialog_state_set_mode (d->state, mode);
+  changed (d);
+}
+
+/* CLAHE's grid and clip limit, posterize's classes: the preview waits
+ * for a value typed to be complete (GtkSpinButton's "value-changed"). */
+static void
+spin_changed (GtkWidget *spin, Dialog *d)
+{
+  DialogState *st = d->state;
+
+  (void) spin;
+  if (d->updating)
+    return;
+  dialog_state_set_tiles (st,
+                          gtk_spin_button_get_value_as_int (
+                            GTK_SPIN_BUTTON (d->tiles_x)),
+                          gtk_spin_button_get_value_as_int (
+                            GTK_SPIN_BUTTON (d->tiles_y)));
+  dialog_state_set_clip_limit (st, gtk_spin_button_get_value (
+                                     GTK_SPIN_BUTTON (d->clip_limit)));
+  dialog_state_set_classes (st, gtk_spin_button_get_value_as_int (
+                                  GTK_SPIN_BUTTON (d->classes)));
+  changed (d);
+}
+
+static void
+reference_changed (GtkWidget *combo, Dialog *d)
+{
+  gint id;
+
+  if (d->updating)
+    return;
+  dialog_state_set_reference (d->state,
+                              gimp_int_combo_box_get_active (
+                                GIMP_INT_COMBO_BOX (combo), &id) ? id : -1);
   changed (d);
 }
 
@@ -441,48 +510,169 @@ stats_part (Dialog *d)
   return vbox;
 }
 
+static GtkWidget *
+spin_new (gdouble min, gdouble max, gdouble step, guint digits,
+          const gchar *name, const gchar *tip, Dialog *d)
+{
+  GtkWidget *spin = gtk_spin_button_new_with_range (min, max, step);
+
+  gtk_spin_button_set_digits (GTK_SPIN_BUTTON (spin), digits);
+  /* Room for "256" or "40.0", not an entry's default width. */
+  gtk_entry_set_width_chars (GTK_ENTRY (spin), 4);
+  gtk_widget_set_name (spin, name);
+  gimp_help_set_help_data (spin, tip, NULL);
+  g_signal_connect (spin, "value-changed", G_CALLBACK (spin_changed), d);
+  return spin;
+}
+
+/* The mode picker under an action's radio button. */
+static GtkWidget *
+mode_row (Dialog *d, DialogAction action, const gchar *label,
+          const gchar *name)
+{
+  const gchar *modes[] = { dialog_mode_label (0), dialog_mode_label (1) };
+
+  d->modes[action] = int_combo (modes, G_N_ELEMENTS (modes),
+                                d->state->settings.mode, name,
+                                G_CALLBACK (mode_changed), d);
+  return dialog_indented (dialog_labelled (label, d->modes[action]));
+}
+
+/* CLAHE's tile grid and clip limit, in one row. */
+static GtkWidget *
+clahe_row (Dialog *d)
+{
+  const gchar *grid_tip = "The tile grid: columns by rows; each tile is "
+                          "equalized by its own histogram, blended with "
+                          "its neighbours'";
+  GtkWidget   *row;
+
+  d->tiles_x = spin_new (1, GH_CLAHE_MAX_TILES, 1, 0, "tiles-x", grid_tip, d);
+  d->tiles_y = spin_new (1, GH_CLAHE_MAX_TILES, 1, 0, "tiles-y", grid_tip, d);
+  d->clip_limit = spin_new (0, DIALOG_CLIP_LIMIT_MAX, 0.1, 1, "clip-limit",
+                            "OpenCV's clipLimit: how far a tile's "
+                            "contrast may rise (0: no limit)", d);
+  row = dialog_labelled ("_Grid:", d->tiles_x);
+  gtk_box_pack_start (GTK_BOX (row), gtk_label_new ("\xc3\x97"), FALSE,
+                      FALSE, 0);
+  gtk_box_pack_start (GTK_BOX (row), d->tiles_y, FALSE, FALSE, 0);
+  gtk_box_pack_start (GTK_BOX (row), dialog_labelled ("Cl_ip limit:",
+                                                      d->clip_limit),
+                      FALSE, FALSE, 6);
+  return dialog_indented (row);
+}
+
+/* The rows of an action's own controls, under its radio button. */
+static void
+action_controls (Dialog *d, DialogAction action, GtkBox *column)
+{
+  GtkWidget *rows[2] = { NULL, NULL };
+
+  switch (action)
+    {
+    case DIALOG_ACTION_EQUALIZE:
+      rows[0] = mode_row (d, action, "_Mode:", "mode");
+      break;
+    case DIALOG_ACTION_BINARIZE:
+      rows[0] = dialog_threshold_new (d);
+      d->otsu = gtk_button_new_with_mnemonic ("_Use Otsu");
+      g_signal_connect (d->otsu, "clicked", G_CALLBACK (otsu_clicked), d);
+      rows[1] = dialog_indented (d->otsu);
+      break;
+    case DIALOG_ACTION_CLAHE:
+      rows[0] = clahe_row (d);
+      rows[1] = mode_row (d, action, "Mode:", "clahe-mode");
+      break;
+    case DIALOG_ACTION_MATCH:
+      if (d->reference)
+        {
+          gimp_help_set_help_data (d->reference, "The layer or channel "
+                                   "whose histogram to match, in any open "
+                                   "image", NULL);
+          rows[0] = dialog_indented (dialog_labelled ("Re_ference:",
+                                                      d->reference));
+          rows[1] = mode_row (d, action, "Mo_de:", "match-mode");
+        }
+      break;
+    case DIALOG_ACTION_POSTERIZE:
+      d->classes = spin_new (DIALOG_CLASSES_MIN, GH_MULTI_OTSU_MAX_CLASSES,
+                             1, 0, "classes",
+                             "How many classes multi-level Otsu splits "
+                             "the levels into (the plot marks its "
+                             "thresholds); class i becomes level "
+                             "i \xc3\x97 255 / (classes - 1)", d);
+      rows[0] = dialog_indented (dialog_labelled ("_Number of classes:",
+                                                   d->classes));
+      break;
+    default:
+      break;
+    }
+  for (gint k = 0; k < 2; k++)
+    if (rows[k])
+      gtk_box_pack_start (column, rows[k], FALSE, FALSE, 0);
+}
+
+/* The host's reference picker, set to the remembered reference (or the
+ * picker's own first choice, which then becomes the state's). */
+static void
+reference_new (Dialog *d)
+{
+  gint id;
+
+  if (! d->hooks || ! d->hooks->reference_picker)
+    return;
+  d->reference = d->hooks->reference_picker (d->state->settings.reference,
+                                             d->hooks->data);
+  if (! d->reference)
+    return;
+  gtk_widget_set_name (d->reference, "reference");
+  dialog_state_set_reference (d->state,
+                              gimp_int_combo_box_get_active (
+                                GIMP_INT_COMBO_BOX (d->reference), &id)
+                                ? id : -1);
+  g_signal_connect (d->reference, "changed", G_CALLBACK (reference_changed),
+                    d);
+}
+
 /* What OK applies, and the CSV export. */
 static GtkWidget *
 actions_part (Dialog *d, const gchar *refusal)
 {
-  const gchar *modes[] = { dialog_mode_label (0), dialog_mode_label (1) };
-  GtkWidget   *frame = gimp_frame_new ("On OK");
-  GtkWidget   *vbox = box_new (GTK_ORIENTATION_VERTICAL, 6);
-  GSList      *group = NULL;
+  GtkWidget *frame = gimp_frame_new ("On OK");
+  GtkWidget *vbox = box_new (GTK_ORIENTATION_VERTICAL, 6);
+  GSList    *group = NULL;
 
   gtk_container_add (GTK_CONTAINER (frame), vbox);
-  for (gint a = 0; a < 3; a++)
+  reference_new (d);
+  for (gint a = 0; a < DIALOG_NUM_ACTIONS; a++)
     {
+      gchar name[32];
+
       d->action[a] = gtk_radio_button_new_with_mnemonic (
                        group, dialog_action_label ((DialogAction) a));
       group = gtk_radio_button_get_group (GTK_RADIO_BUTTON (d->action[a]));
       g_object_set_data (G_OBJECT (d->action[a]), "action",
                          GINT_TO_POINTER (a));
+      g_snprintf (name, sizeof name, "action-%d", a);
+      gtk_widget_set_name (d->action[a], name);
+      /* Match needs a picker to choose its reference with. */
       gtk_widget_set_sensitive (d->action[a],
-                                a == DIALOG_ACTION_NONE || ! refusal);
+                                a == DIALOG_ACTION_NONE
+                                || (! refusal
+                                    && (a != DIALOG_ACTION_MATCH
+                                        || d->reference)));
       gtk_box_pack_start (GTK_BOX (vbox), d->action[a], FALSE, FALSE, 0);
-      if (a == DIALOG_ACTION_EQUALIZE)
-        {
-          d->mode = int_combo (modes, G_N_ELEMENTS (modes),
-                               d->state->settings.mode, "mode",
-                               G_CALLBACK (mode_changed), d);
-          gtk_box_pack_start (GTK_BOX (vbox), dialog_mode_row (d->mode),
-                              FALSE, FALSE, 0);
-        }
+      action_controls (d, (DialogAction) a, GTK_BOX (vbox));
     }
+  /* A remembered Match without a picker here analyses only. */
+  if (! d->reference && d->state->settings.action == DIALOG_ACTION_MATCH)
+    dialog_state_set_action (d->state, DIALOG_ACTION_NONE);
   gtk_toggle_button_set_active (GTK_TOGGLE_BUTTON (
                                   d->action[d->state->settings.action]),
                                 TRUE);
-  for (gint a = 0; a < 3; a++)
+  for (gint a = 0; a < DIALOG_NUM_ACTIONS; a++)
     g_signal_connect (d->action[a], "toggled", G_CALLBACK (action_toggled),
                       d);
-
-  gtk_box_pack_start (GTK_BOX (vbox), dialog_threshold_new (d), FALSE, FALSE,
-                      0);
-  d->otsu = gtk_button_new_with_mnemonic ("_Use Otsu");
-  g_signal_connect (d->otsu, "clicked", G_CALLBACK (otsu_clicked), d);
-  gtk_box_pack_start (GTK_BOX (vbox), dialog_otsu_row (d->otsu), FALSE, FALSE,
-                      0);
 
   if (refusal)
     {

@@ -27,14 +27,19 @@ typedef struct
   GtkWidget         *hover, *range, *message;
   GtkWidget         *titles[DIALOG_MAX_COLUMNS];
   GtkWidget         *values[DIALOG_MAX_COLUMNS][DIALOG_NUM_STATS];
-  GtkWidget         *action[3];      /* radios, by DialogAction */
-  GtkWidget         *mode;
+  GtkWidget         *action[DIALOG_NUM_ACTIONS]; /* radios, by DialogAction */
+  GtkWidget         *modes[DIALOG_NUM_ACTIONS];  /* the mode pickers of
+                                       equalize, CLAHE and match (one
+                                       setting); NULL for the others */
 #if GTK_CHECK_VERSION (3, 0, 0)
   GtkWidget         *threshold;      /* a GimpScaleEntry */
 #else
   GtkObject         *threshold;      /* GimpScaleEntry's adjustment */
 #endif
   GtkWidget         *otsu;
+  GtkWidget         *tiles_x, *tiles_y, *clip_limit; /* CLAHE's */
+  GtkWidget         *reference;      /* the host's picker; NULL: none */
+  GtkWidget         *classes;        /* posterize's */
   GtkWidget         *preview;
   gboolean           updating;       /* the dialog moves its own widgets */
 } Dialog;
@@ -81,10 +86,9 @@ GtkWidget *dialog_threshold_new (Dialog *d);
 /* Sets the threshold control to `value` and its sensitivity. */
 void dialog_threshold_show (Dialog *d, gint value, gboolean sensitive);
 
-/* The equalize mode picker and the Use Otsu button, each set in under its
- * action's radio button: what goes in the actions' column. */
-GtkWidget *dialog_mode_row (GtkWidget *mode);
-GtkWidget *dialog_otsu_row (GtkWidget *otsu);
+/* An action's own controls (a row), set in under its radio button: what
+ * goes in the actions' column. */
+GtkWidget *dialog_indented (GtkWidget *row);
 
 /* Packs the Export CSV button at the end of the actions' column. */
 void dialog_export_pack (GtkBox *column, GtkWidget *button);

@@ -18,7 +18,8 @@
  * histogram_view_bin_extent; its height is count / max of the plot's
  * height (linear) or log (1 + count) / log (1 + max) (logarithmic), max
  * over the channels shown.  A threshold marker t is a line on the border
- * between bin t (the dark class) and bin t + 1.
+ * between bin t (the dark class) and bin t + 1; several (the multi-level
+ * Otsu thresholds) stack their labels from the top.
  */
 #ifndef GH_UI_HISTOGRAM_VIEW_H
 #define GH_UI_HISTOGRAM_VIEW_H
@@ -34,7 +35,9 @@ typedef enum
   HISTOGRAM_VIEW_LOG = 1
 } HistogramViewScale;
 
-#define HISTOGRAM_VIEW_MAX_MARKERS 3
+/* The RGB overlay's three Otsu markers, or posterize's thresholds: up to
+ * GH_MULTI_OTSU_MAX_CLASSES - 1. */
+#define HISTOGRAM_VIEW_MAX_MARKERS 4
 
 typedef struct
 {

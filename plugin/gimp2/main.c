@@ -268,7 +268,18 @@ typedef struct
 {
   gint32              drawable;
   const gh_histogram *hist;
+  CorePreview        *preview;
 } DialogTarget;
+
+/* Match's reference as the core's handle: NULL when the ID is no
+ * drawable (any more). */
+static gpointer
+reference_handle (gint32 reference)
+{
+  return reference >= 0 && gimp_item_is_valid (reference)
+         && gimp_item_is_drawable (reference) ? GIMP2_HANDLE (reference)
+                                              : NULL;
+}
 
 /* The dialog's preview: the core's (what OK does, pixel for pixel). */
 static guchar *
@@ -277,9 +288,22 @@ preview_pixels (const DialogChoice *choice, gint x, gint y, gint width,
 {
   const DialogTarget *t = data;
 
-  return core_preview_pixels (&gimp2_host, engine, GIMP2_HANDLE (t->drawable),
-                              choice, t->hist, x, y, width, height, rowstride,
-                              error);
+  return core_preview_pixels (t->preview, choice,
+                              reference_handle (choice->reference), x, y,
+                              width, height, rowstride, error);
+}
+
+/* Match's reference picker: libgimpui's, every drawable of every open
+ * image, by item ID. */
+static gpointer
+reference_picker (gint32 reference, gpointer data)
+{
+  GtkWidget *combo = gimp_drawable_combo_box_new (NULL, NULL);
+
+  (void) data;
+  if (reference_handle (reference))
+    gimp_int_combo_box_set_active (GIMP_INT_COMBO_BOX (combo), reference);
+  return combo;
 }
 
 /* The dialog's Export CSV: the histogram it shows, written as the export
@@ -339,8 +363,9 @@ dialog_apply (const gchar *proc, DialogAction action, GimpRunMode run_mode,
 {
   DialogSettings settings;
   DialogState    state;
-  DialogTarget   target = { drawable, hist };
-  DialogHooks    hooks = { preview_pixels, export_csv, &target };
+  DialogTarget   target = { drawable, hist, NULL };
+  DialogHooks    hooks = { preview_pixels, export_csv, reference_picker,
+                           &target };
   DialogChoice   choice;
   GError        *refusal = NULL;
   gboolean       chosen = TRUE, ok;
@@ -352,9 +377,12 @@ dialog_apply (const gchar *proc, DialogAction action, GimpRunMode run_mode,
     {
       core_check_changeable (&gimp2_host, GIMP2_HANDLE (drawable), &refusal);
       gimp_ui_init (CORE_PLUG_IN_BINARY, TRUE);
+      target.preview = core_preview_new (&gimp2_host, engine,
+                                         GIMP2_HANDLE (drawable), hist);
       chosen = dialog_run (drawable, &state,
                            refusal ? refusal->message : NULL, &hooks,
                            &choice);
+      core_preview_free (target.preview);
       g_clear_error (&refusal);
     }
   else
@@ -370,8 +398,9 @@ dialog_apply (const gchar *proc, DialogAction action, GimpRunMode run_mode,
     *used = -1;
   /* Cancel changes nothing, not even the remembered settings. */
   ok = ! chosen || core_apply_choice (&gimp2_host, engine,
-                                      GIMP2_HANDLE (drawable), &choice, hist,
-                                      TRUE, error);
+                                      GIMP2_HANDLE (drawable), &choice,
+                                      reference_handle (choice.reference),
+                                      hist, TRUE, error);
   if (chosen && ok)
     {
       gimp_set_data (proc, &state.settings, sizeof state.settings);

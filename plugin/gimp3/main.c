@@ -73,14 +73,16 @@ gpu_histogram_set_i18n (GimpPlugIn   *plug_in G_GNUC_UNUSED,
 
 /* ---- Running ------------------------------------------------------ */
 
-/* The dialog's settings that are not arguments of the procedure (aux
- * arguments: remembered, never passed); "channel", "mode" and
- * "threshold" are arguments of equalize and binarize, aux of the
- * others. */
-#define AUX_ACTION   "action"
-#define AUX_SCALE    "scale"
-#define AUX_RANGE_LO "range-lo"
-#define AUX_RANGE_HI "range-hi"
+/* The dialog's settings that are not arguments of any procedure (aux
+ * arguments: remembered, never passed); "channel", "mode", "threshold"
+ * and CLAHE's and posterize's are arguments of some procedures, aux of the
+ * others.  Match's reference is remembered as its item ID: an int keeps
+ * in any config. */
+#define AUX_ACTION    "action"
+#define AUX_SCALE     "scale"
+#define AUX_RANGE_LO  "range-lo"
+#define AUX_RANGE_HI  "range-hi"
+#define AUX_REFERENCE "reference-id"
 
 /* The whole progress bar, for one operation per call. */
 static const CoreProgress whole = { 0.0, 1.0 };
@@ -143,18 +145,26 @@ static void
 settings_from_config (GimpProcedureConfig *config, DialogAction action,
                       DialogSettings *s)
 {
-  gint ch, scale, mode, threshold, last = DIALOG_ACTION_NONE;
+  gint ch, scale, mode, threshold, tiles_x, tiles_y, reference, classes;
+  gint last = DIALOG_ACTION_NONE;
 
   g_object_get (config, core_arg_channel.name, &ch, AUX_SCALE, &scale,
                 core_arg_mode.name, &mode, core_arg_threshold.name,
                 &threshold, AUX_RANGE_LO, &s->range_lo, AUX_RANGE_HI,
-                &s->range_hi, NULL);
+                &s->range_hi, core_arg_clip_limit.name, &s->clip_limit,
+                core_arg_tiles_x.name, &tiles_x, core_arg_tiles_y.name,
+                &tiles_y, AUX_REFERENCE, &reference, core_arg_classes.name,
+                &classes, NULL);
   if (action == DIALOG_ACTION_NONE)
     g_object_get (config, AUX_ACTION, &last, NULL);
   s->channel = ch;
   s->scale = scale;
   s->mode = mode;
   s->threshold = threshold;
+  s->tiles_x = tiles_x;
+  s->tiles_y = tiles_y;
+  s->reference = reference;
+  s->classes = classes;
   s->action = action == DIALOG_ACTION_NONE ? last : (gint) action;
 }
 
@@ -171,7 +181,10 @@ settings_to_config (GimpProcedureConfig *config, DialogAction action,
   g_object_set (config, core_arg_channel.name, ch, AUX_SCALE, s->scale,
                 core_arg_mode.name, s->mode, core_arg_threshold.name,
                 s->threshold, AUX_RANGE_LO, s->range_lo, AUX_RANGE_HI,
-                s->range_hi, NULL);
+                s->range_hi, core_arg_clip_limit.name, s->clip_limit,
+                core_arg_tiles_x.name, s->tiles_x, core_arg_tiles_y.name,
+                s->tiles_y, AUX_REFERENCE, s->reference,
+                core_arg_classes.name, s->classes, NULL);
   if (action == DIALOG_ACTION_NONE)
     g_object_set (config, AUX_ACTION, s->action, NULL);
 }
@@ -181,7 +194,15 @@ typedef struct
 {
   GimpDrawable       *drawable;
   const gh_histogram *hist;
+  CorePreview        *preview;
 } DialogTarget;
+
+/* Match's reference: NULL when the ID is no drawable (any more). */
+static GimpDrawable *
+reference_drawable (gint32 reference)
+{
+  return reference >= 0 ? gimp_drawable_get_by_id (reference) : NULL;
+}
 
 /* The dialog's preview: the core's (what OK does, pixel for pixel). */
 static guchar *
@@ -190,8 +211,21 @@ preview_pixels (const DialogChoice *choice, gint x, gint y, gint width,
 {
   const DialogTarget *t = data;
 
-  return core_preview_pixels (gimp3_host (), engine, t->drawable, choice,
-                              t->hist, x, y, width, height, rowstride, error);
+  return core_preview_pixels (t->preview, choice,
+                              reference_drawable (choice->reference), x, y,
+                              width, height, rowstride, error);
+}
+
+/* Match's reference picker: libgimpui's, every drawable of every open
+ * image, by item ID. */
+static gpointer
+reference_picker (gint32 reference, gpointer data G_GNUC_UNUSED)
+{
+  GtkWidget *combo = gimp_drawable_combo_box_new (NULL, NULL, NULL);
+
+  if (reference_drawable (reference))
+    gimp_int_combo_box_set_active (GIMP_INT_COMBO_BOX (combo), reference);
+  return combo;
 }
 
 /* The dialog's Export CSV: the histogram it shows, as the export
@@ -244,8 +278,9 @@ dialog_flow (GimpRunMode run_mode, GimpImage *image, GimpDrawable *drawable,
 {
   DialogSettings settings;
   DialogState    state;
-  DialogTarget   target = { drawable, hist };
-  DialogHooks    hooks = { preview_pixels, export_csv, &target };
+  DialogTarget   target = { drawable, hist, NULL };
+  DialogHooks    hooks = { preview_pixels, export_csv, reference_picker,
+                           &target };
   DialogChoice   choice;
   GTimer        *timer;
   gboolean       chosen = TRUE, ok;
@@ -275,9 +310,12 @@ dialog_flow (GimpRunMode run_mode, GimpImage *image, GimpDrawable *drawable,
 
       core_check_changeable (gimp3_host (), drawable, &refusal);
       gimp_ui_init (CORE_PLUG_IN_BINARY);
+      target.preview = core_preview_new (gimp3_host (), engine, drawable,
+                                         hist);
       chosen = dialog_run (drawable, &state,
                            refusal ? refusal->message : NULL, &hooks,
                            &choice);
+      core_preview_free (target.preview);
       g_clear_error (&refusal);
     }
   else
@@ -294,7 +332,8 @@ dialog_flow (GimpRunMode run_mode, GimpImage *image, GimpDrawable *drawable,
   if (chosen)
     {
       gimp_image_undo_group_start (image);
-      ok = core_apply_choice (gimp3_host (), engine, drawable, &choice, hist,
+      ok = core_apply_choice (gimp3_host (), engine, drawable, &choice,
+                              reference_drawable (choice.reference), hist,
                               TRUE, error);
       gimp_image_undo_group_end (image);
     }
@@ -651,9 +690,31 @@ image_procedure_new (GimpPlugIn *plug_in, const CoreProcText *text,
   return procedure;
 }
 
-/* The dialog's settings that are not arguments of the procedure, as aux
- * arguments with a first run's values (core_choice_defaults): libgimp
- * remembers them with the arguments after every interactive run. */
+/* An int or double aux argument, unless the procedure has `name` as an
+ * argument already. */
+static void
+aux_int (GimpProcedure *procedure, const gchar *name, const gchar *nick,
+         const gchar *blurb, gint min, gint max, gint value)
+{
+  if (! gimp_procedure_find_argument (procedure, name))
+    gimp_procedure_add_int_aux_argument (procedure, name, nick, blurb, min,
+                                         max, value, G_PARAM_READWRITE);
+}
+
+static void
+aux_double (GimpProcedure *procedure, const gchar *name, const gchar *nick,
+            const gchar *blurb, gdouble min, gdouble max, gdouble value)
+{
+  if (! gimp_procedure_find_argument (procedure, name))
+    gimp_procedure_add_double_aux_argument (procedure, name, nick, blurb,
+                                            min, max, value,
+                                            G_PARAM_READWRITE);
+}
+
+/* The dialog's settings that are not arguments of the procedure (add them
+ * after its arguments), as aux arguments with a first run's values
+ * (core_choice_defaults): libgimp remembers them with the arguments after
+ * every interactive run. */
 static void
 add_dialog_settings (GimpProcedure *procedure, DialogAction action)
 {
@@ -661,54 +722,42 @@ add_dialog_settings (GimpProcedure *procedure, DialogAction action)
 
   core_choice_defaults (action, &d);
   if (action == DIALOG_ACTION_NONE)
-    gimp_procedure_add_int_aux_argument (procedure, AUX_ACTION, "Action",
-                                         "The dialog's last action: 0 none, "
-                                         "1 equalize, 2 binarize",
-                                         DIALOG_ACTION_NONE,
-                                         DIALOG_ACTION_BINARIZE, d.action,
-                                         G_PARAM_READWRITE);
-  if (action != DIALOG_ACTION_BINARIZE)
-    {
-      gimp_procedure_add_int_aux_argument (procedure, core_arg_channel.name,
-                                           "Channel",
-                                           "The channel shown: 0 value, 1 "
-                                           "red, 2 green, 3 blue, 4 alpha, "
-                                           "5 luminance, 6 red, green and "
-                                           "blue",
-                                           GH_CHANNEL_VALUE,
-                                           DIALOG_NUM_CHANNEL_CHOICES - 1,
-                                           d.channel, G_PARAM_READWRITE);
-      gimp_procedure_add_int_aux_argument (procedure, core_arg_threshold.name,
-                                           core_arg_threshold.nick,
-                                           core_arg_threshold.blurb,
-                                           CORE_THRESHOLD_MIN,
-                                           CORE_THRESHOLD_MAX, d.threshold,
-                                           G_PARAM_READWRITE);
-    }
-  if (action != DIALOG_ACTION_EQUALIZE)
-    gimp_procedure_add_int_aux_argument (procedure, core_arg_mode.name,
-                                         core_arg_mode.nick,
-                                         core_arg_mode.blurb, CORE_MODE_MIN,
-                                         CORE_MODE_MAX, d.mode,
-                                         G_PARAM_READWRITE);
-  gimp_procedure_add_int_aux_argument (procedure, AUX_SCALE, "Scale",
-                                       "The plot's scale: 0 linear, 1 "
-                                       "logarithmic",
-                                       HISTOGRAM_VIEW_LINEAR,
-                                       HISTOGRAM_VIEW_LOG, d.scale,
-                                       G_PARAM_READWRITE);
-  gimp_procedure_add_double_aux_argument (procedure, AUX_RANGE_LO,
-                                          "From level",
-                                          "The selected levels' first, on "
-                                          "the 0..255 scale",
-                                          0, 255, d.range_lo,
-                                          G_PARAM_READWRITE);
-  gimp_procedure_add_double_aux_argument (procedure, AUX_RANGE_HI,
-                                          "To level",
-                                          "The selected levels' last, on "
-                                          "the 0..255 scale",
-                                          0, 255, d.range_hi,
-                                          G_PARAM_READWRITE);
+    aux_int (procedure, AUX_ACTION, "Action", "The dialog's last action: 0 "
+             "none, 1 equalize, 2 binarize, 3 CLAHE, 4 match, 5 posterize",
+             DIALOG_ACTION_NONE, DIALOG_NUM_ACTIONS - 1, d.action);
+  aux_int (procedure, core_arg_channel.name, "Channel",
+           "The channel shown: 0 value, 1 red, 2 green, 3 blue, 4 alpha, 5 "
+           "luminance, 6 red, green and blue", GH_CHANNEL_VALUE,
+           DIALOG_NUM_CHANNEL_CHOICES - 1, d.channel);
+  aux_int (procedure, core_arg_threshold.name, core_arg_threshold.nick,
+           core_arg_threshold.blurb, CORE_THRESHOLD_MIN, CORE_THRESHOLD_MAX,
+           d.threshold);
+  aux_int (procedure, core_arg_mode.name, core_arg_mode.nick,
+           core_arg_mode.blurb, CORE_MODE_MIN, CORE_MODE_MAX, d.mode);
+  aux_int (procedure, AUX_SCALE, "Scale",
+           "The plot's scale: 0 linear, 1 logarithmic",
+           HISTOGRAM_VIEW_LINEAR, HISTOGRAM_VIEW_LOG, d.scale);
+  aux_double (procedure, AUX_RANGE_LO, "From level",
+              "The selected levels' first, on the 0..255 scale", 0, 255,
+              d.range_lo);
+  aux_double (procedure, AUX_RANGE_HI, "To level",
+              "The selected levels' last, on the 0..255 scale", 0, 255,
+              d.range_hi);
+  aux_double (procedure, core_arg_clip_limit.name, core_arg_clip_limit.nick,
+              core_arg_clip_limit.blurb, CORE_CLIP_LIMIT_MIN,
+              CORE_CLIP_LIMIT_MAX, d.clip_limit);
+  aux_int (procedure, core_arg_tiles_x.name, core_arg_tiles_x.nick,
+           core_arg_tiles_x.blurb, CORE_TILES_MIN, CORE_TILES_MAX,
+           d.tiles_x);
+  aux_int (procedure, core_arg_tiles_y.name, core_arg_tiles_y.nick,
+           core_arg_tiles_y.blurb, CORE_TILES_MIN, CORE_TILES_MAX,
+           d.tiles_y);
+  aux_int (procedure, AUX_REFERENCE, "Reference",
+           "Match's reference drawable, as its item ID; -1: none", -1,
+           G_MAXINT32, d.reference);
+  aux_int (procedure, core_arg_classes.name, core_arg_classes.nick,
+           core_arg_classes.blurb, CORE_CLASSES_MIN, CORE_CLASSES_MAX,
+           d.classes);
 }
 
 static GimpProcedure *
