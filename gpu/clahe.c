@@ -42,6 +42,7 @@
  * (clahe_cuda.cu), with the same integers and the same float operations;
  * a GPU failure is told through the engine and the work finishes on the
  * CPU. */
+#define _POSIX_C_SOURCE 200809L /* sysconf */
 #include "clahe.h"
 
 #include "accum.h"
@@ -55,11 +56,18 @@
 
 #include <limits.h>
 #include <math.h>
+#include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 /* Tile histograms beyond this many counters are refused (1 GiB). */
 #define MAX_COUNTERS ((size_t) 1 << 28)
+
+/* The CPU's threads: one per core, at most this many, each with at least
+ * this much work (a thread costs tens of microseconds to start). */
+#define MAX_THREADS 32
+#define MIN_PIXELS_PER_THREAD ((size_t) 1 << 16)
 
 struct gh_clahe {
   gh_clahe_geom g;
@@ -68,7 +76,6 @@ struct gh_clahe {
   uint32_t *hist;     /* channels x tiles x bins */
   unsigned char *fed; /* one flag per row */
   size_t rows_fed;
-  int *keys;          /* channels x width: one row's bins */
   gh_engine *engine;
 #if GH_HAVE_CUDA
   gh_clahe_cuda *gpu;
@@ -116,7 +123,6 @@ gh_clahe_destroy (gh_clahe *c)
   geom_free (&c->g);
   free (c->hist);
   free (c->fed);
-  free (c->keys);
   free (c);
 }
 
@@ -198,9 +204,7 @@ gh_clahe_begin (gh_engine *engine, const gh_clahe_params *p, gh_layout layout,
            || !(g->src_row = malloc (((size_t) (g->padded_h - g->height) + 1)
                                      * sizeof (int)))
            || !(c->hist = calloc (counters, sizeof *c->hist))
-           || !(c->fed = calloc (height, 1))
-           || !(c->keys = malloc ((size_t) g->channels * width
-                                  * sizeof *c->keys)))
+           || !(c->fed = calloc (height, 1)))
     st = gh_fail (error, GH_ERR_NOMEM, "out of memory for CLAHE's tiles");
   if (st != GH_OK)
     {
@@ -224,76 +228,124 @@ gh_clahe_begin (gh_engine *engine, const gh_clahe_params *p, gh_layout layout,
   return GH_OK;
 }
 
-/* One source row's bins, channel-major. */
+/* Work split across threads: each job runs on its own thread (the first
+ * on the caller's); the jobs touch disjoint memory. */
 static void
-row_keys (const gh_clahe *c, const uint8_t *row)
+run_jobs (void *(*fn) (void *), void *jobs, size_t job_size, int n)
 {
-  const gh_clahe_geom *g = &c->g;
-  int bpp = gh_layout_bpp (g->layout), w = g->width;
+  pthread_t threads[MAX_THREADS];
+  int started = 1;
 
-  if (c->sample == GH_SAMPLE_U8)
-    for (int x = 0; x < w; x++)
-      {
-        const uint8_t *p = row + (size_t) x * bpp;
-        if (g->luminance_mode)
-          c->keys[x] = gh_pixel_level_with (g->layout, p,
-                                            GH_CHANNEL_LUMINANCE,
-                                            g->luminance);
-        else
-          for (int k = 0; k < g->channels; k++)
-            c->keys[(size_t) k * w + x] = p[k];
-      }
-  else
-    for (int x = 0; x < w; x++)
-      {
-        const float *p = (const float *) row + (size_t) x * bpp;
-        if (g->luminance_mode)
-          c->keys[x] = gh_pixel_bin_f32_with (g->layout, p,
-                                              GH_CHANNEL_LUMINANCE, g->bins,
-                                              g->luminance);
-        else
-          for (int k = 0; k < g->channels; k++)
-            c->keys[(size_t) k * w + x] = gh_bin_f32 (p[k], g->bins);
-      }
+  for (int i = 1; i < n; i++, started++)
+    if (pthread_create (&threads[i], NULL, fn, (char *) jobs + i * job_size))
+      break; /* no thread: the caller runs the rest */
+  for (int i = started; i < n; i++)
+    fn ((char *) jobs + i * job_size);
+  fn (jobs);
+  for (int i = 1; i < started; i++)
+    pthread_join (threads[i], NULL);
 }
 
-/* Adds the keys of a source row as padded row `py`. */
-static void
-count_padded_row (gh_clahe *c, int py)
+/* Threads for `pixels` of work: one per core, none for small work. */
+static int
+threads_for (size_t pixels, int most)
+{
+  long cores = sysconf (_SC_NPROCESSORS_ONLN);
+  size_t n = pixels / MIN_PIXELS_PER_THREAD;
+  n = n < (size_t) (cores > 0 ? cores : 1) ? n : (size_t) cores;
+  n = n < (size_t) most ? n : (size_t) most;
+  n = n < MAX_THREADS ? n : MAX_THREADS;
+  return n > 1 ? (int) n : 1;
+}
+
+/* A pixel's bin in set k. */
+static int
+key_of (const gh_clahe *c, const uint8_t *row, int x, int k)
 {
   const gh_clahe_geom *g = &c->g;
+  int bpp = gh_layout_bpp (g->layout);
+
+  if (c->sample == GH_SAMPLE_U8)
+    {
+      const uint8_t *p = row + (size_t) x * bpp;
+      return g->luminance_mode
+               ? gh_pixel_level_with (g->layout, p, GH_CHANNEL_LUMINANCE,
+                                      g->luminance)
+               : p[k];
+    }
+  {
+    const float *p = (const float *) row + (size_t) x * bpp;
+    return g->luminance_mode
+             ? gh_pixel_bin_f32_with (g->layout, p, GH_CHANNEL_LUMINANCE,
+                                      g->bins, g->luminance)
+             : gh_bin_f32 (p[k], g->bins);
+  }
+}
+
+typedef struct {
+  gh_clahe *c;
+  const uint8_t *pixels;
+  size_t y0, rows, stride;
+  int tx0, tx1; /* the tile columns this job counts */
+} count_job;
+
+/* Adds source row `row` as padded row `py`, tile columns tx0..tx1-1. */
+static void
+count_padded_row (const count_job *j, const uint8_t *row, int py)
+{
+  const gh_clahe_geom *g = &j->c->g;
   size_t tiles = (size_t) g->tiles_x * g->tiles_y;
   int ty = py / g->tile_h;
 
   for (int k = 0; k < g->channels; k++)
     {
-      const int *keys = c->keys + (size_t) k * g->width;
-      uint32_t *h = c->hist + ((size_t) k * tiles + (size_t) ty * g->tiles_x)
-                                * g->bins;
-      for (int tx = 0, x = 0; tx < g->tiles_x; tx++)
+      uint32_t *h = j->c->hist
+                    + ((size_t) k * tiles + (size_t) ty * g->tiles_x)
+                        * g->bins;
+      for (int tx = j->tx0; tx < j->tx1; tx++)
         {
           uint32_t *th = h + (size_t) tx * g->bins;
-          for (int end = x + g->tile_w; x < end; x++)
-            th[keys[g->src_col[x]]]++;
+          int x = tx * g->tile_w, end = x + g->tile_w;
+          if (j->c->sample == GH_SAMPLE_U8 && !g->luminance_mode)
+            for (int bpp = gh_layout_bpp (g->layout); x < end; x++)
+              th[row[(size_t) g->src_col[x] * bpp + k]]++;
+          else
+            for (; x < end; x++)
+              th[key_of (j->c, row, g->src_col[x], k)]++;
         }
     }
 }
 
+static void *
+count_main (void *arg)
+{
+  const count_job *j = arg;
+  const gh_clahe_geom *g = &j->c->g;
+
+  for (size_t r = 0; r < j->rows; r++)
+    {
+      int y = (int) (j->y0 + r);
+      const uint8_t *row = j->pixels + r * j->stride;
+      count_padded_row (j, row, y);
+      for (int py = g->height; py < g->padded_h; py++)
+        if (g->src_row[py - g->height] == y)
+          count_padded_row (j, row, py);
+    }
+  return NULL;
+}
+
+/* Each thread counts its own tile columns. */
 static void
 count_rows_cpu (gh_clahe *c, const void *pixels, size_t y0, size_t rows,
                 size_t stride)
 {
-  const gh_clahe_geom *g = &c->g;
+  count_job jobs[MAX_THREADS];
+  int n = threads_for ((size_t) c->g.padded_w * rows, c->g.tiles_x);
 
-  for (size_t r = 0; r < rows; r++)
-    {
-      int y = (int) (y0 + r);
-      row_keys (c, (const uint8_t *) pixels + r * stride);
-      count_padded_row (c, y);
-      for (int py = g->height; py < g->padded_h; py++)
-        if (g->src_row[py - g->height] == y)
-          count_padded_row (c, py);
-    }
+  for (int i = 0; i < n; i++)
+    jobs[i] = (count_job){ c, pixels, y0, rows, stride,
+                           c->g.tiles_x * i / n, c->g.tiles_x * (i + 1) / n };
+  run_jobs (count_main, jobs, sizeof *jobs, n);
 }
 
 gh_status
@@ -363,11 +415,16 @@ clip_tile (uint32_t *h, int bins, int limit)
     }
 }
 
+/* saturate_cast<uchar> (float): cvRound (to nearest, ties to even), then
+ * clamped.  Clamping first gives the same byte; adding and taking away
+ * 1.5 * 2^23 rounds a float below 2^22 to an integer, ties to even, in
+ * the default rounding mode, without a call to lrintf. */
 static uint8_t
 saturate_u8 (float v)
 {
-  long r = lrintf (v); /* cvRound: to nearest, ties to even */
-  return (uint8_t) (r < 0 ? 0 : r > 255 ? 255 : r);
+  const float magic = 12582912.0f;
+  v = v > 0.0f ? (v < 255.0f ? v : 255.0f) : 0.0f;
+  return (uint8_t) ((v + magic) - magic);
 }
 
 void
@@ -583,10 +640,20 @@ map_f32 (const struct gh_clahe_map *m, int k, const row_weights *r, int x,
          + (l21 * m->xa1[x] + l22 * m->xa[x]) * r->ya;
 }
 
-static void
-map_rows_cpu (const gh_op *op, void *pixels, size_t x0, size_t y0,
-              size_t width, size_t height, size_t stride)
+typedef struct {
+  const gh_op *op;
+  uint8_t *pixels;
+  size_t x0, y0, width, height, stride;
+} map_job;
+
+static void *
+map_main (void *arg)
 {
+  const map_job *job = arg;
+  const gh_op *op = job->op;
+  uint8_t *pixels = job->pixels;
+  size_t x0 = job->x0, y0 = job->y0, width = job->width;
+  size_t height = job->height, stride = job->stride;
   const struct gh_clahe_map *m = op->clahe;
   int bpp = gh_layout_bpp (m->g.layout);
 
@@ -594,6 +661,16 @@ map_rows_cpu (const gh_op *op, void *pixels, size_t x0, size_t y0,
     {
       row_weights r = row_weights_of (&m->g, (int) (y0 + j));
       uint8_t *row = (uint8_t *) pixels + j * stride;
+      if (op->sample == GH_SAMPLE_U8 && !m->g.luminance_mode)
+        {
+          /* The common case, its tile rows looked up once per row. */
+          for (int k = 0; k < m->g.channels; k++)
+            for (size_t i = 0; i < width; i++)
+              row[i * bpp + k]
+                = saturate_u8 (map_u8 (m, k, &r, (int) (x0 + i),
+                                       row[i * bpp + k]));
+          continue;
+        }
       for (size_t i = 0; i < width; i++)
         {
           int x = (int) (x0 + i);
@@ -624,6 +701,25 @@ map_rows_cpu (const gh_op *op, void *pixels, size_t x0, size_t y0,
             }
         }
     }
+  return NULL;
+}
+
+/* Each thread maps its own band of rows. */
+static void
+map_rows_cpu (const gh_op *op, void *pixels, size_t x0, size_t y0,
+              size_t width, size_t height, size_t stride)
+{
+  map_job jobs[MAX_THREADS];
+  int n = threads_for (width * height,
+                       height < MAX_THREADS ? (int) height : MAX_THREADS);
+
+  for (int i = 0; i < n; i++)
+    {
+      size_t a = height * i / n, b = height * (i + 1) / n;
+      jobs[i] = (map_job){ op, (uint8_t *) pixels + a * stride, x0, y0 + a,
+                           width, b - a, stride };
+    }
+  run_jobs (map_main, jobs, sizeof *jobs, n);
 }
 
 gh_status
