@@ -497,8 +497,11 @@ gh_status gh_op_apply_rect (const gh_op *op, void *pixels, size_t x0,
  * ->apply on 8-bit data, pixel for pixel: the same padding of an image
  * not divisible by the grid (BORDER_REFLECT_101), clip limit, clipping
  * and redistribution, and bilinear interpolation between tile mappings in
- * float.  F32 images keep their precision (the same algorithm over `bins`
- * bins with continuous tile curves).  Colour layouts: each of R, G, B
+ * float.  F32 images keep their precision: the same tiles, clip limit
+ * (over `bins` bins), clipping and redistribution, and each tile's mapping
+ * the continuous curve of its clipped histogram (gh_equalize_curve's: each
+ * bin's count spread evenly across the bin, over the tile's area),
+ * interpolated with the same weights.  Colour layouts: each of R, G, B
  * (GH_EQUALIZE_CHANNELS) or the luminance only, the colour moved to it as
  * gh_op_equalize's luminance mode does (GH_EQUALIZE_LUMINANCE); gray
  * layouts have one channel either way; alpha is kept and not counted.
@@ -514,8 +517,13 @@ gh_status gh_op_apply_rect (const gh_op *op, void *pixels, size_t x0,
  *                                         stride, &err);
  *   gh_op_clear (&op);  gh_clahe_destroy (c);
  *
- * `engine` (may be NULL: CPU) lends its GPU when it has one; a GPU
- * failure finishes on the CPU with the same result. */
+ * `engine` (may be NULL: CPU) lends its GPU when it has one (8-bit
+ * images: the tile histograms, and the mapping of each channel or gray;
+ * the luminance mode's colour move runs on the CPU); a GPU failure
+ * finishes on the CPU with the same result and is told as the engine's
+ * fallback (gh_engine_fallback_reason).  The engine must outlive the
+ * gh_clahe and the gh_op made from it.  Rows must each be fed once;
+ * gh_op_clahe refuses an image with rows missing. */
 typedef struct {
   double clip_limit;     /* OpenCV's clipLimit; 0: no clipping */
   int tiles_x, tiles_y;  /* 1..GH_CLAHE_MAX_TILES each */
@@ -542,7 +550,12 @@ void gh_clahe_destroy (gh_clahe *clahe);
  * a gray source: its luminance); luminance mode matches the luminance and
  * moves the colour to it as gh_op_equalize's luminance mode does.  The
  * histograms are the engine's (weighted by alpha and selection); U8
- * results are rounded to the nearest level where scikit-image truncates. */
+ * results are scikit-image's float rounded half up to the nearest level
+ * (scikit-image's own uint8 result, with channel_axis, truncates it).
+ * F32 keeps its precision: a value's continuous share in the source
+ * (gh_equalize_curve_map) goes to the value with the same share of the
+ * reference's continuous curve (its bins may differ in number); matching
+ * an image to itself changes nothing.  An empty reference is refused. */
 gh_status gh_op_match (gh_op *op, const gh_histogram *source,
                        const gh_histogram *reference, gh_layout layout,
                        gh_sample sample, gh_luminance luminance,
@@ -552,16 +565,24 @@ gh_status gh_op_match (gh_op *op, const gh_histogram *source,
  * (classes = k) on 8-bit data: the classes - 1 ascending thresholds
  * (bins; a bin equal to a threshold belongs to the class below) that
  * maximize the between-class variance over the occupied range of
- * counts[0..bins-1].  classes 2..GH_MULTI_OTSU_MAX_CLASSES; an error
- * saying so when fewer than `classes` bins are occupied. */
+ * counts[0..bins-1], in scikit-image's float32 arithmetic and with its
+ * choice among equal maxima (the first in lexicographic order).  classes
+ * 2..GH_MULTI_OTSU_MAX_CLASSES; an error saying so when fewer than
+ * `classes` bins are occupied; exactly `classes` occupied bins give the
+ * occupied bins but the last.  Where the occupied range spans more than
+ * 256 bins (float images) the same maximum is found by dynamic
+ * programming (an exhaustive search would take minutes); ties may then
+ * resolve differently.  `thresholds` receives classes - 1 values. */
 #define GH_MULTI_OTSU_MAX_CLASSES 5
 gh_status gh_multi_otsu (const double *counts, int bins, int classes,
                          int *thresholds, gh_error *error);
 
 /* Posterize by thresholds (bins, ascending): every colour sample of a
  * pixel in class i (of n_thresholds + 1, by its bin in `channel`) becomes
- * level i * max / n_thresholds (max 255 or 1.0); alpha kept.  A binarize
- * is a posterize with one threshold. */
+ * level i * max / n_thresholds (max 255 or 1.0; on U8 rounded half up:
+ * 0, 128, 255 for two thresholds); alpha kept.  A binarize is a
+ * posterize with one threshold.  1 to GH_MULTI_OTSU_MAX_CLASSES - 1
+ * thresholds, strictly ascending, each in 0..bins-1. */
 gh_status gh_op_posterize (gh_op *op, gh_layout layout, gh_sample sample,
                            gh_luminance luminance, int bins,
                            gh_channel channel, int n_thresholds,
