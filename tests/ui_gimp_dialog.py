@@ -38,9 +38,10 @@ Usage: ui_gimp_dialog.py [--host gimp2|gimp3] PATH-TO-gpu-histogram [SCREENSHOT.
 GIMP 2.10 is gimp-2.10 on the PATH.  GIMP 3 runs natively (gimp-3.0 on the
 PATH) or inside the root of scripts/gimp3-env.sh (GH_GIMP3_ENV names it; by
 default this checkout's script when there is no gimp-3.0).  Xvfb, xdotool,
-ImageMagick's import and cv2 are the test's own, outside.  Ends with
-"N passed, N failed"; exit 0 all passed, 1 a failure, 77 skipped (no
-gimp-2.10, Xvfb, xdotool, import or cv2, or GIMP 3 marked unavailable).
+ImageMagick's import, cv2 and scikit-image are the test's own, outside.
+Ends with "N passed, N failed"; exit 0 all passed, 1 a failure, 77 skipped
+(no gimp-2.10, Xvfb, xdotool, import, cv2 or scikit-image, or GIMP 3 marked
+unavailable).
 """
 import os
 import shutil
@@ -191,7 +192,7 @@ class Gimp2Gui:
     def require(self):
         if not shutil.which("gimp-2.10"):
             skip("gimp-2.10 not found")
-        require_gimp(self.host)
+        require_gimp(self.host, ("cv2", "numpy", "skimage"))
 
     def prepare(self, session, env):
         pass
@@ -237,7 +238,7 @@ class Gimp3Gui(Gimp2Gui):
         if not shutil.which("gimp-3.0") and not self.host.env_script:
             self.host.env_script = os.environ["GH_GIMP3_ENV"] = str(
                 ROOT / "scripts" / "gimp3-env.sh")
-        require_gimp(self.host)
+        require_gimp(self.host, ("cv2", "numpy", "skimage"))
 
     def prepare(self, session, env):
         # The first start's welcome dialog would take the focus.

@@ -1,0 +1,461 @@
+/* ui_preview.c — the dialog's preview is what OK does, pixel for pixel.
+ *
+ * The plug-in's core (plugin/core/choice.c) on a host made of GEGL buffers
+ * in memory, no GIMP: for every dialog action (equalize, binarize, CLAHE,
+ * match, posterize) on RGB, gray and float layers, with and without a
+ * rectangular selection, core_preview_pixels of rectangles anywhere on the
+ * layer (inside, across and outside the selection's box), as GIMP's
+ * drawable preview shows them (the layer's own pixels where the selection
+ * is not), must equal the same rectangle of the layer after
+ * core_apply_choice, byte for byte.
+ * CLAHE is the case that matters: its preview is not CLAHE of the
+ * rectangle but the whole region's tile mappings applied at the
+ * rectangle's place, and a change of its parameters must not reuse the
+ * last ones'.  Also: posterize with fewer levels in use than classes and
+ * match without a reference fail with a message, changing nothing.
+ *
+ * Ends with "N passed, N failed".
+ */
+#include <stdio.h>
+#include <string.h>
+
+#include <gegl.h>
+
+#include "choice.h"
+#include "operations.h"
+#include "test_util.h"
+
+#define TILE 64
+
+/* A drawable: its pixels, the shadow the operations write, and its own
+ * image's selection (NULL: none; else 255 inside `box`). */
+typedef struct
+{
+  GeglBuffer   *buffer;
+  GeglBuffer   *shadow;
+  GeglBuffer   *selection;
+  GeglRectangle box;
+  gboolean      gray, alpha, is_float;
+} Fake;
+
+static const Babl *
+fake_format (const Fake *f)
+{
+  static const char *const names[2][2][2] = {
+    { { "R'G'B' u8", "R'G'B'A u8" }, { "Y' u8", "Y'A u8" } },
+    { { "R'G'B' float", "R'G'B'A float" }, { "Y' float", "Y'A float" } },
+  };
+
+  return babl_format (names[f->is_float][f->gray][f->alpha]);
+}
+
+static Fake *
+fake_new (gint width, gint height, gboolean gray, gboolean alpha,
+          gboolean is_float)
+{
+  Fake *f = g_new0 (Fake, 1);
+
+  f->gray = gray;
+  f->alpha = alpha;
+  f->is_float = is_float;
+  f->buffer = gegl_buffer_new (GEGL_RECTANGLE (0, 0, width, height),
+                               fake_format (f));
+  return f;
+}
+
+static void
+fake_free (Fake *f)
+{
+  g_clear_object (&f->buffer);
+  g_clear_object (&f->shadow);
+  g_clear_object (&f->selection);
+  g_free (f);
+}
+
+static gboolean
+describe (gpointer drawable, CoreDrawableInfo *info)
+{
+  Fake                *f = drawable;
+  const GeglRectangle *e = gegl_buffer_get_extent (f->buffer);
+
+  info->name = g_strdup ("fake");
+  info->exists = TRUE;
+  info->is_gray = f->gray;
+  info->has_alpha = f->alpha;
+  /* Float layers are read as floats with 1024 bins, as above 8 bits. */
+  info->precision = f->is_float ? CORE_PRECISION_OTHER
+                                : CORE_PRECISION_U8_PERCEPTUAL;
+  info->has_selection = f->selection != NULL;
+  if (f->selection)
+    {
+      info->x = f->box.x;
+      info->y = f->box.y;
+      info->width = f->box.width;
+      info->height = f->box.height;
+    }
+  else
+    {
+      info->width = e->width;
+      info->height = e->height;
+    }
+  return TRUE;
+}
+
+static GeglBuffer *
+buffer (gpointer drawable)
+{
+  return g_object_ref (((Fake *) drawable)->buffer);
+}
+
+static GeglBuffer *
+shadow_buffer (gpointer drawable)
+{
+  Fake *f = drawable;
+
+  if (! f->shadow)
+    f->shadow = gegl_buffer_new (gegl_buffer_get_extent (f->buffer),
+                                 fake_format (f));
+  return g_object_ref (f->shadow);
+}
+
+static GeglBuffer *
+selection_buffer (gpointer drawable)
+{
+  return g_object_ref (((Fake *) drawable)->selection);
+}
+
+static const Babl *
+format (gpointer drawable)
+{
+  return fake_format (drawable);
+}
+
+/* The selection is all or nothing inside its box: the merge copies. */
+static void
+merge_shadow (gpointer drawable, gint x, gint y, gint width, gint height)
+{
+  Fake *f = drawable;
+
+  gegl_buffer_copy (f->shadow, GEGL_RECTANGLE (x, y, width, height),
+                    GEGL_ABYSS_NONE, f->buffer,
+                    GEGL_RECTANGLE (x, y, width, height));
+}
+
+static gint
+tile_height (void)
+{
+  return TILE;
+}
+
+static void
+progress_text (const gchar *text)
+{
+  (void) text;
+}
+
+static void
+progress_update (gdouble fraction)
+{
+  (void) fraction;
+}
+
+static void
+image_close (gpointer image)
+{
+  fake_free (image);
+}
+
+/* The scratch image is its one layer. */
+static gpointer
+scratch_layer (gpointer drawable, gint width, gint height, gpointer *layer)
+{
+  Fake *f = drawable;
+
+  *layer = fake_new (width, height, f->gray, f->alpha, f->is_float);
+  return *layer;
+}
+
+/* No files: the batch's calls are not the dialog's. */
+static const CoreHost host = {
+  .luminance = GH_LUMINANCE_PERCEPTUAL,
+  .describe = describe,
+  .buffer = buffer,
+  .shadow_buffer = shadow_buffer,
+  .selection_buffer = selection_buffer,
+  .format = format,
+  .merge_shadow = merge_shadow,
+  .tile_height = tile_height,
+  .progress_text = progress_text,
+  .progress_update = progress_update,
+  .image_close = image_close,
+  .scratch_layer = scratch_layer,
+};
+
+/* A photo-like layer: a gradient with texture, a different one per seed,
+ * half-transparent in a corner where there is alpha. */
+static Fake *
+photo (gint width, gint height, gboolean gray, gboolean alpha,
+       gboolean is_float, guint seed)
+{
+  Fake   *f = fake_new (width, height, gray, alpha, is_float);
+  gint    n = (gray ? 1 : 3) + (alpha ? 1 : 0);
+  gfloat *px = g_new (gfloat, (gsize) width * height * n);
+  GRand  *rand = g_rand_new_with_seed (seed);
+
+  for (gint y = 0; y < height; y++)
+    for (gint x = 0; x < width; x++)
+      {
+        gfloat *p = px + ((gsize) y * width + x) * n;
+
+        for (gint c = 0; c < (gray ? 1 : 3); c++)
+          p[c] = CLAMP ((0.15 + 0.5 * x / width + 0.25 * y / height
+                         + 0.1 * c * ((seed & 1) ? 1 : -1))
+                        * (0.8 + 0.2 * g_rand_double (rand)), 0.0, 1.0);
+        if (alpha)
+          p[n - 1] = x < width / 4 && y < height / 4 ? 0.5 : 1.0;
+      }
+  /* Quantized as the layer stores it. */
+  gegl_buffer_set (f->buffer, NULL, 0,
+                   babl_format (gray ? (alpha ? "Y'A float" : "Y' float")
+                                     : (alpha ? "R'G'B'A float"
+                                              : "R'G'B' float")),
+                   px, GEGL_AUTO_ROWSTRIDE);
+  g_free (px);
+  g_rand_free (rand);
+  return f;
+}
+
+static Fake *
+fake_copy (const Fake *f)
+{
+  Fake *c = g_new0 (Fake, 1);
+
+  *c = *f;
+  c->buffer = gegl_buffer_dup (f->buffer);
+  c->shadow = NULL;
+  c->selection = f->selection ? g_object_ref (f->selection) : NULL;
+  return c;
+}
+
+static void
+select_box (Fake *f, const GeglRectangle *box)
+{
+  const GeglRectangle *e = gegl_buffer_get_extent (f->buffer);
+  guchar              *mask = g_malloc0 ((gsize) e->width * e->height);
+
+  for (gint y = box->y; y < box->y + box->height; y++)
+    memset (mask + (gsize) y * e->width + box->x, 255, box->width);
+  f->selection = gegl_buffer_new (e, babl_format ("Y u8"));
+  gegl_buffer_set (f->selection, NULL, 0, babl_format ("Y u8"), mask,
+                   GEGL_AUTO_ROWSTRIDE);
+  f->box = *box;
+  g_free (mask);
+}
+
+/* What GIMP's drawable preview shows of the pixels drawn into it: the
+ * layer's own where the selection is not (gimp_preview_area_mask; here all
+ * or nothing, outside or inside the box). */
+static void
+shown_by_selection (const Fake *layer, const GeglRectangle *r,
+                    const Babl *fmt, guchar *drawn)
+{
+  gsize   bpp = babl_format_get_bytes_per_pixel (fmt);
+  guchar *own = g_malloc ((gsize) r->width * r->height * bpp);
+
+  gegl_buffer_get (layer->buffer, r, 1.0, fmt, own, GEGL_AUTO_ROWSTRIDE,
+                   GEGL_ABYSS_NONE);
+  for (gint y = 0; y < r->height; y++)
+    for (gint x = 0; x < r->width; x++)
+      if (! gegl_rectangle_contains (&layer->box,
+                                     GEGL_RECTANGLE (r->x + x, r->y + y, 1,
+                                                     1)))
+        memcpy (drawn + ((gsize) y * r->width + x) * bpp,
+                own + ((gsize) y * r->width + x) * bpp, bpp);
+  g_free (own);
+}
+
+/* The preview of every rectangle, as the preview widget shows it, equals
+ * OK's result there. */
+static void
+check_rects (gh_engine *engine, Fake *layer, Fake *reference,
+             const DialogChoice *choice, const gh_histogram *hist,
+             CorePreview *preview, const char *what)
+{
+  static const GeglRectangle rects[] = {
+    { 0, 0, 40, 30 }, { 57, 41, 50, 50 }, { 100, 70, 57, 43 },
+    { 10, 60, 147, 9 }, { 0, 0, 157, 113 },
+  };
+  Fake       *ok = fake_copy (layer);
+  const Babl *fmt = core_preview_format (&host, layer);
+  gsize       bpp = babl_format_get_bytes_per_pixel (fmt);
+  GError     *error = NULL;
+  gboolean    applied;
+
+  applied = core_apply_choice (&host, engine, ok, choice, reference, hist,
+                               FALSE, &error);
+  CHECK (applied, "%s: OK applies (%s)", what,
+         error ? error->message : "");
+  g_clear_error (&error);
+  for (guint k = 0; applied && k < G_N_ELEMENTS (rects); k++)
+    {
+      const GeglRectangle *r = &rects[k];
+      gint                 rowstride = 0;
+      guchar              *got, *want;
+      gsize                size;
+
+      got = core_preview_pixels (preview, choice, reference, r->x, r->y,
+                                 r->width, r->height, &rowstride, &error);
+      size = (gsize) r->width * r->height * bpp;
+      want = g_malloc (size);
+      gegl_buffer_get (ok->buffer, r, 1.0, fmt, want, GEGL_AUTO_ROWSTRIDE,
+                       GEGL_ABYSS_NONE);
+      if (got && layer->selection)
+        shown_by_selection (layer, r, fmt, got);
+      CHECK (got && (gsize) rowstride * r->height == size
+             && ! memcmp (got, want, size),
+             "%s: the preview of %dx%d at (%d, %d) is OK's result there%s%s",
+             what, r->width, r->height, r->x, r->y, error ? ": " : "",
+             error ? error->message : "");
+      g_clear_error (&error);
+      g_free (got);
+      g_free (want);
+    }
+  fake_free (ok);
+}
+
+/* Every action on one kind of layer, with the dialog's own choices. */
+static void
+check_layer (gh_engine *engine, gboolean gray, gboolean alpha,
+             gboolean is_float, gboolean selected)
+{
+  static const DialogAction actions[] = {
+    DIALOG_ACTION_EQUALIZE, DIALOG_ACTION_BINARIZE, DIALOG_ACTION_CLAHE,
+    DIALOG_ACTION_MATCH, DIALOG_ACTION_POSTERIZE,
+  };
+  Fake          *layer = photo (157, 113, gray, alpha, is_float, 1);
+  Fake          *reference = photo (90, 70, FALSE, FALSE, FALSE, 2);
+  gh_histogram   hist;
+  GError        *error = NULL;
+  DialogSettings settings;
+  DialogState    st;
+  CorePreview   *preview;
+  char           kind[64];
+
+  g_snprintf (kind, sizeof kind, "%s%s%s%s", gray ? "gray" : "RGB",
+              alpha ? "A" : "", is_float ? " float" : " u8",
+              selected ? " in a selection" : "");
+  if (selected)
+    select_box (layer, GEGL_RECTANGLE (30, 20, 90, 70));
+  gh_histogram_init (&hist);
+  if (! core_histogram (&host, engine, layer, &hist, NULL, &error))
+    {
+      CHECK (0, "%s: histogram (%s)", kind, error->message);
+      g_clear_error (&error);
+      return;
+    }
+  preview = core_preview_new (&host, engine, layer, &hist);
+  dialog_settings_defaults (&settings);
+  dialog_state_init (&st, &hist, "cpu: test", 0, &settings);
+  for (guint a = 0; a < G_N_ELEMENTS (actions); a++)
+    {
+      DialogChoice choice;
+      char         what[128];
+
+      dialog_state_set_action (&st, actions[a]);
+      dialog_state_set_mode (&st, a % 2);
+      dialog_state_choice (&st, &choice);
+      g_snprintf (what, sizeof what, "%s, %s", kind,
+                  dialog_action_label (actions[a]));
+      check_rects (engine, layer, reference, &choice, &hist, preview, what);
+      if (actions[a] == DIALOG_ACTION_CLAHE)
+        {
+          /* New parameters: a new preparation, not the last one's. */
+          dialog_state_set_tiles (&st, 3, 5);
+          dialog_state_set_clip_limit (&st, 0);
+          dialog_state_choice (&st, &choice);
+          g_strlcat (what, " 3 x 5, no clipping", sizeof what);
+          check_rects (engine, layer, reference, &choice, &hist, preview,
+                       what);
+        }
+    }
+  dialog_state_clear (&st);
+  core_preview_free (preview);
+  gh_histogram_clear (&hist);
+  fake_free (layer);
+  fake_free (reference);
+}
+
+/* What cannot be applied says why and changes nothing. */
+static void
+check_refusals (gh_engine *engine)
+{
+  Fake          *layer = photo (64, 48, TRUE, FALSE, FALSE, 3);
+  Fake          *before = fake_copy (layer);
+  gh_histogram   hist;
+  GError        *error = NULL;
+  DialogSettings settings;
+  DialogState    st;
+  DialogChoice   choice;
+  guchar         a[64 * 48], b[64 * 48];
+
+  gh_histogram_init (&hist);
+  core_histogram (&host, engine, layer, &hist, NULL, NULL);
+  dialog_settings_defaults (&settings);
+  settings.action = DIALOG_ACTION_POSTERIZE;
+  settings.classes = 5;
+  dialog_state_init (&st, &hist, "cpu: test", 0, &settings);
+  dialog_state_set_range (&st, 100, 102);
+  dialog_state_choice (&st, &choice);
+  CHECK (choice.n_thresholds == 0
+         && ! core_apply_choice (&host, engine, layer, &choice, NULL, &hist,
+                                 FALSE, &error)
+         && error && strstr (error->message, "fewer levels"),
+         "posterize in 5 classes of 3 levels is refused, saying why (%s)",
+         error ? error->message : "no error");
+  g_clear_error (&error);
+  dialog_state_set_action (&st, DIALOG_ACTION_MATCH);
+  dialog_state_choice (&st, &choice);
+  CHECK (! core_apply_choice (&host, engine, layer, &choice, NULL, &hist,
+                              FALSE, &error)
+         && error && strstr (error->message, "reference"),
+         "match without a reference is refused, saying why (%s)",
+         error ? error->message : "no error");
+  g_clear_error (&error);
+  gegl_buffer_get (layer->buffer, NULL, 1.0, babl_format ("Y' u8"), a,
+                   GEGL_AUTO_ROWSTRIDE, GEGL_ABYSS_NONE);
+  gegl_buffer_get (before->buffer, NULL, 1.0, babl_format ("Y' u8"), b,
+                   GEGL_AUTO_ROWSTRIDE, GEGL_ABYSS_NONE);
+  CHECK (! memcmp (a, b, sizeof a), "refused: the layer is unchanged");
+  dialog_state_clear (&st);
+  gh_histogram_clear (&hist);
+  fake_free (layer);
+  fake_free (before);
+}
+
+int
+main (void)
+{
+  gh_engine *engine = NULL;
+  GError    *error = NULL;
+
+  /* Buffers only: no GEGL operation modules to load. */
+  g_setenv ("GEGL_PATH", "/nonexistent/gpu-histogram/no-gegl-modules", TRUE);
+  gegl_init (NULL, NULL);
+  if (! core_engine_ensure (&engine, 0, &error))
+    {
+      printf ("no engine: %s\n", error->message);
+      return 1;
+    }
+  for (int selected = 0; selected <= 1; selected++)
+    {
+      check_layer (engine, FALSE, FALSE, FALSE, selected);
+      check_layer (engine, TRUE, FALSE, FALSE, selected);
+    }
+  check_layer (engine, FALSE, TRUE, FALSE, FALSE);
+  check_layer (engine, TRUE, TRUE, TRUE, TRUE);
+  check_layer (engine, FALSE, FALSE, TRUE, FALSE);
+  check_refusals (engine);
+  gh_engine_destroy (engine);
+  gegl_exit ();
+  return test_summary ();
+}
