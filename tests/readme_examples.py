@@ -15,6 +15,14 @@ it there.  NAME says what the example must have done:
   export     wrote photo-histogram.csv: 256 rows, value column = numpy's counts
   batch      photos/binarized/ has every photo binarized, and stats.csv rows
   script     photos/equalized/ has every photo and statistics.csv
+  clahe      wrote photo-clahe.png: luminance moved to OpenCV's CLAHE of it,
+             hue kept (plugin_beyond.check_luminance)
+  match      wrote photo-matched.png: scikit-image's match_histograms to
+             photos/astronaut.png, rounded to nearest (plugin_beyond)
+  multiotsu  printed "Multi-Otsu thresholds A B" = scikit-image's
+             threshold_multiotsu of the host's luminance; photo-poster.png
+             posterized by them
+  batchclahe photos/clahe/ has every photo, and stats.csv rows
 
 and no example may print an execution error.
 
@@ -30,6 +38,7 @@ import tempfile
 from pathlib import Path
 
 from plugin_apply import gimp_luminance_bins, png
+from plugin_beyond import check_luminance, clahe, match_levels, posterized
 from plugin_gimp import ROOT, Tally, parse_args, require_gimp
 
 MARK = re.compile(r"^<!-- test: (gimp2|gimp3) (\w+) -->$")
@@ -147,11 +156,35 @@ def check(t, what, name, work, log, host, np):
         got = [float(r[1]) for r in rows[1:]]
         t.check(f"{what}: 256 levels, value = numpy's counts", len(rows) == 257
                 and got == np.bincount(value.ravel(), minlength=256).tolist(), f"{len(rows)} rows")
-    elif name in ("batch", "script"):
-        out = work / "photos" / ("binarized" if name == "batch" else "equalized")
+    elif name == "clahe":
+        got = png(work / "photo-clahe.png") if (work / "photo-clahe.png").exists() else None
+        check_luminance(t, f"{what}: photo-clahe.png", a, got,
+                        clahe(gimp_luminance_bins(a, host.luminance), 2.0, 8, 8), host.luminance)
+    elif name == "match":
+        path, ref = work / "photo-matched.png", png(work / "photos" / "astronaut.png")
+        want = np.dstack([np.floor(match_levels(a[..., k], ref[..., k]) + 0.5) for k in range(3)])
+        got = png(path) if path.exists() else None
+        t.check(f"{what}: photo-matched.png = scikit-image's match_histograms, rounded",
+                got is not None and got.shape == a.shape and (got == want).all(),
+                "not written" if got is None else f"{(got != want).sum()} samples differ")
+    elif name == "multiotsu":
+        from skimage.filters import threshold_multiotsu
+        lum = gimp_luminance_bins(a, host.luminance)
+        want = threshold_multiotsu(lum, classes=3).astype(int).tolist()
+        m = re.search(r"Multi-Otsu thresholds ([0-9]+) ([0-9]+)", log)
+        got = [int(m.group(1)), int(m.group(2))] if m else None
+        t.check(f"{what}: printed scikit-image's thresholds {want}", got == want, log if m is None else str(got))
+        path = work / "photo-poster.png"
+        poster = png(path) if path.exists() else None
+        t.check(f"{what}: photo-poster.png posterized by them",
+                poster is not None and (poster == posterized(lum, want, 3)[..., None]).all(),
+                "not written" if poster is None else "pixels differ")
+    elif name in ("batch", "script", "batchclahe"):
+        out = work / "photos" / {"batch": "binarized", "script": "equalized",
+                                 "batchclahe": "clahe"}[name]
         names = sorted(p.name for p in out.glob("*.png"))
         want = sorted(p.name for p in (work / "photos").glob("*.png"))
-        stats = out / ("stats.csv" if name == "batch" else "statistics.csv")
+        stats = out / ("statistics.csv" if name == "script" else "stats.csv")
         rows = list(csv.DictReader(open(stats))) if stats.exists() else []
         t.check(f"{what}: every photo written, statistics rows", names == want and
                 {Path(r["file"]).name for r in rows} == set(want), f"{names}, {len(rows)} rows")
