@@ -10,7 +10,9 @@
  * dialog (ui/) for the analyse, equalize and binarize procedures (the last
  * two with their own action selected), whose settings all three keep, and
  * a file chooser for the export; without a display they repeat their last
- * settings.
+ * settings.  CLAHE, match and multi-Otsu have no dialog of their own (the
+ * histogram dialog offers them as actions): every run mode but
+ * NONINTERACTIVE applies their last settings.
  */
 #include <string.h>
 

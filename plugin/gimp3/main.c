@@ -15,7 +15,9 @@
  * each procedure's config, the dialog's extra ones as aux arguments, and
  * libgimp remembers them after every successful interactive run (GIMP 3's
  * rule: a NONINTERACTIVE run changes nothing remembered).  Export asks
- * for its file with the dialog's CSV file chooser.
+ * for its file with the dialog's CSV file chooser.  CLAHE, match and
+ * multi-Otsu have no dialog of their own (the histogram dialog offers them
+ * as actions): every run mode applies their config.
  *
  * One process per call, as in every GIMP: the engine is created at the
  * first procedure that needs it, so a batch pays the GPU start-up once.
