@@ -72,6 +72,9 @@ for tool in memcheck racecheck synccheck initcheck; do
     pids+=($!)
   done
 done
+timeout 450 compute-sanitizer --tool memcheck --error-exitcode 9 \
+  "$build/tests/test_beyond_gpu" --quick > "$out/sanitizer-memcheck-clahe.log" 2>&1 &
+pids+=($!)
 rcs=()
 for p in "${pids[@]}"; do wait "$p"; rcs+=($?); done
 i=0
@@ -83,6 +86,7 @@ for tool in memcheck racecheck synccheck initcheck; do
   done
   summary+=("$line")
 done
+summary+=("compute-sanitizer memcheck test_beyond_gpu --quick: exit ${rcs[$i]} ($(grep 'ERROR SUMMARY' "$out/sanitizer-memcheck-clahe.log" | tail -1); $(tail -1 "$out/sanitizer-memcheck-clahe.log"))")
 summary+=("sanitizers took $((SECONDS - t1)) s")
 tar czf "$out/logs.tgz" -C "$out" $(cd "$out" && ls *.log) 2>/dev/null && rm -f "$out"/test_gpu-*.log "$out"/sanitizer-*.log
 

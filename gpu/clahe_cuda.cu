@@ -250,10 +250,16 @@ gh_clahe_cuda_count (gh_clahe_cuda *c, const void *pixels, size_t y0,
                           cudaMemcpyHostToDevice, c->stream));
   TRY (cudaMemcpyAsync (c->d_pairs, c->h_pairs, n * sizeof (int2),
                         cudaMemcpyHostToDevice, c->stream));
-  count_kernel<<<dim3 ((unsigned) ((g->padded_w + 255) / 256), (unsigned) n),
-                 256, 0, c->stream>>> (*g, c->d_pixels, pitch, c->d_src_col,
-                                      c->d_pairs, c->d_hist);
-  TRY (cudaGetLastError ());
+  /* A grid has at most 65535 rows of blocks: a tall strip takes several. */
+  for (size_t at = 0; at < n; at += 65535)
+    {
+      unsigned rows_here = (unsigned) (n - at < 65535 ? n - at : 65535);
+      count_kernel<<<dim3 ((unsigned) ((g->padded_w + 255) / 256), rows_here),
+                     256, 0, c->stream>>> (*g, c->d_pixels, pitch,
+                                          c->d_src_col, c->d_pairs + at,
+                                          c->d_hist);
+      TRY (cudaGetLastError ());
+    }
   for (int k = 0; k < g->channels; k++)
     TRY (cudaMemcpyAsync (c->h_hist + k * count, c->d_hist + k * tiles * 256
                                                     + first,
@@ -305,13 +311,18 @@ gh_clahe_cuda_map (gh_clahe_cuda *c, void *pixels, size_t x0, size_t y0,
   TRY (cudaSetDevice (0));
   TRY (cudaMemcpy2DAsync (c->d_pixels, pitch, pixels, stride, pitch, height,
                           cudaMemcpyHostToDevice, c->stream));
-  map_kernel<<<dim3 ((unsigned) ((width + 31) / 32),
-                     (unsigned) ((height + 7) / 8)),
-               block, 0, c->stream>>> (*g, c->d_pixels, pitch, (int) x0,
-                                       (int) y0, (int) width, (int) height,
-                                       c->d_lut, c->d_xa, c->d_xa1, c->d_tx1,
-                                       c->d_tx2);
-  TRY (cudaGetLastError ());
+  for (size_t at = 0; at < height; at += 65535 * 8)
+    {
+      size_t rows = height - at < 65535 * 8 ? height - at : 65535 * 8;
+      map_kernel<<<dim3 ((unsigned) ((width + 31) / 32),
+                         (unsigned) ((rows + 7) / 8)),
+                   block, 0, c->stream>>> (*g, c->d_pixels + at * pitch,
+                                           pitch, (int) x0, (int) (y0 + at),
+                                           (int) width, (int) rows, c->d_lut,
+                                           c->d_xa, c->d_xa1, c->d_tx1,
+                                           c->d_tx2);
+      TRY (cudaGetLastError ());
+    }
   TRY (cudaMemcpyAsync (c->h_stage, c->d_pixels, pitch * height,
                         cudaMemcpyDeviceToHost, c->stream));
   TRY (cudaStreamSynchronize (c->stream));
