@@ -12,8 +12,9 @@
  * prints its number and seed: `--seed S --case I` runs it alone.
  *
  * Backends: the CPU (1 to 4 threads); where a GPU can be used, the CUDA
- * backend with each of its kernels (8-bit images; float ones are counted
- * on the CPU by every engine and are checked there).  Without a GPU the
+ * backend with each of its kernels, and with the kernels the dispatcher
+ * picks under the 99 KB and 64 KB shared-memory caps (8-bit images; float
+ * ones are counted on the CPU by every engine and are checked there).  Without a GPU the
  * CUDA part says it is skipped and the CPU part still runs.
  *
  * Usage: test_random [--soak N] [--seed S] [--case I]
@@ -30,12 +31,17 @@ typedef struct
   gh_backend backend;
   gh_kernel kernel;
   int u8_only; /* the CUDA backend counts float images on the CPU */
+  size_t smem_cap; /* the launch policy's budget, as on smaller GPUs */
 } target;
 
 static const target targets[] = {
-  { "cpu", GH_BACKEND_CPU, GH_KERNEL_AUTO, 0 },
-  { "cuda packed", GH_BACKEND_CUDA, GH_KERNEL_PACKED, 1 },
-  { "cuda shared-atomic", GH_BACKEND_CUDA, GH_KERNEL_SHARED_ATOMIC, 1 },
+  { "cpu", GH_BACKEND_CPU, GH_KERNEL_AUTO, 0, 0 },
+  { "cuda packed", GH_BACKEND_CUDA, GH_KERNEL_PACKED, 1, 0 },
+  { "cuda shared-atomic", GH_BACKEND_CUDA, GH_KERNEL_SHARED_ATOMIC, 1, 0 },
+  /* The variants the dispatcher picks where a block may use 99 KB (RTX
+   * 30/40/50) or 64 KB (RTX 20). */
+  { "cuda auto, 99 KB", GH_BACKEND_CUDA, GH_KERNEL_AUTO, 1, 101376 },
+  { "cuda auto, 64 KB", GH_BACKEND_CUDA, GH_KERNEL_AUTO, 1, 65536 },
 };
 
 /* Float colour samples GIMP can hold beyond the ones test_util makes:
@@ -126,6 +132,7 @@ run_target (const target *t, uint64_t seed, long first, long count,
       gh_options_init (&o);
       o.backend = t->backend;
       o.kernel = t->kernel;
+      o.smem_cap = t->smem_cap;
       o.cpu_threads = k + 1;
       o.quiet = 1;
       if (gh_engine_create (&o, &engines[k], &err) != GH_OK
