@@ -3,12 +3,13 @@
  * Nothing it writes can be left half-written: each result is saved by
  * GIMP under a hidden temporary name with the result's extension in the
  * output folder and renamed into place when complete (files.h); the
- * statistics table is only ever appended whole rows to, a file's rows at
- * once under an exclusive flock, so concurrent batches appending to one
- * table never interleave, exactly one header is written, and a write cut
- * short (a full disk) is cut back off. */
-#define _DEFAULT_SOURCE /* flock */
-#define _POSIX_C_SOURCE 200809L /* glob, open_memstream, pread */
+ * statistics table gets each file's rows whole, through
+ * core_file_append: the old table and the rows written beside it under
+ * an exclusive flock and renamed over it, so concurrent batches appending
+ * to one table never interleave, exactly one header is written, and a
+ * batch killed at any moment, even in the middle of a row, or a disk
+ * full leaves the table as it was before that file. */
+#define _POSIX_C_SOURCE 200809L /* glob, open_memstream */
 
 #include "batch.h"
 
@@ -17,7 +18,6 @@
 #include <glob.h>
 #include <stdio.h>
 #include <string.h>
-#include <sys/file.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -230,19 +230,15 @@ check_output_dir (const glob_t *files, const gchar *output_dir,
   return TRUE;
 }
 
-/* The statistics table, open for appending whole rows. */
-typedef struct
-{
-  gint   fd;
-  gchar *path;
-} StatsTable;
-
+/* Makes the output folder (for operations that save) and the statistics
+ * table, empty when new: a table that cannot be written fails the batch
+ * before any file is read. */
 static gboolean
-stats_open (StatsTable *table, gint operation, const gchar *output_dir,
-            const gchar *stats_csv, GError **error)
+stats_open (gint operation, const gchar *output_dir, const gchar *stats_csv,
+            GError **error)
 {
-  table->fd = -1;
-  table->path = g_strdup (stats_csv);
+  gint fd;
+
   if (operation != CORE_BATCH_STATISTICS
       && g_mkdir_with_parents (output_dir, 0777) != 0)
     {
@@ -254,99 +250,11 @@ stats_open (StatsTable *table, gint operation, const gchar *output_dir,
       g_free (name);
       return FALSE;
     }
-  /* Read too: a row a killed writer left half-written is found at the
-   * end and cut off before anything is appended. */
-  table->fd = g_open (stats_csv, O_RDWR | O_APPEND | O_CREAT | O_CLOEXEC,
-                      0666);
-  if (table->fd == -1)
+  fd = g_open (stats_csv, O_RDWR | O_CREAT | O_CLOEXEC, 0666);
+  if (fd == -1)
     return core_file_error (error, stats_csv, errno);
+  g_close (fd, NULL);
   return TRUE;
-}
-
-static void
-stats_close (StatsTable *table)
-{
-  if (table->fd != -1)
-    g_close (table->fd, NULL);
-  g_free (table->path);
-}
-
-/* The length of the table up to the end of its last whole row (the file
- * is locked): a row that does not end with a newline was cut short. */
-static off_t
-whole_rows_length (gint fd, off_t size)
-{
-  gchar buf[4096];
-  off_t end = size;
-
-  while (end > 0)
-    {
-      gsize   n = end < (off_t) sizeof buf ? (gsize) end : sizeof buf;
-      ssize_t got = pread (fd, buf, n, end - (off_t) n);
-
-      if (got != (ssize_t) n)
-        return size; /* unreadable: leave it as it is */
-      for (gsize k = n; k > 0; k--)
-        if (buf[k - 1] == '\n')
-          return end - (off_t) n + (off_t) k;
-      end -= (off_t) n;
-    }
-  return 0;
-}
-
-static gboolean
-write_all (gint fd, const gchar *data, gsize len, gint *errsv)
-{
-  while (len > 0)
-    {
-      ssize_t n = write (fd, data, len);
-
-      if (n < 0 && errno == EINTR)
-        continue;
-      if (n <= 0)
-        {
-          *errsv = n < 0 ? errno : ENOSPC;
-          return FALSE;
-        }
-      data += n;
-      len -= (gsize) n;
-    }
-  return TRUE;
-}
-
-/* Appends a file's rows whole: under an exclusive lock, after the header
- * when the table is empty; a write cut short is cut back off, so the
- * table holds only whole rows. */
-static gboolean
-stats_append (StatsTable *table, const gchar *rows, gsize len,
-              GError **error)
-{
-  struct stat st;
-  off_t       size, whole;
-  gint        errsv = 0;
-  gboolean    ok;
-
-  while (flock (table->fd, LOCK_EX) != 0)
-    if (errno != EINTR)
-      return core_file_error (error, table->path, errno);
-  ok = fstat (table->fd, &st) == 0;
-  if (! ok)
-    errsv = errno;
-  size = ok ? st.st_size : 0;
-  whole = ok && size > 0 ? whole_rows_length (table->fd, size) : size;
-  if (ok && whole != size && ftruncate (table->fd, whole) != 0)
-    ok = FALSE, errsv = errno;
-  if (ok && whole == 0)
-    ok = write_all (table->fd, GH_CSV_STATS_HEADER,
-                    strlen (GH_CSV_STATS_HEADER), &errsv);
-  ok = ok && write_all (table->fd, rows, len, &errsv);
-  /* On the disk before the next file: a crash later loses nothing. */
-  if (ok && fdatasync (table->fd) != 0 && errno != EINVAL)
-    ok = FALSE, errsv = errno;
-  if (! ok && ftruncate (table->fd, whole) != 0)
-    g_warning ("cannot cut a short write off '%s'", table->path);
-  flock (table->fd, LOCK_UN);
-  return ok || core_file_error (error, table->path, errsv);
 }
 
 gboolean
@@ -356,12 +264,9 @@ core_batch_run (const CoreHost *host, gh_engine *engine,
                 guint *failed, gchar **failures, GError **error)
 {
   glob_t       files;
-  StatsTable   table;
   gh_histogram hist;
   GString     *report = g_string_new (NULL);
 
-  table.fd = -1;
-  table.path = NULL;
   *done = *failed = 0;
   *failures = NULL;
   if (! check_arguments (pattern, operation, output_dir, stats_csv, error))
@@ -376,9 +281,8 @@ core_batch_run (const CoreHost *host, gh_engine *engine,
     }
   if ((operation != CORE_BATCH_STATISTICS
        && ! check_output_dir (&files, output_dir, error))
-      || ! stats_open (&table, operation, output_dir, stats_csv, error))
+      || ! stats_open (operation, output_dir, stats_csv, error))
     {
-      stats_close (&table);
       globfree (&files);
       return g_string_free (report, TRUE), FALSE;
     }
@@ -413,7 +317,9 @@ core_batch_run (const CoreHost *host, gh_engine *engine,
             gh_csv_write_error_row (memory, path, file_error->message);
           fclose (memory);
         }
-      if (memory && ! stats_append (&table, rows, len, &csv_error))
+      /* A file's rows at once: the table is rewritten whole each time. */
+      if (memory && ! core_file_append (stats_csv, GH_CSV_STATS_HEADER, rows,
+                                        len, &csv_error))
         {
           /* The table cannot take its rows (a full disk): the message
            * still says what became of the file. */
@@ -440,7 +346,6 @@ core_batch_run (const CoreHost *host, gh_engine *engine,
   host->progress_update (1.0);
   gh_histogram_clear (&hist);
   globfree (&files);
-  stats_close (&table);
   *failures = g_string_free (report, report->len == 0);
   return TRUE;
 }

@@ -42,4 +42,18 @@ gboolean core_file_error (GError **error, const gchar *path, gint errsv);
 /* Removes a temporary that will not be committed. */
 void core_file_discard (const gchar *temp);
 
+/* Adds `len` bytes (whole rows) at the end of the table at `path`, after
+ * `header` when the table is empty or new, so that every reader at every
+ * moment sees it whole: under an exclusive flock on the table, the old
+ * table and the new rows are written to a temporary beside it that is
+ * committed over it.  A writer killed at any moment leaves the old table
+ * (and at worst a hidden temporary); writers appending at once take
+ * turns, each adding its rows whole.  A table without a final newline (a
+ * hand edit) gets one before the rows.  Rewriting costs a copy of the
+ * table per call: call it once per group of rows (a file's), not per
+ * row.  A table that cannot be written, or a link's target that cannot,
+ * is an error ("cannot write ..."), the table unchanged. */
+gboolean core_file_append (const gchar *path, const gchar *header,
+                           const gchar *data, gsize len, GError **error);
+
 #endif
