@@ -114,6 +114,18 @@ const CoreProcText core_proc_multi_otsu = {
   "RGB*, GRAY*, INDEXED*",
 };
 
+const CoreProcText core_proc_resident = {
+  "extension-gpu-histogram",
+  NULL,
+  "Serves gpu-histogram's calls from scripts in one process",
+  "Started by GIMP when it starts; not to be called. It answers scripts' "
+  "RUN-NONINTERACTIVE calls of the plug-in's procedures in one process for "
+  "the whole GIMP session (no process start per call) and passes every "
+  "other call on to the plug-in. GPU_HISTOGRAM_RESIDENT=0 in GIMP's "
+  "environment switches it off.",
+  "",
+};
+
 /* Nicks are dialog labels in GIMP 3: their mnemonics avoid the letters of
  * its procedure dialog's buttons (_Cancel, _Help, _Reset, _Load, _Save). */
 const CoreArgText core_arg_mode = {

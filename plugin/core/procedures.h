@@ -45,6 +45,8 @@ extern const CoreProcText core_proc_batch;    /* plug-in-gpu-histogram-batch    
 extern const CoreProcText core_proc_clahe;      /* plug-in-gpu-histogram-clahe       */
 extern const CoreProcText core_proc_match;      /* plug-in-gpu-histogram-match       */
 extern const CoreProcText core_proc_multi_otsu; /* plug-in-gpu-histogram-multi-otsu  */
+/* The resident process that serves scripts' calls (resident.h of each host). */
+extern const CoreProcText core_proc_resident;   /* extension-gpu-histogram           */
 
 /* Arguments. */
 extern const CoreArgText core_arg_mode;       /* equalize: 0 channels, 1 luminance */

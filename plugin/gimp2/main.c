@@ -3,10 +3,12 @@
  *
  * The procedures' texts, the pixel work and the dialog's choices are the
  * core's (plugin/core/); this file marshals GIMP 2.10's arguments into it
- * and its results back.  One process per call; it creates one engine, at
- * the first procedure that needs it, so a batch pays the GPU start-up
- * once.  Settings are kept with gimp_set_data after every successful run,
- * so RUN-WITH-LAST-VALS repeats them.  RUN-INTERACTIVE opens the histogram
+ * and its results back.  One process per call, except scripts'
+ * RUN-NONINTERACTIVE calls, which the resident process serves with the
+ * same code (resident.h); a process creates one engine, at the first
+ * procedure that needs it, so a batch pays the GPU start-up once.
+ * Settings are kept with gimp_set_data after every successful run, so
+ * RUN-WITH-LAST-VALS repeats them.  RUN-INTERACTIVE opens the histogram
  * dialog (ui/) for the analyse, equalize and binarize procedures (the last
  * two with their own action selected), whose settings all three keep, and
  * a file chooser for the export; without a display they repeat their last
@@ -27,6 +29,7 @@
 #include "host.h"
 #include "operations.h"
 #include "procedures.h"
+#include "resident.h"
 
 #define PATH_LEN 4096
 
@@ -65,10 +68,11 @@ typedef struct
 } MultiOtsuSettings;
 
 static void query (void);
+static void register_procedures (GimpRunProc temporary_run);
 static void run (const gchar *name, gint nparams, const GimpParam *param,
                  gint *nreturn_vals, GimpParam **return_vals);
 
-const GimpPlugInInfo PLUG_IN_INFO = { NULL, NULL, query, run };
+const GimpPlugInInfo PLUG_IN_INFO = { NULL, resident_quit, query, run };
 
 static gh_engine *engine;
 
@@ -87,11 +91,22 @@ MAIN ()
   { GIMP_PDB_IMAGE, "image", "Input image" }, \
   { GIMP_PDB_DRAWABLE, "drawable", "Input drawable" }
 
-/* Installs a procedure, with its menu entry when it has one. */
+/* Installs a procedure, with its menu entry when it has one; with
+ * temporary_run, the resident's temporary procedure of that name, which
+ * has none (resident.h). */
 static void
-install (const CoreProcText *proc, gint n_args, const GimpParamDef *args,
-         gint n_returns, const GimpParamDef *returns)
+install (GimpRunProc temporary_run, const CoreProcText *proc, gint n_args,
+         const GimpParamDef *args, gint n_returns,
+         const GimpParamDef *returns)
 {
+  if (temporary_run)
+    {
+      gimp_install_temp_proc (proc->name, proc->blurb, proc->help,
+                              CORE_AUTHOR, CORE_COPYRIGHT, CORE_DATE, NULL,
+                              proc->image_types, GIMP_TEMPORARY, n_args,
+                              n_returns, args, returns, temporary_run);
+      return;
+    }
   gimp_install_procedure (proc->name, proc->blurb, proc->help, CORE_AUTHOR,
                           CORE_COPYRIGHT, CORE_DATE, proc->menu_label,
                           proc->image_types, GIMP_PLUGIN, n_args, n_returns,
@@ -100,8 +115,9 @@ install (const CoreProcText *proc, gint n_args, const GimpParamDef *args,
     gimp_plugin_menu_register (proc->name, CORE_MENU_PATH);
 }
 
+/* The plug-in's procedures, or (temporary_run) the resident's. */
 static void
-query (void)
+register_procedures (GimpRunProc temporary_run)
 {
   const GimpParamDef analyse_args[] = { IMAGE_PARAMS };
   const GimpParamDef analyse_return[] = {
@@ -158,20 +174,30 @@ query (void)
     PARAM (GIMP_PDB_STRING, core_arg_stats_csv),
   };
 
-  install (&core_proc_analyse, G_N_ELEMENTS (analyse_args), analyse_args,
-           G_N_ELEMENTS (analyse_return), analyse_return);
-  install (&core_proc_equalize, G_N_ELEMENTS (equalize_args), equalize_args,
-           0, NULL);
-  install (&core_proc_binarize, G_N_ELEMENTS (binarize_args), binarize_args,
-           G_N_ELEMENTS (binarize_return), binarize_return);
-  install (&core_proc_export, G_N_ELEMENTS (export_args), export_args, 0,
-           NULL);
-  install (&core_proc_batch, G_N_ELEMENTS (batch_args), batch_args, 0, NULL);
-  install (&core_proc_clahe, G_N_ELEMENTS (clahe_args), clahe_args, 0, NULL);
-  install (&core_proc_match, G_N_ELEMENTS (match_args), match_args, 0, NULL);
-  install (&core_proc_multi_otsu, G_N_ELEMENTS (multi_otsu_args),
-           multi_otsu_args, G_N_ELEMENTS (multi_otsu_return),
-           multi_otsu_return);
+  install (temporary_run, &core_proc_analyse, G_N_ELEMENTS (analyse_args),
+           analyse_args, G_N_ELEMENTS (analyse_return), analyse_return);
+  install (temporary_run, &core_proc_equalize, G_N_ELEMENTS (equalize_args),
+           equalize_args, 0, NULL);
+  install (temporary_run, &core_proc_binarize, G_N_ELEMENTS (binarize_args),
+           binarize_args, G_N_ELEMENTS (binarize_return), binarize_return);
+  install (temporary_run, &core_proc_export, G_N_ELEMENTS (export_args),
+           export_args, 0, NULL);
+  install (temporary_run, &core_proc_batch, G_N_ELEMENTS (batch_args),
+           batch_args, 0, NULL);
+  install (temporary_run, &core_proc_clahe, G_N_ELEMENTS (clahe_args),
+           clahe_args, 0, NULL);
+  install (temporary_run, &core_proc_match, G_N_ELEMENTS (match_args),
+           match_args, 0, NULL);
+  install (temporary_run, &core_proc_multi_otsu,
+           G_N_ELEMENTS (multi_otsu_args), multi_otsu_args,
+           G_N_ELEMENTS (multi_otsu_return), multi_otsu_return);
+}
+
+static void
+query (void)
+{
+  register_procedures (NULL);
+  resident_install ();
 }
 
 /* Arguments a run mode needs: all of them without interaction, the image
@@ -763,9 +789,21 @@ run_batch (GimpRunMode run_mode, gint nparams, const GimpParam *param,
   return TRUE;
 }
 
+/* GEGL for the plug-in's buffers, once per process. */
 static void
-run (const gchar *name, gint nparams, const GimpParam *param,
-     gint *nreturn_vals, GimpParam **return_vals)
+start_gegl (void)
+{
+  /* The plug-in uses GEGL's buffers, never its operations: without a
+   * module folder gegl_init loads none, which was 56 % of a small call's
+   * time (BENCHMARKS.md, issue 14).  A plug-in process only. */
+  g_setenv ("GEGL_PATH", "/nonexistent/gpu-histogram/no-gegl-modules", TRUE);
+  gegl_init (NULL, NULL);
+}
+
+/* One call of a procedure, in this process or the resident one. */
+static void
+run_call (const gchar *name, gint nparams, const GimpParam *param,
+          gint *nreturn_vals, GimpParam **return_vals)
 {
   static GimpParam values[6];
   static gchar     message[1024];
@@ -776,11 +814,6 @@ run (const gchar *name, gint nparams, const GimpParam *param,
   gboolean         ok;
   gchar           *note;
 
-  /* The plug-in uses GEGL's buffers, never its operations: without a
-   * module folder gegl_init loads none, which was 56 % of a small call's
-   * time (BENCHMARKS.md, issue 14).  A plug-in process only. */
-  g_setenv ("GEGL_PATH", "/nonexistent/gpu-histogram/no-gegl-modules", TRUE);
-  gegl_init (NULL, NULL);
   *nreturn_vals = 1;
   *return_vals = values;
   values[0].type = GIMP_PDB_STATUS;
@@ -841,6 +874,22 @@ run (const gchar *name, gint nparams, const GimpParam *param,
   else if (note)
     g_printerr ("gpu-histogram: %s\n", note);
   g_free (note);
+}
+
+static void
+run (const gchar *name, gint nparams, const GimpParam *param,
+     gint *nreturn_vals, GimpParam **return_vals)
+{
+  const ResidentHooks hooks = { register_procedures, start_gegl, run_call,
+                                &engine };
+
+  if (resident_is (name))
+    {
+      resident_serve (&hooks, nreturn_vals, return_vals);
+      return;
+    }
+  start_gegl ();
+  run_call (name, nparams, param, nreturn_vals, return_vals);
   gh_engine_destroy (engine);
   engine = NULL;
 }

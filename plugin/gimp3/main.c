@@ -19,8 +19,10 @@
  * multi-Otsu have no dialog of their own (the histogram dialog offers them
  * as actions): every run mode applies their config.
  *
- * One process per call, as in every GIMP: the engine is created at the
- * first procedure that needs it, so a batch pays the GPU start-up once.
+ * One process per call, as in every GIMP, except scripts'
+ * RUN-NONINTERACTIVE calls, which the resident process serves with the
+ * same run functions (resident.h): the engine is created at the first
+ * procedure that needs it, so a batch pays the GPU start-up once.
  */
 #include <libgimp/gimp.h>
 #include <libgimp/gimpui.h>
@@ -33,6 +35,7 @@
 #include "core/procedures.h"
 #include "dialog_gtk3.h"
 #include "host.h"
+#include "resident.h"
 
 #define GPU_HISTOGRAM_TYPE (gpu_histogram_get_type ())
 G_DECLARE_FINAL_TYPE (GpuHistogram, gpu_histogram, GPU, HISTOGRAM, GimpPlugIn)
@@ -59,6 +62,7 @@ gpu_histogram_query_procedures (GimpPlugIn *plug_in G_GNUC_UNUSED)
   names = g_list_append (names, g_strdup (core_proc_clahe.name));
   names = g_list_append (names, g_strdup (core_proc_match.name));
   names = g_list_append (names, g_strdup (core_proc_multi_otsu.name));
+  names = g_list_append (names, g_strdup (core_proc_resident.name));
   return names;
 }
 
@@ -263,6 +267,8 @@ end_call (GimpRunMode run_mode)
   else if (note)
     g_printerr ("gpu-histogram: %s\n", note);
   g_free (note);
+  if (resident_serving ())
+    return;
   gh_engine_destroy (engine);
   engine = NULL;
 }
@@ -673,22 +679,28 @@ run_batch (GimpProcedure *procedure, GimpProcedureConfig *config,
 
 /* ---- Registration ------------------------------------------------- */
 
-/* What every procedure with a menu entry declares alike. */
+/* What every procedure with a menu entry declares alike; the resident's
+ * temporary one of the same name has no menu entry (resident.h). */
 static GimpProcedure *
 image_procedure_new (GimpPlugIn *plug_in, const CoreProcText *text,
-                     GimpRunImageFunc run)
+                     GimpRunImageFunc run, gboolean temporary)
 {
   GimpProcedure *procedure;
 
-  procedure = gimp_image_procedure_new (plug_in, text->name,
-                                        GIMP_PDB_PROC_TYPE_PLUGIN, run, NULL,
-                                        NULL);
+  procedure = temporary ? resident_image_procedure_new (plug_in, text->name,
+                                                        run)
+                        : gimp_image_procedure_new (plug_in, text->name,
+                                                    GIMP_PDB_PROC_TYPE_PLUGIN,
+                                                    run, NULL, NULL);
   gimp_procedure_set_image_types (procedure, text->image_types);
   /* One drawable: the entries are greyed out with several selected. */
   gimp_procedure_set_sensitivity_mask (procedure,
                                        GIMP_PROCEDURE_SENSITIVE_DRAWABLE);
-  gimp_procedure_set_menu_label (procedure, text->menu_label);
-  gimp_procedure_add_menu_path (procedure, CORE_MENU_PATH);
+  if (! temporary)
+    {
+      gimp_procedure_set_menu_label (procedure, text->menu_label);
+      gimp_procedure_add_menu_path (procedure, CORE_MENU_PATH);
+    }
   return procedure;
 }
 
@@ -762,8 +774,9 @@ add_dialog_settings (GimpProcedure *procedure, DialogAction action)
            d.classes);
 }
 
+/* Procedure `name`: the plug-in's, or the resident's temporary one. */
 static GimpProcedure *
-gpu_histogram_create_procedure (GimpPlugIn *plug_in, const gchar *name)
+procedure_new (GimpPlugIn *plug_in, const gchar *name, gboolean temporary)
 {
   const CoreProcText *text;
   GimpProcedure      *procedure;
@@ -771,7 +784,7 @@ gpu_histogram_create_procedure (GimpPlugIn *plug_in, const gchar *name)
   if (! g_strcmp0 (name, core_proc_analyse.name))
     {
       text = &core_proc_analyse;
-      procedure = image_procedure_new (plug_in, text, run_analyse);
+      procedure = image_procedure_new (plug_in, text, run_analyse, temporary);
       gimp_procedure_add_string_return_value (procedure,
                                               core_ret_backend.name,
                                               core_ret_backend.nick,
@@ -792,7 +805,7 @@ gpu_histogram_create_procedure (GimpPlugIn *plug_in, const gchar *name)
   else if (! g_strcmp0 (name, core_proc_equalize.name))
     {
       text = &core_proc_equalize;
-      procedure = image_procedure_new (plug_in, text, run_equalize);
+      procedure = image_procedure_new (plug_in, text, run_equalize, temporary);
       gimp_procedure_add_int_argument (procedure, core_arg_mode.name,
                                        core_arg_mode.nick,
                                        core_arg_mode.blurb, CORE_MODE_MIN,
@@ -803,7 +816,7 @@ gpu_histogram_create_procedure (GimpPlugIn *plug_in, const gchar *name)
   else if (! g_strcmp0 (name, core_proc_binarize.name))
     {
       text = &core_proc_binarize;
-      procedure = image_procedure_new (plug_in, text, run_binarize);
+      procedure = image_procedure_new (plug_in, text, run_binarize, temporary);
       /* Otsu on luminance: the 2.10 dialog's first binarize. */
       gimp_procedure_add_int_argument (procedure, core_arg_channel.name,
                                        core_arg_channel.nick,
@@ -826,7 +839,7 @@ gpu_histogram_create_procedure (GimpPlugIn *plug_in, const gchar *name)
   else if (! g_strcmp0 (name, core_proc_export.name))
     {
       text = &core_proc_export;
-      procedure = image_procedure_new (plug_in, text, run_export);
+      procedure = image_procedure_new (plug_in, text, run_export, temporary);
       gimp_procedure_add_file_argument (procedure, core_arg_filename.name,
                                         core_arg_filename.nick,
                                         core_arg_filename.blurb,
@@ -838,9 +851,12 @@ gpu_histogram_create_procedure (GimpPlugIn *plug_in, const gchar *name)
       /* No image: a plain procedure, with the run mode every PDB
        * procedure takes first. */
       text = &core_proc_batch;
-      procedure = gimp_procedure_new (plug_in, text->name,
-                                      GIMP_PDB_PROC_TYPE_PLUGIN, run_batch,
-                                      NULL, NULL);
+      procedure = temporary
+                    ? resident_plain_procedure_new (plug_in, text->name,
+                                                    run_batch)
+                    : gimp_procedure_new (plug_in, text->name,
+                                          GIMP_PDB_PROC_TYPE_PLUGIN,
+                                          run_batch, NULL, NULL);
       gimp_procedure_add_enum_argument (procedure, "run-mode", "Run mode",
                                         "The run mode", GIMP_TYPE_RUN_MODE,
                                         GIMP_RUN_NONINTERACTIVE,
@@ -870,7 +886,7 @@ gpu_histogram_create_procedure (GimpPlugIn *plug_in, const gchar *name)
   else if (! g_strcmp0 (name, core_proc_clahe.name))
     {
       text = &core_proc_clahe;
-      procedure = image_procedure_new (plug_in, text, run_beyond);
+      procedure = image_procedure_new (plug_in, text, run_beyond, temporary);
       gimp_procedure_add_double_argument (procedure, core_arg_clip_limit.name,
                                           core_arg_clip_limit.nick,
                                           core_arg_clip_limit.blurb,
@@ -899,7 +915,7 @@ gpu_histogram_create_procedure (GimpPlugIn *plug_in, const gchar *name)
   else if (! g_strcmp0 (name, core_proc_match.name))
     {
       text = &core_proc_match;
-      procedure = image_procedure_new (plug_in, text, run_beyond);
+      procedure = image_procedure_new (plug_in, text, run_beyond, temporary);
       gimp_procedure_add_drawable_argument (procedure,
                                             core_arg_reference.name,
                                             core_arg_reference.nick,
@@ -916,7 +932,7 @@ gpu_histogram_create_procedure (GimpPlugIn *plug_in, const gchar *name)
   else if (! g_strcmp0 (name, core_proc_multi_otsu.name))
     {
       text = &core_proc_multi_otsu;
-      procedure = image_procedure_new (plug_in, text, run_beyond);
+      procedure = image_procedure_new (plug_in, text, run_beyond, temporary);
       gimp_procedure_add_int_argument (procedure,
                                        core_arg_otsu_channel.name,
                                        core_arg_otsu_channel.nick,
@@ -953,6 +969,14 @@ gpu_histogram_create_procedure (GimpPlugIn *plug_in, const gchar *name)
   return procedure;
 }
 
+static GimpProcedure *
+gpu_histogram_create_procedure (GimpPlugIn *plug_in, const gchar *name)
+{
+  if (resident_is (name))
+    return resident_procedure_new (plug_in, procedure_new, &engine);
+  return procedure_new (plug_in, name, FALSE);
+}
+
 static void
 gpu_histogram_class_init (GpuHistogramClass *klass)
 {
@@ -961,6 +985,7 @@ gpu_histogram_class_init (GpuHistogramClass *klass)
   plug_in_class->query_procedures = gpu_histogram_query_procedures;
   plug_in_class->create_procedure = gpu_histogram_create_procedure;
   plug_in_class->set_i18n = gpu_histogram_set_i18n;
+  plug_in_class->quit = resident_quit;
 }
 
 static void
