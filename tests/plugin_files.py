@@ -5,11 +5,20 @@
   output folder is complete (loads, equals OpenCV's equalizeHist), the
   statistics CSV has only whole rows, and a later batch appends to it with
   still one header;
+- kill -9 at random moments of batches over many small files with long
+  names (a file's rows cross a 4 KiB page): after each kill the CSV parses
+  into whole rows under one header, each file's rows together;
+- a kill inside a row: the plug-in under a file size limit that falls in
+  the middle of a file's rows, so the kernel cuts that write short and
+  kills the plug-in (SIGXFSZ) while it writes, as a kill -9 between two
+  pages of one write() would: the table is the one before, byte for byte;
 - a full disk (a small tmpfs): the results that fit are complete, the
   file that does not fit gets an error row saying so and nothing visible,
   the batch goes on with the next file (which fits again, since nothing
   half-written stays), GIMP's message names the failed file; a CSV export
-  onto the full disk fails and leaves the old CSV byte for byte;
+  onto the full disk fails and leaves the old CSV byte for byte; the
+  statistics table there takes the files whose rows fit (with room for the
+  table's new copy beside the old one) and names the others;
 - a read-only output folder: an error row per file, the message names them;
 - odd file names (commas, quotes, newlines, CR, spaces, semicolons,
   non-UTF-8 bytes): results saved under the same names, and Python's csv
@@ -27,12 +36,15 @@ Ends with "N passed, N failed"; exit 0 all passed, 1 a failure, 77 skipped.
 """
 import csv
 import os
+import random
 import signal
 import subprocess
 import time
+from itertools import groupby
 from pathlib import Path
 
 from plugin_gimp import GimpSession, Tally, parse_args, require_gimp, scm_str
+from plugin_memory import calls, wrap_plugin
 
 HEADER = ["file", "channel", "count", "min", "max", "mean", "median", "std_dev", "otsu", "backend"]
 
@@ -48,6 +60,12 @@ def whole_rows(rows):
     all: the header comes with a table's first rows)."""
     return not rows or (rows[0] == HEADER and rows.count(HEADER) == 1
             and all(len(r) == 10 for r in rows))
+
+
+def in_fives(rows):
+    """Each file's five rows together, as often as batches gave them."""
+    runs = [len(list(g)) for _, g in groupby(r[0] for r in rows[1:])]
+    return all(n % 5 == 0 for n in runs)
 
 
 def grouped(rows):
@@ -166,6 +184,62 @@ def main():
                 and sum(r[0] == str(small / "s1.png") for r in rows) == 5,
                 f"{rows[:1]} {len(rows)}\n{o['after kill'].text}")
 
+        # ---- kill -9 at random moments, rows crossing pages ---------------
+        # Three nested 200-byte folders and 230-byte names: each row holds
+        # a 900-byte name, a file's five rows about 4.8 KiB.
+        deep = s.tmp / "long" / ("d" * 200) / ("e" * 200) / ("f" * 200)
+        deep.mkdir(parents=True)
+        for i in range(40):
+            cv2.imwrite(str(deep / f"{'n' * 230}-{i:02d}.png"), noise(np, 4, 4, 400 + i))
+        table = s.tmp / "rows.csv"
+        rng = random.Random(16)
+        kills, bad = [], []
+        for k in range(4):
+            before = table.stat().st_size if table.exists() else -1
+            p = subprocess.Popen(host.argv([batch(deep / "*.png", 0, "", table)]), env=s.env,
+                                 stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
+                                 start_new_session=True)
+            # Once the batch is writing rows, at a random moment of it.
+            deadline = time.time() + 120
+            while (time.time() < deadline and p.poll() is None
+                   and (table.stat().st_size if table.exists() else -1) <= max(before, 0)):
+                time.sleep(0.002)
+            time.sleep(rng.uniform(0, 0.8))
+            kills.append(p.poll() is None)
+            try:
+                os.killpg(p.pid, signal.SIGKILL)
+            except ProcessLookupError:
+                pass
+            p.wait()
+            rows = read_csv(table) if table.exists() else []
+            if not (whole_rows(rows) and in_fives(rows)):
+                bad.append(f"kill {k}: {len(rows)} rows, last {rows[-1:]!r}")
+        rows = read_csv(table) if table.exists() else []
+        t.check("random kill -9: the batches were killed while running, rows crossing pages",
+                all(kills) and len(rows) > 1 and len(table.read_bytes()) > 8192
+                and min(len(",".join(r)) for r in rows[1:]) > 900, f"{kills} {len(rows)} rows")
+        t.check(f"random kill -9 ({len(kills)} kills): after each the CSV is whole rows "
+                "under one header, each file's rows together", not bad, "\n".join(bad))
+
+        # ---- a kill inside a row ----------------------------------------------
+        # The table above and a limit 2000 bytes past its end, inside the
+        # next file's rows (a plug-in limited from its first start: a
+        # session of its own).
+        with GimpSession(plugin, host) as k:
+            cut = k.tmp / "cut.csv"
+            old = table.read_bytes()
+            cut.write_bytes(old)
+            log = wrap_plugin(k, fsize=len(old) + 2000)
+            k.run({"cut": batch(deep / "*.png", 0, "", cut)})
+            runs = calls(log)
+            t.check("kill inside a row: the plug-in was killed writing past the limit",
+                    [st & 0x7F for _, st in runs] == [signal.SIGXFSZ], repr(runs))
+            data = cut.read_bytes()
+            rows = read_csv(cut)
+            t.check("kill inside a row: the table is the one before, byte for byte",
+                    data == old and whole_rows(rows) and in_fives(rows),
+                    f"{len(data)} bytes against {len(old)}, ends {data[-80:]!r}")
+
         # ---- a full disk, a read-only folder --------------------------------
         if not root:
             print("skip full disk / read-only folder: mounting a tmpfs needs root")
@@ -224,10 +298,13 @@ def main():
                         (full.here / "old.csv").read_bytes() == old_csv
                         and sorted(f.name for f in full.here.iterdir()) == ["ballast", "old.csv", "out"],
                         repr(sorted(f.name for f in full.here.iterdir())))
-                # The statistics table on a disk with one page left: the
-                # rows that fit, whole, and the rest cut back off.
+                # The statistics table on a disk with three pages left: it
+                # is rewritten beside itself, so it grows while the old
+                # and the new table fit together (and one page stays free:
+                # files.h), up to about a page: the rows of the files that
+                # fit, whole; the others named.
                 size = ballast.stat().st_size
-                os.truncate(ballast, max(0, size - size % 4096 - 4096))
+                os.truncate(ballast, max(0, size - size % 4096 - 3 * 4096))
                 many = s.tmp / "many"
                 many.mkdir()
                 for i in range(12):

@@ -289,7 +289,9 @@ def gimp3_problem(host):
     return None
 
 
-def require_gimp(host=None):
+def require_gimp(host=None, modules=("cv2", "numpy")):
+    """Exits unless `host` can run, and the Python modules the test uses
+    (OpenCV and numpy unless told) can be imported."""
     host = host or Host("gimp2")
     if host.gimp3:
         if os.environ.get("GH_GIMP3_UNAVAILABLE"):
@@ -306,10 +308,10 @@ def require_gimp(host=None):
         print(f"{host.console} not found: skipping")
         sys.exit(77)
     try:
-        import cv2  # noqa: F401
-        import numpy  # noqa: F401
+        for m in modules:
+            __import__(m)
     except ImportError as e:
-        print(f"cannot import cv2/numpy ({e}): skipping")
+        print(f"cannot import {'/'.join(modules)} ({e}): skipping")
         sys.exit(77)
 
 
