@@ -111,6 +111,9 @@ def commands(tmp, host):
         "clahe rgba": on(FIX / "rgba_partial.png",
                          "(gh-clahe RUN-NONINTERACTIVE img drw 2.0 8 8 0)"
                          f"(gh-save img drw {out('clahe-rgba.png')})"),
+        "clahe 16-bit": on(coins, f"(gimp-image-convert-precision img PRECISION-{host.precision('U16-GAMMA')})"
+                                  "(gh-clahe RUN-NONINTERACTIVE img drw 2.0 8 8 0)"
+                                  f"(gh-save img drw {out('clahe-coins-16.png')})"),
         # GIMP 2.10 repeats the run before it (a NONINTERACTIVE one too);
         # GIMP 3 the settings written below as an interactive run leaves them.
         "clahe last vals": on(coins, "(gh-clahe RUN-NONINTERACTIVE img drw 3.5 5 7 0)"
@@ -141,6 +144,11 @@ def commands(tmp, host):
         "otsu chelsea luminance 4": otsu("otsu-chelsea-4", che, 5, 4, 1),
         "otsu chelsea red 3": otsu("otsu-chelsea-red-3", che, 1, 3, 0),
         "otsu camera rect": otsu("otsu-camera-rect", cam, 0, 3, 1, "(rect 100 60 250 181)"),
+        # No dialog of its own: the last settings (GIMP 2.10: the run just
+        # before, value, 3 classes, posterized; GIMP 3 has none, and takes
+        # these: luminance, which is a gray layer's value, 3, posterized).
+        "otsu interactive": on(cam, "(gh-multi-otsu RUN-INTERACTIVE img drw 5 3 1)"
+                                    f"(gh-save img drw {out('otsu-interactive.png')})"),
         # Refusals: the image must stay as it was.
         "classes 2": on(cam, guarded("(gh-multi-otsu RUN-NONINTERACTIVE img drw 0 2 1)", "classes2")),
         "classes 6": on(cam, guarded("(gh-multi-otsu RUN-NONINTERACTIVE img drw 0 6 1)", "classes6")),
@@ -282,6 +290,21 @@ def run_checks(t, s, host, cv2, np, match_histograms, threshold_multiotsu):
     coins = png(IMAGES / "coins.png")
     same("CLAHE RUN-WITH-LAST-VALS repeats clip 3.5, 5x7, mode 0", read("clahe-last.png"),
          clahe(coins, 3.5, 5, 7))
+    # Above 8 bits the engine runs CLAHE on 1024-bin tile histograms with
+    # continuous curves, as OpenCV's own 16-bit CLAHE differs from its 8-bit
+    # one: not equal to the 8-bit result, but the same contrast, and every
+    # level kept distinct.
+    p16 = tmp / "clahe-coins-16.png"
+    got = cv2.imread(str(p16), cv2.IMREAD_UNCHANGED) if p16.exists() else None
+    if got is None or got.dtype != np.uint16:
+        t.check("CLAHE 16-bit: written as 16 bits", False, "no 16-bit result")
+    else:
+        w8 = clahe(coins, 2.0, 8, 8).astype(float)
+        levels = len(np.unique(got))
+        corr = np.corrcoef(got.ravel().astype(float), w8.ravel())[0, 1]
+        t.check(f"CLAHE 16-bit: precision kept ({levels} levels), the 8-bit CLAHE's contrast "
+                f"(correlation {corr:.3f}, mean distance {np.abs(got / 257.0 - w8).mean():.1f} levels)",
+                levels > 4096 and corr > 0.95 and np.abs(got / 257.0 - w8).mean() < 16)
     che = png(IMAGES / "chelsea.png")
     check_luminance(t, "CLAHE luminance", che, read("clahe-chelsea-lum.png"),
                     clahe(gimp_luminance_bins(che, host.luminance), 2.0, 8, 8), host.luminance)
@@ -342,6 +365,13 @@ def run_checks(t, s, host, cv2, np, match_histograms, threshold_multiotsu):
     exp[60:241, 100:350] = posterized(box, want, 3)
     same("multi-Otsu in a rectangle: only the selection posterized", read("otsu-camera-rect.png"),
          exp)
+
+    want = threshold_multiotsu(cam, classes=3).astype(int).tolist()
+    t.check("multi-Otsu interactive without a dialog: says the thresholds",
+            f"Multi-level Otsu on value: thresholds {want[0]}, {want[1]}" in out["otsu interactive"].text,
+            out["otsu interactive"].text[-1500:])
+    same("multi-Otsu interactive without a dialog: posterized with the settings it keeps",
+         read("otsu-interactive.png"), posterized(cam, want, 3))
 
     # --- Refusals --------------------------------------------------------
     for tag, name, words in (("classes 2", "classes2", "classes"),

@@ -64,7 +64,7 @@ def main():
             "batch empty pattern": (f"(gh-batch RUN-NONINTERACTIVE \"\" 1 {scm_str(tmp / 'o')} {csvf})", "pattern"),
             "batch operation -1": (f"(gh-batch RUN-NONINTERACTIVE {scm_str(cam)} -1 {scm_str(tmp / 'o')} {csvf})",
                                    "operation"),
-            "batch operation 4": (f"(gh-batch RUN-NONINTERACTIVE {scm_str(cam)} 4 {scm_str(tmp / 'o')} {csvf})",
+            "batch operation 6": (f"(gh-batch RUN-NONINTERACTIVE {scm_str(cam)} 6 {scm_str(tmp / 'o')} {csvf})",
                                   "operation"),
             "batch empty output-dir": (f"(gh-batch RUN-NONINTERACTIVE {scm_str(cam)} 1 \"\" {csvf})", "output"),
             "batch empty stats-csv": (f"(gh-batch RUN-NONINTERACTIVE {scm_str(cam)} 1 {scm_str(tmp / 'o')} \"\")",
