@@ -30,8 +30,9 @@ typedef void (*kernel_fn) (const uint8_t *, const uint8_t *, size_t,
 
 static const char *const variant_names[GH_VARIANT_COUNT]
   = { "packed",           "shared-atomic/32", "counts/32",
-      "shared-atomic/16s", "shared-atomic/16", "counts/16",
-      "shared-atomic/8s", "shared-atomic/8",  "global" };
+      "shared-atomic/16s", "shared-atomic/16", "counts/16s",
+      "counts/16",        "shared-atomic/8s", "shared-atomic/8",
+      "global" };
 
 const char *
 gh_variant_name (gh_variant v)
@@ -80,7 +81,8 @@ with_kind (const gh_launch_kind *kind, F &&f)
   return by_bpp (std::integral_constant<int, 4> ());
 }
 
-/* A variant of one kind: its kernel, threads and shared memory. */
+/* A variant of one kind: its kernel, threads and shared memory; no
+ * kernel (fn NULL) where the variant has no form for the kind. */
 struct launch_shape
 {
   kernel_fn fn;
@@ -97,6 +99,19 @@ shared_shape ()
            gh_shared_atomic_smem<BPP, RAW, LIN, COPIES, SECTIONS> () };
 }
 
+/* The counts kernel; its bank sections exist only for two pair tables. */
+template <int BPP, bool MASK, bool RAW, bool LIN, int COPIES, bool SECTIONS>
+static launch_shape
+counts_shape ()
+{
+  if constexpr (!SECTIONS
+                || gh_count_sections<gh_counted_channels<BPP, RAW> (),
+                                     COPIES, SECTIONS> ())
+    return { gh_kernel_counts<BPP, MASK, RAW, LIN, COPIES, SECTIONS>,
+             GH_CT_THREADS, gh_counts_smem<BPP, MASK, RAW, LIN, COPIES> () };
+  return { NULL, 0, 0 };
+}
+
 template <int BPP, bool MASK, bool RAW, bool LIN>
 static launch_shape
 shape_of (gh_variant v)
@@ -109,11 +124,11 @@ shape_of (gh_variant v)
     case GH_VARIANT_SHARED_32:
       return shared_shape<BPP, MASK, RAW, LIN, 32, false> ();
     case GH_VARIANT_COUNTS_32:
-      return { gh_kernel_counts<BPP, MASK, RAW, LIN, 32>, GH_CT_THREADS,
-               gh_counts_smem<BPP, MASK, RAW, LIN, 32> () };
+      return counts_shape<BPP, MASK, RAW, LIN, 32, false> ();
+    case GH_VARIANT_COUNTS_16S:
+      return counts_shape<BPP, MASK, RAW, LIN, 16, true> ();
     case GH_VARIANT_COUNTS_16:
-      return { gh_kernel_counts<BPP, MASK, RAW, LIN, 16>, GH_CT_THREADS,
-               gh_counts_smem<BPP, MASK, RAW, LIN, 16> () };
+      return counts_shape<BPP, MASK, RAW, LIN, 16, false> ();
     case GH_VARIANT_SHARED_16S:
       return shared_shape<BPP, MASK, RAW, LIN, 16, true> ();
     case GH_VARIANT_SHARED_16:
@@ -179,7 +194,7 @@ gh_cuda_budget (size_t cap, gh_smem_budget *b)
 static bool
 shape_fits (const launch_shape &s, const gh_smem_budget *b)
 {
-  return s.smem <= b->per_block && s.smem + b->reserved <= b->per_sm;
+  return s.fn && s.smem <= b->per_block && s.smem + b->reserved <= b->per_sm;
 }
 
 bool
@@ -426,10 +441,10 @@ calibrate (gh_kernel family, const gh_launch_kind *kind, size_t cap,
         c->order[0] = first;
       }
   /* Then the other families, in the order of their usual speed. */
-  const gh_variant others[8]
+  const gh_variant others[9]
     = { GH_VARIANT_SHARED_32, GH_VARIANT_COUNTS_32, GH_VARIANT_SHARED_16S,
-        GH_VARIANT_SHARED_16, GH_VARIANT_COUNTS_16, GH_VARIANT_SHARED_8S,
-        GH_VARIANT_SHARED_8,  GH_VARIANT_PACKED };
+        GH_VARIANT_SHARED_16, GH_VARIANT_COUNTS_16S, GH_VARIANT_COUNTS_16,
+        GH_VARIANT_SHARED_8S, GH_VARIANT_SHARED_8,  GH_VARIANT_PACKED };
   for (gh_variant v : others)
     if (!in_family (v, family) && gh_variant_fits (v, kind, b))
       c->order[c->count++] = v;

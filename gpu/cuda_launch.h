@@ -31,15 +31,19 @@
  * shared memory.  The shared-atomic kernel comes with 32, 16 or 8 lane
  * copies of its counters, the smaller ones plain or in bank sections
  * (kernel_shared_atomic.cuh); the counts kernel (16-bit counts of full
- * pixels, two channels a word) with 32 or 16 (kernel_counts.cuh), in the
- * shared-atomic family; the global one needs no shared memory and
- * launches anywhere.  Within a family, more copies come first. */
+ * pixels, two channels a word) with 32 or 16, the 16 also in bank
+ * sections where there are two pair tables (GIMP's RGB and RGBA, raw
+ * RGBA; elsewhere counts/16s does not exist and never fits)
+ * (kernel_counts.cuh), in the shared-atomic family; the global one needs
+ * no shared memory and launches anywhere.  Within a family, more copies
+ * come first. */
 typedef enum {
   GH_VARIANT_PACKED = 0,
   GH_VARIANT_SHARED_32,
   GH_VARIANT_COUNTS_32,
   GH_VARIANT_SHARED_16S,
   GH_VARIANT_SHARED_16,
+  GH_VARIANT_COUNTS_16S,
   GH_VARIANT_COUNTS_16,
   GH_VARIANT_SHARED_8S,
   GH_VARIANT_SHARED_8,

@@ -78,26 +78,6 @@ template <int BPP, bool MASK> struct gh_group
       }
   }
 
-  /* Pixels 4q .. 4q + 3 of what load (pix, mask, g, spread) loads, into
-   * w[0 .. BPP - 1] and m[0]: BPP 4-byte loads, for code that goes
-   * through a group a quarter at a time with fewer registers. */
-  __device__ __forceinline__ void load_quarter (
-    const uint8_t *__restrict__ pix, const uint8_t *__restrict__ mask,
-    size_t g, bool spread, int q)
-  {
-    const int stride = (spread = spread && BPP != 3 && !MASK) ? 32 : 1;
-    const uint32_t *p
-      = reinterpret_cast<const uint32_t *> (first (pix, g, spread));
-#pragma unroll
-    for (int c = 0; c < BPP; c++)
-      {
-        const int j = q * BPP + c;
-        w[c] = __ldg (p + (j >> 2) * stride * 4 + (j & 3));
-      }
-    if (MASK)
-      m[0] = __ldg (reinterpret_cast<const uint32_t *> (mask) + g * 4 + q);
-  }
-
   /* The first 16 bytes group g's loads read. */
   static __device__ __forceinline__ const uint4 *
   first (const uint8_t *pix, size_t g, bool spread)

@@ -24,22 +24,37 @@
  * 2c and 2c + 1) meet in a bank on about half the adds of two different
  * bins, as in shared-atomic/16 (two shared-memory passes).
  *
+ * SECTIONS (16 copies, two pair tables: GIMP's RGB and RGBA, raw RGBA): the
+ * same memory with no bank shared by a pair's two lanes in a pair table's
+ * add.  Table t lives in bank section t (banks 16t .. 16t + 15), word
+ * b * 32 + 16t + copy, and the odd lane of a pair (g = lane & 1) adds
+ * the other table's channel in each add (f ^ 2 where the even lane adds
+ * f, the same half of the word): four selects a pixel buy one pass for
+ * four of its five adds on any image, as shared-atomic/16s does for its
+ * six (the odd table keeps its two passes on differing bins).
+ *
  * Pixels of partial weight (alpha or mask between 0 and full) add their
  * weights to 32-bit sums in PARTIAL_COPIES copies (lane l in copy
  * l % PARTIAL_COPIES), all channels alpha included, zero weights skipped.
  * A warp whose 32 groups of 16 pixels are all of full weight (tested on
  * the loaded words at once) takes the count path alone; any other warp
- * goes pixel by pixel (gh_counts_mixed).  So opaque images never touch
- * the sums; images of partial weight everywhere pay contended adds there
- * (16 lanes a copy): the dispatcher's probe has opaque alpha and a random
- * mask, so this kernel is chosen where layers are opaque and not where a
- * mask weighs every pixel (cuda_launch.cu).
+ * goes a quarter of its groups at a time (gh_counts_mixed): a quarter
+ * whose pixels are all full in every lane takes the count path, any
+ * other goes pixel by pixel.  With the spread loads a quarter of the
+ * warp's groups is 128 contiguous pixels, so the partial pixels of a
+ * soft edge (a layer's border ramp) slow down one quarter, not the
+ * warp's whole 512 pixels.  So opaque images never touch the sums;
+ * images of partial weight everywhere pay contended adds there (16 lanes
+ * a copy): the dispatcher's probe has opaque alpha and a random mask, so
+ * this kernel is chosen where layers are opaque and not where a mask
+ * weighs every pixel (cuda_launch.cu).
  *
  * Counts are emptied into the global result (times a full weight) before
  * a 16-bit count could overflow: after 65535 / (16 x threads sharing a
  * copy) steps (127 with 32 copies, 63 with 16); the sums whenever
  * gh_flush_steps says so.  1024 threads; shared memory: counts
- * ((F / 2) * COPIES + (F % 2) * 16) * 1 KB for F counted channels, sums NCH * 256 * PARTIAL_COPIES * 4 bytes when weights vary,
+ * ((F / 2) * COPIES + (F % 2) * 16) * 1 KB for F counted channels (either
+ * layout), sums NCH * 256 * PARTIAL_COPIES * 4 bytes when weights vary,
  * and the sRGB decode table for GIMP 3's luminance (LIN).  A launch
  * handles < 2^32 pixels.
  */
@@ -83,14 +98,25 @@ gh_counts_smem ()
          + (LIN ? GH_LIN_SMEM : 0);
 }
 
+/* Whether the bank-sections layout applies: two pair tables, 16 copies. */
+template <int F, int COPIES, bool SECTIONS>
+__host__ __device__ constexpr bool
+gh_count_sections ()
+{
+  return SECTIONS && COPIES == 16 && F / 2 == 2;
+}
+
 /* Counted channel f's bin b: its word in copy 0 of its table, from the
- * table's start; f < F / 2 * 2 is in a pair table (half f % 2). */
-template <int F, int COPIES>
+ * table's start (sections: from its section's start); f < F / 2 * 2 is in
+ * a pair table (half f % 2). */
+template <int F, int COPIES, bool SECTIONS>
 __host__ __device__ constexpr int
 gh_count_word (int f, int b)
 {
-  return f < F / 2 * 2 ? ((f / 2) * 256 + b) * COPIES
-                       : b * GH_CT_ODD_COPIES;
+  return f >= F / 2 * 2 ? b * GH_CT_ODD_COPIES
+         : gh_count_sections<F, COPIES, SECTIONS> ()
+           ? b * 32
+           : ((f / 2) * 256 + b) * COPIES;
 }
 
 /* Adds each count's copies, times its channel's full weight, to the
@@ -98,7 +124,7 @@ gh_count_word (int f, int b)
  * word for one bin: two counts, the low and high halves; or one bin of
  * the odd table) and starts at copy i, so neighbouring threads read
  * different banks. */
-template <class CH, class PIXEL, int F, int COPIES>
+template <class CH, class PIXEL, int F, int COPIES, bool SECTIONS>
 __device__ __forceinline__ void
 gh_counts_flush (uint32_t *counts, gh_u64 *out)
 {
@@ -107,7 +133,10 @@ gh_counts_flush (uint32_t *counts, gh_u64 *out)
     {
       const bool pair = r < PAIR_ROWS;
       const int copies = pair ? COPIES : GH_CT_ODD_COPIES;
-      uint32_t *row = pair ? counts + r * COPIES
+      uint32_t *row = pair ? counts
+                               + (gh_count_sections<F, COPIES, SECTIONS> ()
+                                    ? (r & 255) * 32 + (r >> 8) * 16
+                                    : r * COPIES)
                            : counts + PAIR_ROWS * COPIES
                                + (r - PAIR_ROWS) * GH_CT_ODD_COPIES;
       uint32_t lo = 0, hi = 0; /* < 2^16 x COPIES; the odd one's in lo */
@@ -130,18 +159,27 @@ gh_counts_flush (uint32_t *counts, gh_u64 *out)
 }
 
 /* A full pixel: one constant add per counted channel; `mine` and `odd`
- * are this lane's copy 0 of the pair tables and of the odd table. */
-template <int F, int COPIES, class PIXEL>
+ * are this lane's copy 0 of the pair tables and of the odd table.
+ * Sections: mine[s] is its copy in section s ^ g, and the odd lane of a
+ * pair (`swap`) adds channel f ^ 2 where the even one adds f. */
+template <int F, int COPIES, bool SECTIONS, class PIXEL>
 __device__ __forceinline__ void
-gh_counts_add (const PIXEL &px, uint32_t mine, uint32_t odd)
+gh_counts_add (const PIXEL &px, const uint32_t (&mine)[2], uint32_t odd,
+               bool swap)
 {
+  constexpr bool S = gh_count_sections<F, COPIES, SECTIONS> ();
 #pragma unroll
   for (int f = 0; f < F; f++)
     if (f < F / 2 * 2)
-      gh_shared_add (mine + gh_count_word<F, COPIES> (f, px.bin[f]) * 4,
-                     1u << (16 * (f & 1)));
+      {
+        const unsigned b = S && swap ? px.bin[f ^ 2] : px.bin[f];
+        gh_shared_add (mine[S ? f / 2 : 0]
+                         + gh_count_word<F, COPIES, SECTIONS> (f, b) * 4,
+                       1u << (16 * (f & 1)));
+      }
     else
-      gh_shared_add (odd + gh_count_word<F, COPIES> (f, px.bin[f]) * 4, 1u);
+      gh_shared_add (
+        odd + gh_count_word<F, COPIES, SECTIONS> (f, px.bin[f]) * 4, 1u);
 }
 
 /* A pixel of partial weight: colour weight wc and alpha weight wa (its
@@ -163,9 +201,10 @@ gh_partial_add (const PIXEL &px, unsigned wc, unsigned wa, uint32_t partial)
     }
 }
 
-/* Whether every pixel of a loaded group has full weight: alpha bytes and
- * mask bytes all 255, tested on whole words. */
-template <int BPP, bool MASK>
+/* Whether every pixel of the first QUARTERS quarters of a loaded group
+ * (4 pixels each) has full weight: alpha bytes and mask bytes all 255,
+ * tested on whole words. */
+template <int QUARTERS, int BPP, bool MASK>
 __device__ __forceinline__ bool
 gh_group_full (const gh_group<BPP, MASK> &grp)
 {
@@ -174,77 +213,111 @@ gh_group_full (const gh_group<BPP, MASK> &grp)
   uint32_t a = ~0u, m = ~0u;
   if (alpha)
 #pragma unroll
-    for (int i = 0; i < 4 * BPP; i++)
+    for (int i = 0; i < QUARTERS * BPP; i++)
       a &= grp.w[i];
   if (MASK)
-    m = grp.m[0] & grp.m[1] & grp.m[2] & grp.m[3];
+#pragma unroll
+    for (int i = 0; i < QUARTERS; i++)
+      m &= grp.m[i];
   return (a & alpha) == alpha && m == ~0u;
 }
 
-/* Whether pixels i and j of a group have the same samples and mask byte
- * (so the same bins and weights). */
+/* Whether pixels i and j of a group add the same to the histogram: the
+ * same alpha and mask bytes, and the same colour samples or no colour
+ * weight (alpha or mask 0: only alpha counts, so a transparent area's
+ * leftover colours do not break its runs). */
 template <int BPP, bool MASK>
 __device__ __forceinline__ bool
 gh_group_same (const gh_group<BPP, MASK> &grp, int i, int j)
 {
-  bool same = !MASK || grp.mask_byte (i) == grp.mask_byte (j);
-  if (BPP == 4)
-    same = same && grp.w[i] == grp.w[j];
-  else
+  constexpr bool alpha = BPP % 2 == 0;
+  constexpr int COLOUR = alpha ? BPP - 1 : BPP;
+  const unsigned a = alpha ? grp.byte (i * BPP + BPP - 1) : 255u;
+  bool colour = true;
 #pragma unroll
-    for (int c = 0; c < BPP; c++)
-      same = same && grp.byte (i * BPP + c) == grp.byte (j * BPP + c);
-  return same;
+  for (int c = 0; c < COLOUR; c++)
+    colour = colour && grp.byte (i * BPP + c) == grp.byte (j * BPP + c);
+  return grp.mask_byte (i) == grp.mask_byte (j)
+         && a == (alpha ? grp.byte (j * BPP + BPP - 1) : 255u)
+         && (colour || a == 0 || grp.mask_byte (i) == 0);
 }
 
-/* Group g, with pixels of partial weight, pixel by pixel: full ones
- * counted, the others' weights summed over runs of equal pixels (up to
- * four, so flat transparent regions do not pile the 16 lanes that share
- * a copy of the sums onto one address at every pixel).  A quarter of the
- * group at a time (reloaded from L1), in a loop that is not unrolled:
- * this path is rare, and a small body with few registers keeps it from
- * crowding the fast path out of the instruction cache and the register
- * file. */
-template <int F, int COPIES, int NCH, class PIXEL, int BPP, bool MASK>
+/* The groups of a warp with pixels of partial weight, a quarter of each
+ * group (4 pixels) at a time, every lane of the warp together (`in`:
+ * whether this lane has a group).  A quarter whose pixels are all full in
+ * every lane is counted as on the fast path; any other goes pixel by
+ * pixel: full ones counted, the others' weights summed over runs of equal
+ * pixels (up to four, so flat transparent regions do not pile the 16
+ * lanes that share a copy of the sums onto one address at every pixel).
+ * The loop is not unrolled (this path is rare, and a small body keeps it
+ * from crowding the fast path out of the instruction cache): the group
+ * stays in registers, its next quarter moved to the front each time. */
+template <int F, int COPIES, bool SECTIONS, int NCH, class PIXEL, int BPP,
+          bool MASK>
 __device__ __forceinline__ void
-gh_counts_mixed (const uint8_t *__restrict__ pix,
-                 const uint8_t *__restrict__ mask, size_t g, bool spread,
-                 uint32_t mine, uint32_t odd, uint32_t partial,
-                 uint32_t &full_pixels, const float *lin)
+gh_counts_mixed (gh_group<BPP, MASK> grp, bool in,
+                 const uint32_t (&mine)[2], uint32_t odd, bool swap,
+                 uint32_t partial, uint32_t &full_pixels, const float *lin)
 {
 #pragma unroll 1
   for (int q = 0; q < GH_GROUP / 4; q++)
     {
-      gh_group<BPP, MASK> quarter;
-      unsigned carry_c = 0, carry_a = 0;
-      quarter.load_quarter (pix, mask, g, spread, q);
-#pragma unroll
-      for (int i = 0; i < 4; i++)
+      if (__all_sync (0xffffffffu, !in || gh_group_full<1> (grp)))
         {
-          PIXEL px;
-          gh_group_pixel (quarter, i, px, lin);
-          if (px.colour_weight == PIXEL::full_colour)
+          if (in)
             {
-              gh_counts_add<F, COPIES> (px, mine, odd);
-              full_pixels++;
-              continue;
+#pragma unroll
+              for (int i = 0; i < 4; i++)
+                {
+                  PIXEL px;
+                  gh_group_pixel (grp, i, px, lin);
+                  gh_counts_add<F, COPIES, SECTIONS> (px, mine, odd, swap);
+                }
+              full_pixels += 4;
             }
-          carry_c += px.colour_weight;
-          carry_a += px.alpha_weight;
-          if (i < 3 && gh_group_same (quarter, i, i + 1))
-            continue;
-          gh_partial_add<NCH> (px, carry_c, carry_a, partial);
-          carry_c = carry_a = 0;
         }
+      else if (in)
+        {
+          unsigned carry_c = 0, carry_a = 0;
+#pragma unroll
+          for (int i = 0; i < 4; i++)
+            {
+              PIXEL px;
+              gh_group_pixel (grp, i, px, lin);
+              if (px.colour_weight == PIXEL::full_colour)
+                {
+                  gh_counts_add<F, COPIES, SECTIONS> (px, mine, odd, swap);
+                  full_pixels++;
+                  continue;
+                }
+              carry_c += px.colour_weight;
+              carry_a += px.alpha_weight;
+              if (i < 3 && gh_group_same (grp, i, i + 1))
+                continue;
+              gh_partial_add<NCH> (px, carry_c, carry_a, partial);
+              carry_c = carry_a = 0;
+            }
+        }
+#pragma unroll
+      for (int i = 0; i < 3 * BPP; i++)
+        grp.w[i] = grp.w[i + BPP];
+      if (MASK)
+#pragma unroll
+        for (int i = 0; i < 3; i++)
+          grp.m[i] = grp.m[i + 1];
     }
 }
 
-template <int BPP, bool MASK, bool RAW, bool LIN, int COPIES>
+template <int BPP, bool MASK, bool RAW, bool LIN, int COPIES, bool SECTIONS>
 __global__ void __launch_bounds__ (GH_CT_THREADS)
 gh_kernel_counts (const uint8_t *__restrict__ pix,
                   const uint8_t *__restrict__ mask, size_t n, gh_u64 *sums)
 {
   static_assert (COPIES == 32 || COPIES == 16, "one or two lanes a copy");
+  static_assert (!SECTIONS
+                   || gh_count_sections<gh_counted_channels<BPP, RAW> (),
+                                        COPIES, SECTIONS> (),
+                 "sections: 16 copies of two pair tables");
   typedef gh_channels<BPP, RAW> ch;
   typedef gh_pixel_bins<BPP, MASK, RAW, LIN> pixel;
   constexpr int NCH = ch::count;
@@ -262,10 +335,13 @@ gh_kernel_counts (const uint8_t *__restrict__ pix,
   float *lin = reinterpret_cast<float *> (partial + PWORDS);
   /* Neighbouring lanes share a copy (their pixels lie close together,
    * so they meet at one address, which costs no second pass, more often
-   * than lanes half a warp apart). */
+   * than lanes half a warp apart); sections: the odd one of the pair
+   * (`swap`) adds the other section's table. */
   const unsigned lane = threadIdx.x & 31;
-  const uint32_t mine
-    = gh_shared_address (counts + lane / (32 / COPIES));
+  const bool swap = SECTIONS && (lane & 1);
+  const uint32_t mine[2]
+    = { gh_shared_address (counts + lane / (32 / COPIES) + swap * 16),
+        gh_shared_address (counts + lane / (32 / COPIES) + !swap * 16) };
   const uint32_t odd = gh_shared_address (
     counts + F / 2 * 256 * COPIES + lane / (32 / GH_CT_ODD_COPIES));
   const uint32_t mine_partial = gh_shared_address (
@@ -286,13 +362,12 @@ gh_kernel_counts (const uint8_t *__restrict__ pix,
        base += step)
     {
       const size_t g = base + threadIdx.x;
-      const bool spread = g - (threadIdx.x & 31) + 32 <= groups;
       gh_group<BPP, MASK> grp;
       bool full = true;
       if (g < groups)
         {
-          grp.load (pix, mask, g, spread);
-          full = !weighted || gh_group_full (grp);
+          grp.load (pix, mask, g, g - (threadIdx.x & 31) + 32 <= groups);
+          full = !weighted || gh_group_full<GH_GROUP / 4> (grp);
         }
       /* The whole warp takes one path: a warp with both would run both. */
       if (!weighted || __all_sync (0xffffffffu, full))
@@ -304,19 +379,19 @@ gh_kernel_counts (const uint8_t *__restrict__ pix,
                 {
                   pixel px;
                   gh_group_pixel (grp, i, px, lin);
-                  gh_counts_add<F, COPIES> (px, mine, odd);
+                  gh_counts_add<F, COPIES, SECTIONS> (px, mine, odd, swap);
                 }
               full_pixels += GH_GROUP;
             }
         }
-      else if (g < groups)
-        gh_counts_mixed<F, COPIES, NCH, pixel, BPP, MASK> (
-          pix, mask, g, spread, mine, odd, mine_partial, full_pixels, lin);
+      else
+        gh_counts_mixed<F, COPIES, SECTIONS, NCH, pixel> (
+          grp, g < groups, mine, odd, swap, mine_partial, full_pixels, lin);
       if (++count_steps == COUNT_FLUSH)
         {
           count_steps = 0;
           __syncthreads ();
-          gh_counts_flush<ch, pixel, F, COPIES> (counts, sums);
+          gh_counts_flush<ch, pixel, F, COPIES, SECTIONS> (counts, sums);
           __syncthreads ();
         }
       if (weighted && ++sum_steps == SUM_FLUSH)
@@ -335,7 +410,7 @@ gh_kernel_counts (const uint8_t *__restrict__ pix,
       px.compute (pix + i * BPP, MASK ? mask[i] : 255u, lin);
       if (!weighted || px.colour_weight == pixel::full_colour)
         {
-          gh_counts_add<F, COPIES> (px, mine, odd);
+          gh_counts_add<F, COPIES, SECTIONS> (px, mine, odd, swap);
           full_pixels++;
         }
       else
@@ -343,7 +418,7 @@ gh_kernel_counts (const uint8_t *__restrict__ pix,
                              mine_partial);
     }
   __syncthreads ();
-  gh_counts_flush<ch, pixel, F, COPIES> (counts, sums);
+  gh_counts_flush<ch, pixel, F, COPIES, SECTIONS> (counts, sums);
   if (weighted)
     gh_copies_flush<ch, GH_CT_PARTIAL_COPIES, false> (partial, sums);
   /* Full pixels' alpha: bin 255, a full alpha weight each. */

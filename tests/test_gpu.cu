@@ -237,10 +237,44 @@ check_variant_picture (gh_variant v, const test_picture *p)
   cudaFree (sums);
 }
 
+/* Soft edges on an opaque picture: full weight except a ramp of partial
+ * weight over the first and last 8 columns (alpha 0 to 224; a mask of
+ * 200 there where there is alpha), a transparent block (weight 0, the
+ * colours kept) over a ninth of the picture and a scattering of single
+ * pixels of weight 128: warps whose pixels are all full, warps with a
+ * few partial ones (in some quarters of their groups, not in others)
+ * and warps with no full pixel at all. */
+static void
+soften (test_picture *p)
+{
+  const size_t bpp = (size_t) p->image.layout;
+  const bool alpha = bpp % 2 == 0;
+  for (size_t y = 0; y < p->height; y++)
+    for (size_t x = 0; x < p->width; x++)
+      {
+        const bool ramp = x < 8 || x + 8 >= p->width;
+        unsigned w = 255;
+        if (ramp)
+          w = (unsigned) (x < 8 ? x : p->width - 1 - x) * 32;
+        if (y >= p->height / 4 && y < p->height / 2 && x >= p->width / 3
+            && x < 2 * p->width / 3)
+          w = 0;
+        if ((x * 7 + y * 13) % 997 == 0)
+          w = 128;
+        if (alpha)
+          p->pixels[y * p->stride + x * bpp + bpp - 1] = (uint8_t) w;
+        if (p->mask)
+          p->mask[y * p->mask_stride + x] = (uint8_t) (!alpha ? w
+                                                       : ramp ? 200
+                                                              : 255);
+      }
+}
+
 /* Every variant that fits, on every layout, mask and luminance rule, on
  * every distribution (--quick: one a variant and layout), with random
- * alpha (many 0 and 255: groups of full pixels, of partial ones and
- * mixed) and opaque (the counts kernel's path of full groups alone). */
+ * alpha and mask (many 0 and 255: groups of full pixels, of partial ones
+ * and mixed), opaque (the counts kernel's path of full groups alone) and
+ * soft-edged (its choice of path per quarter of a warp's groups). */
 static void
 check_variants (void)
 {
@@ -251,18 +285,23 @@ check_variants (void)
       for (int mask = 0; mask <= 1; mask++)
         for (int lin = 0; lin <= (layout >= 3); lin++)
           for (int d = 0; d < DIST_COUNT; d++)
-            for (int opaque = 0; opaque <= (layout % 2 == 0); opaque++)
+            /* weights: random, opaque, soft edges (as far as there is
+             * alpha or a mask to vary) */
+            for (int weights = 0; weights < 3; weights++)
               {
                 const gh_launch_kind kind
                   = { (gh_layout) layout, mask != 0, false,
                       lin ? GH_LUMINANCE_LINEAR : GH_LUMINANCE_PERCEPTUAL };
                 test_picture p;
                 if (!gh_variant_fits ((gh_variant) v, &kind, &b)
-                    || (quick && d != (v + layout) % DIST_COUNT))
+                    || (quick && d != (v + layout) % DIST_COUNT)
+                    || (layout % 2 && (weights == 1 || (weights && !mask))))
                   continue;
                 test_picture_make (&p, (gh_layout) layout, mask,
                                    quick ? 301 : 1001, quick ? 67 : 313,
-                                   (test_dist) d, opaque);
+                                   (test_dist) d, weights != 0);
+                if (weights == 2)
+                  soften (&p);
                 p.image.luminance = kind.luminance;
                 check_variant_picture ((gh_variant) v, &p);
                 test_picture_free (&p);
