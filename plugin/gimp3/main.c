@@ -999,4 +999,10 @@ gpu_histogram_init (GpuHistogram *plug_in G_GNUC_UNUSED)
    * libgimp's _gimp_config starts babl, so setting it here is in time; a
    * value the user set is kept. */
   g_setenv ("BABL_LUT", "0", FALSE);
+  /* GEGL's tile cache here would be GIMP's (tile-cache-size: half the
+   * memory by default) and keep every tile read or written, the whole
+   * image and its shadow: pixels stream in strips, so a small cache bounds
+   * the process (tests/plugin_memory.py).  gegl_init reads it after
+   * libgimp has set GIMP's. */
+  g_setenv ("GEGL_CACHE_SIZE", "64", TRUE);
 }
