@@ -7,8 +7,6 @@
 /* Set while serving; the hooks are the host's. */
 static const ResidentHooks *resident;
 static gboolean             started, busy, trace;
-/* The pixels the kept engine was made for (0: not known, any). */
-static gsize made_for;
 
 void
 resident_install (void)
@@ -32,31 +30,18 @@ resident_quit (void)
     _exit (0);
 }
 
-/* Under AUTO an engine starts a GPU only for work that outlasts the
- * start (gh_options.expected_pixels): a kept engine made for fewer pixels
- * than this call counts is replaced, so the call decides as in a process
- * of its own, and a GPU once started stays. */
+/* After a call, an engine with a GPU, or starting one, stays for the
+ * next calls; one on the CPU for good (no GPU, a GPU that failed, or one
+ * not worth starting for this call's pixels: gh_options.expected_pixels)
+ * goes, so the next call decides as in a process of its own. */
 static void
-engine_for (const GimpParam *param, gint nparams)
+keep_engine_with_gpu (void)
 {
-  gsize pixels;
-
-  if (nparams >= 3 && param[2].type == GIMP_PDB_DRAWABLE
-      && gimp_item_is_valid (param[2].data.d_drawable))
-    pixels = (gsize) gimp_drawable_width (param[2].data.d_drawable)
-             * (gsize) gimp_drawable_height (param[2].data.d_drawable);
-  else if (nparams >= 2 && param[1].type == GIMP_PDB_STRING)
-    pixels = 0; /* the batch: not known */
-  else
-    return;
-  if (*resident->engine && made_for != 0
-      && (pixels == 0 || pixels > made_for))
+  if (*resident->engine && gh_engine_fallback_reason (*resident->engine))
     {
       gh_engine_destroy (*resident->engine);
       *resident->engine = NULL;
     }
-  if (! *resident->engine)
-    made_for = pixels;
 }
 
 /* The temporary procedures' run. */
@@ -84,8 +69,8 @@ resident_run (const gchar *name, gint nparams, const GimpParam *param,
       resident->start ();
       started = TRUE;
     }
-  engine_for (param, nparams);
   resident->run (name, nparams, param, nreturn_vals, return_vals);
+  keep_engine_with_gpu ();
   if (trace)
     g_printerr ("gpu-histogram resident %d: %s served\n", (gint) getpid (),
                 name);

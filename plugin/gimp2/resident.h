@@ -14,8 +14,9 @@
  * (app/pdb/gimppdb.c), and menu entries hold the plug-in procedure itself:
  *
  *   - a call by name with RUN-NONINTERACTIVE is answered here, by the
- *     host's own run, with the engine (and under AUTO its GPU) kept from
- *     call to call;
+ *     host's own run; an engine with a GPU (or starting one under
+ *     AUTO) is kept from call to call, one on the CPU goes after its
+ *     call, as in a process of its own;
  *   - every other run mode (dialogs, repeats), a call arriving while one
  *     is running, and all calls when GPU_HISTOGRAM_RESIDENT=0, pass
  *     through to the plug-in procedure: a new process, as without the
@@ -44,9 +45,9 @@ typedef struct
   void (*install_temporary) (GimpRunProc run);
   /* What the host starts once per process before its first call. */
   void (*start) (void);
-  /* One call, as the plug-in procedure makes it (its engine kept). */
+  /* One call, as the plug-in procedure makes it (its engine left). */
   GimpRunProc run;
-  /* The host's engine: kept between calls. */
+  /* The host's engine: kept between calls while it has a GPU. */
   gh_engine **engine;
 } ResidentHooks;
 

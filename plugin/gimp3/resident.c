@@ -7,8 +7,6 @@
 /* Set while serving. */
 static gh_engine **engine;
 static gboolean    busy, trace;
-/* The pixels the kept engine was made for (0: not known, any). */
-static gsize made_for;
 
 gboolean
 resident_is (const gchar *name)
@@ -48,25 +46,20 @@ pass_through (GimpProcedure *procedure, const gchar *why)
   return values;
 }
 
-/* Under AUTO an engine starts a GPU only for work that outlasts the
- * start (gh_options.expected_pixels): a kept engine made for fewer pixels
- * than this call counts (0: not known) is replaced, so the call decides
- * as in a process of its own, and a GPU once started stays. */
+/* The end of a served call.  An engine with a GPU, or starting one,
+ * stays for the next calls; one on the CPU for good (no GPU, a GPU that
+ * failed, or one not worth starting for this call's pixels:
+ * gh_options.expected_pixels) goes, so the next call decides as in a
+ * process of its own. */
 static void
-engine_for (gsize pixels)
+served (GimpProcedure *procedure)
 {
-  if (*engine && made_for != 0 && (pixels == 0 || pixels > made_for))
+  if (*engine && gh_engine_fallback_reason (*engine))
     {
       gh_engine_destroy (*engine);
       *engine = NULL;
     }
-  if (! *engine)
-    made_for = pixels;
-}
-
-static void
-served (GimpProcedure *procedure)
-{
+  busy = FALSE;
   if (trace)
     g_printerr ("gpu-histogram resident %d: %s served\n", (gint) getpid (),
                 gimp_procedure_get_name (procedure));
@@ -84,20 +77,12 @@ run_image (GimpProcedure *procedure, GimpRunMode run_mode, GimpImage *image,
 {
   const ImageRun *r = data;
   GimpValueArray *values;
-  gsize           n = drawables ? gimp_core_object_array_get_length (
-                                    (GObject **) drawables)
-                                : 0;
 
   if (run_mode != GIMP_RUN_NONINTERACTIVE || busy)
     return pass_through (procedure, busy ? "busy" : "run mode");
   busy = TRUE;
-  /* Other numbers of drawables are the host's calling error. */
-  if (n == 1)
-    engine_for ((gsize) gimp_drawable_get_width (drawables[0])
-                * (gsize) gimp_drawable_get_height (drawables[0]));
   values = r->run (procedure, run_mode, image, drawables, config, NULL);
   served (procedure);
-  busy = FALSE;
   return values;
 }
 
@@ -130,10 +115,8 @@ run_plain (GimpProcedure *procedure, GimpProcedureConfig *config,
   if (run_mode != GIMP_RUN_NONINTERACTIVE || busy)
     return pass_through (procedure, busy ? "busy" : "run mode");
   busy = TRUE;
-  engine_for (0);
   values = r->run (procedure, config, NULL);
   served (procedure);
-  busy = FALSE;
   return values;
 }
 

@@ -16,8 +16,9 @@
  * plug-in procedure itself:
  *
  *   - a call by name with RUN-NONINTERACTIVE is answered here, by the
- *     host's own run function, with the engine (and under AUTO its GPU)
- *     kept from call to call;
+ *     host's own run function; an engine with a GPU (or starting one under
+ *     AUTO) is kept from call to call, one on the CPU goes after its
+ *     call, as in a process of its own;
  *   - every other run mode (dialogs, repeats), a call arriving while one
  *     is running, and all calls when GPU_HISTOGRAM_RESIDENT=0, pass
  *     through to the plug-in procedure: a new process, as without the
@@ -53,7 +54,7 @@ gboolean resident_is (const gchar *name);
 
 /* core_proc_resident.  Its run makes every other procedure the plug-in
  * lists (query_procedures) with `procedure_new` as a temporary one, and
- * keeps *engine (the host's) between calls. */
+ * keeps *engine (the host's) between calls while it has a GPU. */
 GimpProcedure *resident_procedure_new (GimpPlugIn          *plug_in,
                                        ResidentProcedureNew procedure_new,
                                        gh_engine          **engine);
@@ -69,7 +70,8 @@ GimpProcedure *resident_plain_procedure_new (GimpPlugIn  *plug_in,
                                              const gchar *name,
                                              GimpRunFunc  run);
 
-/* Whether this process is the resident one (its engine is kept). */
+/* Whether this process is the resident one (it decides when the engine
+ * goes). */
 gboolean resident_serving (void);
 
 /* GimpPlugInClass.quit: the resident leaves at once (GIMP kills it 10 ms
