@@ -112,6 +112,18 @@ geom_free (gh_clahe_geom *g)
   g->src_col = g->src_row = NULL;
 }
 
+#if GH_HAVE_CUDA
+/* GH_OK, or the failure a test injects into the GPU passes
+ * (gh_options.inject_gpu_failure_after). */
+static gh_status
+gpu_injected (gh_engine *engine, gh_error *why)
+{
+  return gh_engine_gpu_injected (engine)
+           ? gh_fail (why, GH_ERR_STATE, "injected GPU failure (testing)")
+           : GH_OK;
+}
+#endif
+
 void
 gh_clahe_destroy (gh_clahe *c)
 {
@@ -371,9 +383,10 @@ gh_clahe_feed (gh_clahe *c, const void *pixels, size_t y0, size_t rows,
   if (c->gpu)
     {
       gh_error why;
-      if (gh_clahe_cuda_count (c->gpu, pixels, y0, rows, stride, c->hist,
-                               &why)
-          == GH_OK)
+      if (gpu_injected (c->engine, &why) == GH_OK
+          && gh_clahe_cuda_count (c->gpu, pixels, y0, rows, stride, c->hist,
+                                  &why)
+               == GH_OK)
         goto counted;
       gh_engine_gpu_lost (c->engine, why.message);
       gh_clahe_cuda_destroy (c->gpu);
@@ -742,9 +755,10 @@ gh_clahe_apply (const gh_op *op, void *pixels, size_t x0, size_t y0,
   if (m->gpu)
     {
       gh_error why;
-      if (gh_clahe_cuda_map (m->gpu, pixels, x0, y0, width, height, stride,
-                             &why)
-          == GH_OK)
+      if (gpu_injected (m->engine, &why) == GH_OK
+          && gh_clahe_cuda_map (m->gpu, pixels, x0, y0, width, height,
+                                stride, &why)
+               == GH_OK)
         return GH_OK;
       gh_engine_gpu_lost (m->engine, why.message);
       gh_clahe_cuda_destroy (m->gpu);

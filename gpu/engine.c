@@ -87,6 +87,7 @@ struct gh_engine {
   double t0;
   size_t pinned;    /* page-locked blocks handed out and not yet freed */
   int gpu_failed;   /* gh_engine_gpu_failed */
+  int side_passes;  /* GPU passes beside the engine (CLAHE's), for tests */
   char name[400];   /* the backend counting the current (or last) image */
   char dev_name[330];
   char fallback[300];
@@ -464,6 +465,13 @@ gh_engine_gpu_ready (gh_engine *e)
   (void) e;
   return 0;
 #endif
+}
+
+int
+gh_engine_gpu_injected (gh_engine *e)
+{
+  return e && e->options.inject_gpu_failure_after > 0
+         && ++e->side_passes > e->options.inject_gpu_failure_after;
 }
 
 void

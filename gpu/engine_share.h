@@ -7,7 +7,9 @@
  * gh_engine_gpu_lost: a GPU pass beside the engine failed and the caller
  * finishes on the CPU: the engine tells it as its own fallback (the
  * one-line reason, gh_engine_gpu_failed, stderr unless quiet) and counts
- * on the CPU from then on. */
+ * on the CPU from then on.
+ * gh_engine_gpu_injected: testing only, 1 when such a pass must fail now
+ * (gh_options.inject_gpu_failure_after counts these passes too). */
 #ifndef GH_ENGINE_SHARE_H
 #define GH_ENGINE_SHARE_H
 
@@ -15,5 +17,6 @@
 
 int gh_engine_gpu_ready (gh_engine *engine);
 void gh_engine_gpu_lost (gh_engine *engine, const char *why);
+int gh_engine_gpu_injected (gh_engine *engine);
 
 #endif
