@@ -96,8 +96,10 @@ resident_serve (const ResidentHooks *hooks, gint *nreturn_vals,
     }
   trace = mode && ! strcmp (mode, "trace");
   resident = hooks;
-  hooks->install_temporary (resident_run);
+  /* GIMP's start-up waits for the ack only: the procedures follow (a call
+   * before they are in goes to the plug-in, as without the resident). */
   gimp_extension_ack ();
+  hooks->install_temporary (resident_run);
   for (;;)
     gimp_extension_process (0);
 }

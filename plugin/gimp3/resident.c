@@ -155,6 +155,9 @@ serve (GimpProcedure *procedure, GimpProcedureConfig *config G_GNUC_UNUSED,
     }
   trace = mode && ! strcmp (mode, "trace");
   engine = s->engine;
+  /* GIMP's start-up waits for this only: the procedures follow (a call
+   * before they are in goes to the plug-in, as without the resident). */
+  gimp_procedure_persistent_ready (procedure);
   names = GIMP_PLUG_IN_GET_CLASS (plug_in)->query_procedures (plug_in);
   for (l = names; l; l = l->next)
     if (! resident_is (l->data))
@@ -165,7 +168,6 @@ serve (GimpProcedure *procedure, GimpProcedureConfig *config G_GNUC_UNUSED,
         g_object_unref (temporary);
       }
   g_list_free_full (names, g_free);
-  gimp_procedure_persistent_ready (procedure);
   for (;;)
     gimp_plug_in_persistent_process (plug_in, 0);
 }
