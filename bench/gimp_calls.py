@@ -12,19 +12,18 @@ GIMP's own on 1x1, 1 MP and 25.6 MP RGB images, in gimp-console 2.10 and 3.
 
 The plug-in's calls are timed twice: served by its resident process (the
 default: plugin/gimp*/resident.h) and, with GPU_HISTOGRAM_RESIDENT=0, each in a
-new process as without it.  A call's cost is (session with N calls - session
-with 1 call) / (N - 1), each session a fresh gimp-console making the image
-(undo off, so six applies keep no copies) and then calling; medians of
---repeat sessions (GIMP's start-up varies by seconds on a shared machine, so
-only the differences mean anything).  The resident's first call in a session
-also starts GEGL and the engine: that once-per-session cost is reported
-beside it as (session with 1 call - session with none).  GIMP's cost on 1x1
-counts as at least 5 ms (the issue's rule).
+new process as without it.  Each session is a fresh gimp-console that makes the
+image (undo off, so repeated applies keep no copies), makes one call, then N
+more, and reads the clock (Script-Fu's gettimeofday) around them: a call's
+cost is the N calls' time / N, as a script waits for it; the first call is
+reported apart (the resident's starts GEGL and the engine, once per GIMP
+session).  Medians of --repeat sessions.  GIMP's cost on 1x1 counts as at
+least 5 ms (the issue's rule).
 
 Start-up: how long GIMP waits for the resident at its start (it starts the
 extension and waits for its ack), as the time from the extension's exec to
-its exit when GPU_HISTOGRAM_RESIDENT=0 makes it ack and leave (strace -f on
-gimp-console; skipped without strace).
+its ack's write on its pipe to GIMP (strace -f on gimp-console; skipped
+without strace).
 
 Usage: gimp_calls.py PLUGIN-GIMP2 [PLUGIN-GIMP3-IN-ENV] [--repeat N]
                      [--calls N] [--ops histogram,equalize,binarize]
@@ -36,7 +35,6 @@ import shutil
 import statistics
 import subprocess
 import sys
-import time
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -75,55 +73,56 @@ def one_call(op, who):
     return "(gh-binarize RUN-NONINTERACTIVE img drw 0 127)"
 
 
-def session_seconds(s, commands):
-    t = time.perf_counter()
-    log = s._gimp(commands)
-    took = time.perf_counter() - t
-    if "execution error" in log:
-        raise RuntimeError(log[-1500:])
-    return took
+# The clock, as a message: "T|<label>|<seconds>|<microseconds>".
+def clock(label):
+    return (f"(let ((t (gettimeofday))) (gimp-message (string-append \"T|{label}|\""
+            " (number->string (car t)) \"|\" (number->string (cadr t)))))")
 
 
 def timed(s, w, h, op, who, repeat, calls):
-    """Median per call and first-call cost, with the values they came from."""
+    """Median per call and first call, with the values they came from."""
     per, first = [], []
     for _ in range(repeat):
-        t = {n: session_seconds(s, [image(w, h, "(begin " + one_call(op, who) * n + ")")])
-             for n in ((0, 1, calls) if who == "resident" else (1, calls))}
-        per.append((t[calls] - t[1]) / (calls - 1))
-        if 0 in t:
-            first.append(t[1] - t[0])
+        body = ("(begin " + clock(0) + one_call(op, who) + clock(1)
+                + one_call(op, who) * calls + clock(2) + ")")
+        log = s._gimp([image(w, h, body)])
+        t = {int(m.group(1)): int(m.group(2)) + int(m.group(3)) * 1e-6
+             for m in re.finditer(r"T\|(\d)\|(\d+)\|(\d+)", log)}
+        if "execution error" in log or len(t) != 3:
+            raise RuntimeError(log[-1500:])
+        first.append(t[1] - t[0])
+        per.append((t[2] - t[1]) / calls)
     return {"per": statistics.median(per), "per_all": per,
-            "first": statistics.median(first) if first else None, "first_all": first}
+            "first": statistics.median(first), "first_all": first}
 
 
 def startup_wait(s, repeat):
-    """ms from the resident's exec to its exit with GPU_HISTOGRAM_RESIDENT=0
-    (it acks at once and leaves): what GIMP's start-up waits for."""
+    """ms from the resident's exec to its ack (GP_EXTENSION_ACK, 4 bytes on
+    its pipe to GIMP): what GIMP's start-up waits for."""
     if not shutil.which("strace"):
         return None
     exe = str(s.profile / "plug-ins" / "gpu-histogram" / "gpu-histogram")
-    s.env["GPU_HISTOGRAM_RESIDENT"] = "0"
     waits = []
     trace = s.dir / "startup.trace"
     quit_ = ["(+ 1 1)"] if s.host.gimp3 else ["(gimp-quit 0)"]
     for _ in range(repeat):
-        subprocess.run(["strace", "-f", "-ttt", "-qq", "-e", "trace=execve,exit_group",
+        subprocess.run(["strace", "-f", "-ttt", "-qq", "-s", "16", "-e", "trace=execve,write",
                         "-e", "signal=none", "-o", str(trace)] + s.host.argv(quit_),
                        env=s.env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
                        timeout=400)
-        start = {}
+        start, pipe = {}, {}
         for line in trace.read_text().splitlines():
-            m = re.match(r"(\d+)\s+([\d.]+)\s+(execve|exit_group)\((.*)", line)
+            m = re.match(r"(\d+)\s+([\d.]+)\s+(execve|write)\((.*)", line)
             if not m:
                 continue
             pid, t, call, rest = m.group(1), float(m.group(2)), m.group(3), m.group(4)
-            if call == "execve" and rest.startswith(f'"{exe}"'):
-                start[pid] = t
-            elif call == "exit_group" and pid in start:
-                waits.append(t - start[pid])
+            # The extension's run (not the query): -gimp [version] READ WRITE -run.
+            if call == "execve" and rest.startswith(f'"{exe}"') and '"-run"' in rest:
+                argv = re.findall(r'"([^"]*)"', rest.split("[", 1)[1])
+                start[pid], pipe[pid] = t, argv[argv.index("-run") - 1]
+            elif call == "write" and pid in start and rest.startswith(pipe[pid] + ","):
+                waits.append(t - start[pid])  # its first message: the ack
                 break
-    del s.env["GPU_HISTOGRAM_RESIDENT"]
     return waits
 
 
@@ -149,14 +148,14 @@ def measure(plugin, host, repeat, calls, ops, sizes):
                 rows[(op, name)] = per
                 print(f"  {host.name} {op} {name}: " + ", ".join(
                     f"{who} {r['per'] * 1e3:.0f} ms {[round(d * 1e3) for d in r['per_all']]}"
-                    + (f" first {r['first'] * 1e3:.0f} ms" if r["first"] is not None else "")
+                    + f" first {r['first'] * 1e3:.0f} ms {[round(d * 1e3) for d in r['first_all']]}"
                     for who, r in per.items()), flush=True)
     return rows, waits
 
 
 def main():
     args = list(sys.argv[1:])
-    opts = {"--repeat": "3", "--calls": "6", "--ops": ",".join(OPS),
+    opts = {"--repeat": "3", "--calls": "5", "--ops": ",".join(OPS),
             "--sizes": ",".join(SIZES)}
     for k in opts:
         if k in args:
@@ -168,7 +167,7 @@ def main():
     repeat, calls = int(opts["--repeat"]), int(opts["--calls"])
     ops = [o for o in opts["--ops"].split(",") if o]
     sizes = [z for z in opts["--sizes"].split(",") if z]
-    if calls < 2 or any(o not in OPS for o in ops) or any(z not in SIZES for z in sizes):
+    if calls < 1 or any(o not in OPS for o in ops) or any(z not in SIZES for z in sizes):
         raise SystemExit(__doc__)
     hosts = [("gimp2", args[0])] + ([("gimp3", args[1])] if len(args) > 1 else [])
     table, starts = {}, {}
@@ -176,7 +175,7 @@ def main():
         table[name], starts[name] = measure(plugin, Host(name), repeat, calls, ops,
                                                sizes)
     ms = lambda x: f"{x * 1e3:.0f}"  # noqa: E731
-    print(f"\nms per call, (session with {calls} calls - with 1) / {calls - 1}, "
+    print(f"\nms per call (the {calls} calls after the first, timed in the session), "
           f"median of {repeat} sessions each; ratios against GIMP (>= 5 ms)")
     print("| host | call | image | resident | new process | GIMP | resident / GIMP "
           "| new process / GIMP | resident's first call |")
@@ -193,7 +192,7 @@ def main():
     for name, waits in starts.items():
         if waits:
             print(f"{name}: GIMP's start-up waits {ms(statistics.median(waits))} ms for the "
-                  f"resident's ack (exec to exit, {len(waits)} starts: "
+                  f"resident's ack (exec to ack, {len(waits)} starts: "
                   f"{', '.join(ms(w) for w in waits)})")
 
 
