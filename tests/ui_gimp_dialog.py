@@ -33,6 +33,9 @@ for both hosts (--host, as the plugin_*.py tests):
    scikit-image's threshold_multiotsu(classes=3); then the analyse
    procedure repeated (RUN-WITH-LAST-VALS) on a fresh copy must give the
    same image: the last action and its classes are remembered.
+10. CLAHE... (the CLAHE procedure's interactive run, as its menu entry
+   calls it) on the gray photo opens the dialog with CLAHE chosen: Return
+   alone must give OpenCV's createCLAHE(2.0, (8, 8)).apply.
 
 Usage: ui_gimp_dialog.py [--host gimp2|gimp3] PATH-TO-gpu-histogram [SCREENSHOT.png]
 GIMP 2.10 is gimp-2.10 on the PATH.  GIMP 3 runs natively (gimp-3.0 on the
@@ -59,7 +62,8 @@ GRAY = ROOT / "testimages" / "camera.png"
 REFERENCE = ROOT / "testimages" / "astronaut.png"
 FILES = ("cancelled.png", "equalized.png", "binarized.png", "undone.png",
          "flag", "scripted.csv", "menu.csv", "gray-binarized.png",
-         "clahe.png", "matched.png", "posterized.png", "posterize-repeated.png")
+         "clahe.png", "matched.png", "posterized.png", "posterize-repeated.png",
+         "clahe-menu.png")
 
 
 def skip(why):
@@ -386,7 +390,10 @@ def batch_commands(gui, q):
             f" {call('')} (gh-save img drw {q['posterized.png']}))"
             f"(let* ((l (gh-load {scm_str(GRAY)})) (img (car l)) (drw (cadr l)))"
             f" {call('', mode='RUN-WITH-LAST-VALS')}"
-            f" (gh-save img drw {q['posterize-repeated.png']}))")
+            f" (gh-save img drw {q['posterize-repeated.png']}))"
+            f"(let* ((l (gh-load {scm_str(GRAY)})) (img (car l)) (drw (cadr l)))"
+            f" {call('-clahe', '2.0', '8', '8', '1')}"
+            f" (gh-save img drw {q['clahe-menu.png']}))")
 
 
 def drive(t, gui, env, f, shot_path):
@@ -483,6 +490,13 @@ def drive(t, gui, env, f, shot_path):
                 "lines)", lines == 2)
         keys(env, window, "Return")
 
+    # No key but OK: the dialog must open on CLAHE by itself.
+    window = dialog("CLAHE...")
+    if window:
+        time.sleep(gui.settle)
+        screenshot(env, window, f["clahe-menu.png"].with_name("dialog-clahe-menu.png"))
+        keys(env, window, "Return")
+
 
 def compare(t, gui, f, out):
     import cv2
@@ -531,6 +545,8 @@ def compare(t, gui, f, out):
          read("posterized.png", cv2.IMREAD_GRAYSCALE), want)
     same("the analyse procedure repeated (RUN-WITH-LAST-VALS) posterizes again",
          read("posterize-repeated.png", cv2.IMREAD_GRAYSCALE), want)
+    same("CLAHE... opens on CLAHE: OK gives OpenCV's createCLAHE(2.0, (8, 8))",
+         read("clahe-menu.png", cv2.IMREAD_GRAYSCALE), clahe(gray, 2.0, 8, 8))
 
 
 if __name__ == "__main__":

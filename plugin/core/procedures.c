@@ -78,7 +78,8 @@ const CoreProcText core_proc_clahe = {
   "tiles-y)).apply, pixel for pixel on 8-bit layers; higher precisions "
   "keep theirs. Mode 0 equalizes R, G and B (or gray) each; mode 1 the "
   "luminance only, keeping each pixel's hue. Alpha is kept, only the "
-  "selection changes. One undo step.",
+  "selection changes. One undo step. Interactive runs open the histogram "
+  "dialog with CLAHE selected.",
   "RGB*, GRAY*",
 };
 
@@ -94,7 +95,8 @@ const CoreProcText core_proc_match = {
   "gray) each to the reference's same channel (a gray reference's value "
   "for all three; a colour reference's luminance for a gray layer); mode "
   "1 matches the luminance only, keeping each pixel's hue. Alpha is kept, "
-  "only the selection changes. One undo step.",
+  "only the selection changes. One undo step. Interactive runs open the "
+  "histogram dialog with Match to reference selected.",
   "RGB*, GRAY*",
 };
 

@@ -9,12 +9,12 @@
  * procedure that needs it, so a batch pays the GPU start-up once.
  * Settings are kept with gimp_set_data after every successful run, so
  * RUN-WITH-LAST-VALS repeats them.  RUN-INTERACTIVE opens the histogram
- * dialog (ui/) for the analyse, equalize and binarize procedures (the last
- * two with their own action selected), whose settings all three keep, and
- * a file chooser for the export; without a display they repeat their last
- * settings.  CLAHE, match and multi-Otsu have no dialog of their own (the
- * histogram dialog offers them as actions): every run mode but
- * NONINTERACTIVE applies their last settings.
+ * dialog (ui/) for the analyse, equalize, binarize, CLAHE and match
+ * procedures (all but the first with their own action selected), whose
+ * settings they keep, and a file chooser for the export; without a display
+ * they repeat their last settings.  Multi-Otsu has no dialog of its own
+ * (the histogram dialog offers posterize as an action): every run mode but
+ * NONINTERACTIVE applies its last settings.
  */
 #include <string.h>
 
@@ -45,20 +45,6 @@ typedef struct
   gchar  output_dir[PATH_LEN];
   gchar  stats_csv[PATH_LEN];
 } BatchSettings;
-
-typedef struct
-{
-  gdouble clip_limit;
-  gint32  tiles_x;
-  gint32  tiles_y;
-  gint32  mode;
-} ClaheSettings;
-
-typedef struct
-{
-  gint32 reference;
-  gint32 mode;
-} MatchSettings;
 
 typedef struct
 {
@@ -366,7 +352,7 @@ display_available (void)
 }
 
 /* The dialog settings `proc` keeps: its last ones, else a first run's.
- * Equalize and binarize always start on their own action; the analyse
+ * The procedures with an action of their own always start on it; the analyse
  * dialog on its last one. */
 static void
 dialog_settings_get (const gchar *proc, DialogAction action,
@@ -375,6 +361,10 @@ dialog_settings_get (const gchar *proc, DialogAction action,
   DialogSettings defaults;
 
   core_choice_defaults (action, &defaults);
+  /* CLAHE's first mode is its procedure's (luminance: colours keep their
+   * hue), as GIMP 3's argument default. */
+  if (action == DIALOG_ACTION_CLAHE)
+    defaults.mode = GH_EQUALIZE_LUMINANCE;
   last_settings (proc, settings, sizeof *settings, &defaults, NULL);
   if (action != DIALOG_ACTION_NONE)
     settings->action = action;
@@ -440,7 +430,7 @@ dialog_apply (const gchar *proc, DialogAction action, GimpRunMode run_mode,
   return ok;
 }
 
-/* Equalize and binarize with their dialog, or repeated. */
+/* The procedures with their own action in the dialog, or repeated. */
 static gboolean
 dialog_procedure (const gchar *proc, DialogAction action,
                   GimpRunMode run_mode, gint32 drawable, gboolean *changed,
@@ -621,40 +611,33 @@ run_export (GimpRunMode run_mode, gint nparams, const GimpParam *param,
   return TRUE;
 }
 
-/* CLAHE, match and multi-Otsu have no dialog of their own yet: their
- * interactive and repeated runs apply the last settings (a first run's
- * defaults before there are any; match needs a reference given once). */
-
 static gboolean
 run_clahe (GimpRunMode run_mode, gint nparams, const GimpParam *param,
            gboolean *changed, GError **error)
 {
-  static const ClaheSettings defaults = {
-    CORE_CLIP_LIMIT_DEFAULT, CORE_TILES_DEFAULT, CORE_TILES_DEFAULT,
-    GH_EQUALIZE_LUMINANCE,
-  };
   const CoreProgress progress = { 0, 1 };
   gint32             drawable = param[2].data.d_drawable;
-  ClaheSettings      s;
+  DialogSettings     s;
 
   if (! check_arguments (run_mode, nparams, 7, 3, error)
       || ! check_drawable (param, error))
     return FALSE;
-  if (run_mode == GIMP_RUN_NONINTERACTIVE)
-    {
-      s.clip_limit = param[3].data.d_float;
-      s.tiles_x = param[4].data.d_int32;
-      s.tiles_y = param[5].data.d_int32;
-      s.mode = param[6].data.d_int32;
-    }
-  else
-    last_settings (core_proc_clahe.name, &s, sizeof s, &defaults, NULL);
+  if (run_mode != GIMP_RUN_NONINTERACTIVE)
+    return dialog_procedure (core_proc_clahe.name, DIALOG_ACTION_CLAHE,
+                             run_mode, drawable, changed, NULL, error);
   gimp_progress_init ("CLAHE (GPU)");
   if (! core_engine_ensure (&engine, drawable_pixels (drawable), error)
       || ! core_clahe (&gimp2_host, engine, GIMP2_HANDLE (drawable),
-                       s.clip_limit, s.tiles_x, s.tiles_y, s.mode, &progress,
-                       error))
+                       param[3].data.d_float, param[4].data.d_int32,
+                       param[5].data.d_int32, param[6].data.d_int32,
+                       &progress, error))
     return FALSE;
+  /* As the equalize's. */
+  dialog_settings_get (core_proc_clahe.name, DIALOG_ACTION_CLAHE, &s);
+  s.clip_limit = param[3].data.d_float;
+  s.tiles_x = param[4].data.d_int32;
+  s.tiles_y = param[5].data.d_int32;
+  s.mode = param[6].data.d_int32;
   gimp_set_data (core_proc_clahe.name, &s, sizeof s);
   *changed = TRUE;
   return TRUE;
@@ -666,29 +649,32 @@ run_match (GimpRunMode run_mode, gint nparams, const GimpParam *param,
 {
   const CoreProgress progress = { 0, 1 };
   gint32             drawable = param[2].data.d_drawable;
-  MatchSettings      s;
+  DialogSettings     s;
 
   if (! check_arguments (run_mode, nparams, 5, 3, error)
       || ! check_drawable (param, error))
     return FALSE;
-  if (run_mode == GIMP_RUN_NONINTERACTIVE)
-    {
-      s.reference = param[3].data.d_drawable;
-      s.mode = param[4].data.d_int32;
-    }
-  else if (! last_settings (core_proc_match.name, &s, sizeof s, NULL, error))
-    return FALSE;
+  if (run_mode != GIMP_RUN_NONINTERACTIVE)
+    return dialog_procedure (core_proc_match.name, DIALOG_ACTION_MATCH,
+                             run_mode, drawable, changed, NULL, error);
   gimp_progress_init ("Matching histograms (GPU)");
   if (! core_engine_ensure (&engine, drawable_pixels (drawable), error)
       || ! core_match (&gimp2_host, engine, GIMP2_HANDLE (drawable),
-                       GIMP2_HANDLE (s.reference), s.mode, NULL, &progress,
-                       error))
+                       GIMP2_HANDLE (param[3].data.d_drawable),
+                       param[4].data.d_int32, NULL, &progress, error))
     return FALSE;
+  /* As the equalize's. */
+  dialog_settings_get (core_proc_match.name, DIALOG_ACTION_MATCH, &s);
+  s.reference = param[3].data.d_drawable;
+  s.mode = param[4].data.d_int32;
   gimp_set_data (core_proc_match.name, &s, sizeof s);
   *changed = TRUE;
   return TRUE;
 }
 
+/* Multi-Otsu has no dialog of its own yet: its interactive and repeated
+ * runs apply the last settings (a first run's defaults before there are
+ * any). */
 static gboolean
 run_multi_otsu (GimpRunMode run_mode, gint nparams, const GimpParam *param,
                 GimpParam *values, gint *nreturn_vals, gboolean *changed,

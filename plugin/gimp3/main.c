@@ -15,9 +15,10 @@
  * each procedure's config, the dialog's extra ones as aux arguments, and
  * libgimp remembers them after every successful interactive run (GIMP 3's
  * rule: a NONINTERACTIVE run changes nothing remembered).  Export asks
- * for its file with the dialog's CSV file chooser.  CLAHE, match and
- * multi-Otsu have no dialog of their own (the histogram dialog offers them
- * as actions): every run mode applies their config.
+ * for its file with the dialog's CSV file chooser.  CLAHE and match
+ * run the same flow with their own action selected.  Multi-Otsu has no
+ * dialog of its own (the histogram dialog offers posterize as an action):
+ * every run mode applies its config.
  *
  * One process per call, as in every GIMP, except scripts'
  * RUN-NONINTERACTIVE calls, which the resident process serves with the
@@ -145,7 +146,8 @@ ui_available (void)
 }
 
 /* The dialog settings kept in a procedure's config.  `action`: the
- * procedure's own (equalize, binarize), which its dialog starts on and a
+ * procedure's own (equalize, binarize, CLAHE, match), which its dialog
+ * starts on and a
  * repeat applies; DIALOG_ACTION_NONE (analyse) keeps the last one. */
 static void
 settings_from_config (GimpProcedureConfig *config, DialogAction action,
@@ -402,8 +404,10 @@ run_analyse (GimpProcedure *procedure, GimpRunMode run_mode,
                                                    NULL);
 }
 
-/* Equalize and binarize: NONINTERACTIVE applies the arguments, the other
- * run modes go through the dialog flow. */
+/* The procedures with an action of their own in the dialog (equalize,
+ * binarize; CLAHE and match through run_beyond): the other run modes go
+ * through the dialog flow, NONINTERACTIVE here applies equalize's and
+ * binarize's arguments. */
 static GimpValueArray *
 run_apply (GimpProcedure *procedure, GimpRunMode run_mode, GimpImage *image,
            GimpDrawable **drawables, GimpProcedureConfig *config,
@@ -469,9 +473,10 @@ run_binarize (GimpProcedure *procedure, GimpRunMode run_mode,
                     DIALOG_ACTION_BINARIZE);
 }
 
-/* CLAHE, match and multi-Otsu: no dialog of their own yet, so every run
- * mode applies the config (the arguments, or in an interactive or
- * repeated run the remembered settings) as one undo step. */
+/* CLAHE, match and multi-Otsu: NONINTERACTIVE applies the arguments as
+ * one undo step; CLAHE's and match's other run modes are the dialog flow
+ * (run_apply), multi-Otsu, which has no dialog of its own yet, applies
+ * the remembered settings. */
 static GimpValueArray *
 run_beyond (GimpProcedure *procedure, GimpRunMode run_mode,
             GimpImage *image, GimpDrawable **drawables,
@@ -487,6 +492,14 @@ run_beyond (GimpProcedure *procedure, GimpRunMode run_mode,
   gboolean        ok, grouped;
   GError         *error = NULL;
 
+  if (run_mode != GIMP_RUN_NONINTERACTIVE
+      && ! g_strcmp0 (name, core_proc_clahe.name))
+    return run_apply (procedure, run_mode, image, drawables, config,
+                      DIALOG_ACTION_CLAHE);
+  if (run_mode != GIMP_RUN_NONINTERACTIVE
+      && ! g_strcmp0 (name, core_proc_match.name))
+    return run_apply (procedure, run_mode, image, drawables, config,
+                      DIALOG_ACTION_MATCH);
   gegl_init (NULL, NULL);
   drawable = the_drawable (image, drawables, &error);
   ok = drawable
@@ -911,6 +924,7 @@ procedure_new (GimpPlugIn *plug_in, const gchar *name, gboolean temporary)
                                        CORE_MODE_MIN, CORE_MODE_MAX,
                                        GH_EQUALIZE_LUMINANCE,
                                        G_PARAM_READWRITE);
+      add_dialog_settings (procedure, DIALOG_ACTION_CLAHE);
     }
   else if (! g_strcmp0 (name, core_proc_match.name))
     {
@@ -928,6 +942,7 @@ procedure_new (GimpPlugIn *plug_in, const gchar *name, gboolean temporary)
                                        CORE_MODE_MIN, CORE_MODE_MAX,
                                        GH_EQUALIZE_CHANNELS,
                                        G_PARAM_READWRITE);
+      add_dialog_settings (procedure, DIALOG_ACTION_MATCH);
     }
   else if (! g_strcmp0 (name, core_proc_multi_otsu.name))
     {
