@@ -15,6 +15,7 @@ out=${OUT:-device-out}
 mp=${1:-64}
 caps="0 163 99 64"
 mkdir -p "$out"
+out=$(cd "$out" && pwd)
 export PATH=/usr/local/cuda/bin:$PATH
 build=build-device
 summary=()
@@ -40,10 +41,21 @@ for c in $caps; do
 done
 timeout 500 "$build/tests/test_beyond_gpu" > "$out/test_beyond_gpu.log" 2>&1 &
 pids+=($!)
-for t in parity_opencv parity_gimp parity_beyond; do
-  # CUDA forced: under AUTO the CLI keeps these small images on the CPU.
-  GPU_HISTOGRAM_BACKEND=cuda python3 "tests/$t.py" "$build/cli/gpu-histogram-cli" > "$out/$t.log" 2>&1 &
-  pids+=($!)
+# The parity tests once per cap, through a wrapper that gives the CLI the
+# cap and keeps every backend line it prints, so the summary can assert
+# that CUDA counted (a fallback would pass the parity checks on the CPU).
+for c in $caps; do
+  printf '%s\n' '#!/bin/bash' \
+    "o=\$('$PWD/$build/cli/gpu-histogram-cli' --smem-cap $c \"\$@\"); rc=\$?" \
+    "printf '%s\\n' \"\$o\"; grep '^backend: ' <<< \"\$o\" >> '$out/backends-$c.txt'; exit \$rc" \
+    > "$out/cli-$c"
+  chmod +x "$out/cli-$c"
+  : > "$out/backends-$c.txt"
+  for t in parity_opencv parity_gimp parity_beyond; do
+    # CUDA forced: under AUTO the CLI keeps these small images on the CPU.
+    GPU_HISTOGRAM_BACKEND=cuda python3 "tests/$t.py" "$out/cli-$c" > "$out/$t-$c.log" 2>&1 &
+    pids+=($!)
+  done
 done
 rcs=()
 for p in "${pids[@]}"; do wait "$p"; rcs+=($?); done
@@ -55,12 +67,17 @@ for c in $caps; do
 done
 summary+=("test_beyond_gpu (CLAHE, GPU = CPU): exit ${rcs[$i]}: $(tail -1 "$out/test_beyond_gpu.log")")
 i=$((i + 1))
-for t in parity_opencv parity_gimp parity_beyond; do
-  summary+=("$t on the GPU: exit ${rcs[$i]} ($(tail -1 "$out/$t.log"))")
-  i=$((i + 1))
+for c in $caps; do
+  for t in parity_opencv parity_gimp parity_beyond; do
+    summary+=("$t on the GPU, cap $c: exit ${rcs[$i]} ($(tail -1 "$out/$t-$c.log"))")
+    i=$((i + 1))
+  done
+  # Only check_backend's AUTO run on a small image may count on the CPU.
+  b="$out/backends-$c.txt"
+  summary+=("cap $c: CLI runs counted on CUDA $(grep -c '^backend: cuda' "$b"), fell back $(grep -c 'GPU failed' "$b"), on the CPU under AUTO $(grep -v -c -e '^backend: cuda' -e 'GPU failed' "$b")")
 done
 summary+=("tests took $((SECONDS - t1)) s")
-grep -m1 '^backend' "$out/parity_gimp.log" "$out/parity_opencv.log" >> "$out/device.txt" 2>/dev/null
+sort "$out"/backends-*.txt | uniq -c | sort -rn | head -5 >> "$out/device.txt"
 
 # Every compute-sanitizer tool under every cap, in parallel.
 t1=$SECONDS

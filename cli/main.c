@@ -53,6 +53,7 @@ typedef struct {
   int lo, hi;
   int channel; /* -1: default */
   int threshold;
+  int smem_cap_kb; /* --smem-cap; 0: the device's own limit */
 } cli_options;
 
 static void
@@ -66,6 +67,10 @@ usage (FILE *out)
     "                    after a 'file: NAME' line (statistics only)\n"
     "  --timings         print where the time went on stderr\n"
     "  --backend B       auto (default), cpu or cuda\n"
+    "  --smem-cap KB     testing: the shared memory a GPU block may use,\n"
+    "                    below the device's limit (64: Turing, 99: RTX 30/\n"
+    "                    40/50, 163: A100), so one GPU runs the kernels\n"
+    "                    smaller ones launch (0, default: the device's)\n"
     "  --luminance RULE  perceptual (default: GIMP 2.10's, Y' of the stored\n"
     "                    R'G'B') or linear (GIMP 3's, Y of linear light)\n"
     "  --mask FILE       P5 selection mask of the same size (0..255)\n"
@@ -212,6 +217,12 @@ parse_args (int argc, char **argv, cli_options *o)
                             "--clahe-params takes CLIP,TX,TY: a clip limit "
                             ">= 0 and tiles 1..%d\n",
                             GH_CLAHE_MAX_TILES),
+                   -1;
+        }
+      else if (!strcmp (a, "--smem-cap"))
+        {
+          if (parse_int (v, 0, 1 << 20, &o->smem_cap_kb))
+            return fprintf (stderr, "--smem-cap takes kilobytes, 0 or more\n"),
                    -1;
         }
       else if (!strcmp (a, "--threshold"))
@@ -731,6 +742,7 @@ main (int argc, char **argv)
            * starts no GPU that the CPU would beat. */
           gh_options_init (&eo);
           eo.backend = o.backend;
+          eo.smem_cap = (size_t) o.smem_cap_kb * 1024;
           eo.expected_pixels = im.width * im.height * (size_t) o.n_inputs;
           t = now ();
           if (gh_engine_create (&eo, &engine, &err) != GH_OK)
