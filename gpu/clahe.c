@@ -164,14 +164,9 @@ gh_clahe_begin (gh_engine *engine, const gh_clahe_params *p, gh_layout layout,
     return gh_fail (error, GH_ERR_INVALID,
                     "a %d x %d tile grid; each side takes 1 to %d",
                     p->tiles_x, p->tiles_y, GH_CLAHE_MAX_TILES);
-  if (p->mode != GH_EQUALIZE_CHANNELS && p->mode != GH_EQUALIZE_LUMINANCE)
-    return gh_fail (error, GH_ERR_INVALID,
-                    "CLAHE mode %d is not 0 (each channel) or 1 "
-                    "(luminance)",
-                    (int) p->mode);
-  if (sample == GH_SAMPLE_U8 ? bins != 256 : bins < 2 || bins > 65536)
-    return gh_fail (error, GH_ERR_INVALID, "%d bins do not fit %s samples",
-                    bins, sample == GH_SAMPLE_U8 ? "8-bit" : "float");
+  if ((st = gh_op_check_mode ("CLAHE", p->mode, error)) != GH_OK
+      || (st = gh_op_check_bins ("", bins, sample, error)) != GH_OK)
+    return st;
   if (width < 1 || height < 1 || width > INT_MAX - GH_CLAHE_MAX_TILES
       || height > INT_MAX - GH_CLAHE_MAX_TILES)
     return gh_fail (error, GH_ERR_INVALID,

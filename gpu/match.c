@@ -95,27 +95,18 @@ gh_op_match (gh_op *op, const gh_histogram *source,
   if (!op)
     return gh_fail (error, GH_ERR_INVALID, "no operation given");
   memset (op, 0, sizeof *op);
-  if ((st = gh_op_check_kind (layout, sample, luminance, error)) != GH_OK)
+  if ((st = gh_op_check_kind (layout, sample, luminance, error)) != GH_OK
+      || (st = gh_op_check_mode ("match", mode, error)) != GH_OK)
     return st;
-  if (mode != GH_EQUALIZE_CHANNELS && mode != GH_EQUALIZE_LUMINANCE)
-    return gh_fail (error, GH_ERR_INVALID,
-                    "match mode %d is not 0 (each channel) or 1 "
-                    "(luminance)",
-                    (int) mode);
   if (!source || (!source->raw && !source->weight))
     return gh_fail (error, GH_ERR_INVALID, "no histogram given");
   if (!reference || (!reference->raw && !reference->weight))
     return gh_fail (error, GH_ERR_INVALID, "no reference histogram given");
-  for (int i = 0; i < 2; i++)
-    {
-      const gh_histogram *h = i ? reference : source;
-      if (sample == GH_SAMPLE_U8 ? h->bins != 256
-                                 : h->bins < 2 || h->bins > 65536)
-        return gh_fail (error, GH_ERR_INVALID,
-                        "a %s histogram of %d bins does not fit %s samples",
-                        i ? "reference" : "source", h->bins,
-                        sample == GH_SAMPLE_U8 ? "8-bit" : "float");
-    }
+  if ((st = gh_op_check_bins ("source ", source->bins, sample, error))
+        != GH_OK
+      || (st = gh_op_check_bins ("reference ", reference->bins, sample,
+                                 error)) != GH_OK)
+    return st;
   ref_rgb = (reference->channels & (1u << GH_CHANNEL_RED)) != 0;
   /* Which source channel goes to which of the reference's: a gray
    * reference gives its gray level to every channel, a colour one its

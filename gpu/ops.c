@@ -192,6 +192,27 @@ gh_op_check_kind (gh_layout layout, gh_sample sample, gh_luminance luminance,
 }
 
 gh_status
+gh_op_check_mode (const char *what, gh_equalize_mode mode, gh_error *error)
+{
+  if (mode != GH_EQUALIZE_CHANNELS && mode != GH_EQUALIZE_LUMINANCE)
+    return gh_fail (error, GH_ERR_INVALID,
+                    "%s mode %d is not 0 (each channel) or 1 (luminance)",
+                    what, (int) mode);
+  return GH_OK;
+}
+
+gh_status
+gh_op_check_bins (const char *which, int bins, gh_sample sample,
+                  gh_error *error)
+{
+  if (sample == GH_SAMPLE_U8 ? bins != 256 : bins < 2 || bins > 65536)
+    return gh_fail (error, GH_ERR_INVALID,
+                    "a %shistogram of %d bins does not fit %s samples",
+                    which, bins, sample == GH_SAMPLE_U8 ? "8-bit" : "float");
+  return GH_OK;
+}
+
+gh_status
 gh_op_equalize (gh_op *op, const gh_histogram *hist, gh_layout layout,
                 gh_sample sample, gh_luminance luminance,
                 gh_equalize_mode mode, gh_error *error)
@@ -205,20 +226,13 @@ gh_op_equalize (gh_op *op, const gh_histogram *hist, gh_layout layout,
   if (!op)
     return gh_fail (error, GH_ERR_INVALID, "no operation given");
   memset (op, 0, sizeof *op);
-  if ((st = gh_op_check_kind (layout, sample, luminance, error)) != GH_OK)
+  if ((st = gh_op_check_kind (layout, sample, luminance, error)) != GH_OK
+      || (st = gh_op_check_mode ("equalize", mode, error)) != GH_OK)
     return st;
-  if (mode != GH_EQUALIZE_CHANNELS && mode != GH_EQUALIZE_LUMINANCE)
-    return gh_fail (error, GH_ERR_INVALID,
-                    "equalize mode %d is not 0 (each channel) or 1 "
-                    "(luminance)",
-                    (int) mode);
   if (!hist || !hist->raw)
     return gh_fail (error, GH_ERR_INVALID, "no histogram given");
-  if (sample == GH_SAMPLE_U8 ? hist->bins != 256
-                             : hist->bins < 2 || hist->bins > 65536)
-    return gh_fail (error, GH_ERR_INVALID,
-                    "a histogram of %d bins does not fit %s samples",
-                    hist->bins, sample == GH_SAMPLE_U8 ? "8-bit" : "float");
+  if ((st = gh_op_check_bins ("", hist->bins, sample, error)) != GH_OK)
+    return st;
   /* On gray, luminance is the gray level: both modes are the same. */
   if (rgb && mode == GH_EQUALIZE_LUMINANCE)
     channels[n++] = GH_CHANNEL_LUMINANCE;

@@ -18,6 +18,14 @@ enum {
 /* Layout, sample type and luminance rule are known values. */
 gh_status gh_op_check_kind (gh_layout layout, gh_sample sample,
                             gh_luminance luminance, gh_error *error);
+/* The mode of the operation `what` ("equalize", "match", "CLAHE") is a
+ * gh_equalize_mode. */
+gh_status gh_op_check_mode (const char *what, gh_equalize_mode mode,
+                            gh_error *error);
+/* A histogram of `bins` bins suits the sample type: 256 for U8, 2..65536
+ * for F32.  `which` names it in the message ("", "source ", ...). */
+gh_status gh_op_check_bins (const char *which, int bins, gh_sample sample,
+                            gh_error *error);
 
 /* The colour model: a pixel's colour samples (R, G, B first) moved to a
  * new luminance keeping hue, the luminance being the one the histogram
