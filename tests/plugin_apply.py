@@ -9,9 +9,8 @@ Usage: plugin_apply.py [--host gimp2|gimp3] PATH-TO-gpu-histogram
 Ends with "N passed, N failed"; exit 0 all passed, 1 a failure, 77 skipped.
 """
 import csv
-import sys
 
-from plugin_gimp import ROOT, GimpSession, Tally, parse_args, require_gimp, scm_str
+from plugin_gimp import ROOT, GimpSession, Snippets, Tally, parse_args, require_gimp, scm_str
 
 IMAGES = ROOT / "testimages"
 FIX = ROOT / "tests" / "fixtures" / "gimp"
@@ -65,18 +64,8 @@ def gimp_luminance_bins(rgb, luminance="perceptual"):
 
 
 def commands(tmp):
-    def on(file, body, sel="(none)", prep=""):
-        return (f"(let* ((l (gh-load {scm_str(file)})) (img (car l)) (drw (cadr l)))"
-                f" (gh-select img '{sel}) {prep} {body})")
-
-    def out(name):
-        return scm_str(tmp / name)
-
-    def guarded(call, name):
-        """Saves before and after a call that must fail; says REFUSED|why."""
-        return (f"(gh-save img drw {out(name + '-before.png')})"
-                f"(gh-guard (lambda () {call}))"
-                f"(gh-save img drw {out(name + '-after.png')})")
+    s = Snippets(tmp)
+    on, out, guarded = s.on, s.out, s.guarded
 
     cam, ast, che = IMAGES / "camera.png", IMAGES / "astronaut.png", IMAGES / "chelsea.png"
     return {

@@ -37,7 +37,7 @@ import csv
 import shutil
 
 from plugin_apply import gimp_luminance, gimp_luminance_bins, png, srgb_to_linear
-from plugin_gimp import ROOT, GimpSession, Tally, parse_args, require_gimp, scm_str
+from plugin_gimp import ROOT, GimpSession, Snippets, Tally, parse_args, require_gimp, scm_str
 
 IMAGES = ROOT / "testimages"
 FIX = ROOT / "tests" / "fixtures" / "gimp"
@@ -71,18 +71,8 @@ GRAY_CASES = (("camera", 2.0, 8, 8), ("coins", 2.0, 8, 8), ("coins", 3.5, 5, 7),
 
 
 def commands(tmp, host):
-    def on(file, body, sel="(none)"):
-        return (f"(let* ((l (gh-load {scm_str(file)})) (img (car l)) (drw (cadr l)))"
-                f" (gh-select img '{sel}) {body})")
-
-    def out(name):
-        return scm_str(tmp / name)
-
-    def guarded(call, name):
-        """Saves before and after a call that must fail; says REFUSED|why."""
-        return (f"(gh-save img drw {out(name + '-before.png')})"
-                f"(gh-guard (lambda () {call}))"
-                f"(gh-save img drw {out(name + '-after.png')})")
+    s = Snippets(tmp)
+    on, out, guarded = s.on, s.out, s.guarded
 
     def otsu(tag, file, ch, k, apply, sel="(none)"):
         return on(file, f"(gh-save img drw {out(tag + '-before.png')})"

@@ -436,3 +436,24 @@ class Tally:
 
 def scm_str(path):
     return '"' + str(path).replace("\\", "\\\\").replace('"', '\\"') + '"'
+
+
+class Snippets:
+    """Script-Fu for the apply tests: a body run on a file loaded as img/drw with a
+    selection (gh-select's name), output paths in the test's folder, and a call that must
+    fail with the image saved before and after it (the call says REFUSED|why)."""
+
+    def __init__(self, tmp):
+        self.tmp = tmp
+
+    def on(self, file, body, sel="(none)", prep=""):
+        return (f"(let* ((l (gh-load {scm_str(file)})) (img (car l)) (drw (cadr l)))"
+                f" (gh-select img '{sel}) {prep} {body})")
+
+    def out(self, name):
+        return scm_str(self.tmp / name)
+
+    def guarded(self, call, name):
+        return (f"(gh-save img drw {self.out(name + '-before.png')})"
+                f"(gh-guard (lambda () {call}))"
+                f"(gh-save img drw {self.out(name + '-after.png')})")
