@@ -10,6 +10,11 @@ stops at 12 MP), random P6 files; runs alternate cpu and auto, medians of 7 runs
 is faster).  The batch: N files of 12 MP (default 100; --quick 10) given to ONE CLI
 process (its multi-file mode: one engine, as the plug-in's batch), 3 runs each way,
 with the CLI's --timings line (decode, count on each side, GPU ready, encode).
+The session: what the plug-in's resident process does in a GIMP session, one engine
+kept over calls of any size after a large call started the GPU; as the CLI's
+multi-file mode, a large file (48 MP; --quick 12 MP) followed by 100 files of 1 px,
+20 of 1 MP or 5 of 12 MP; each small file's cost is (the sequence's time - the large
+file's alone) / their number, cpu against auto.
 GPU_HISTOGRAM_BACKEND is removed from the environment (it would override --backend).
 """
 import os
@@ -62,6 +67,22 @@ def compare(cli, files, runs):
     return {b: statistics.median(v) for b, v in got.items()}, got, last
 
 
+def session(cli, tmp, quick):
+    """The resident's case: small calls on an engine whose GPU a large call started."""
+    big = os.path.join(tmp, "session-big.ppm")
+    write_p6(big, *((4000, 3000) if quick else (8000, 6000)), 7)
+    alone, _, _ = compare(cli, [big], 5)
+    rows = []
+    for name, w, h, n in (("1 px", 1, 1, 100), ("1 MP", 1000, 1000, 20),
+                          ("12 MP", 4000, 3000, 5)):
+        small = os.path.join(tmp, f"session-{w}.ppm")
+        write_p6(small, w, h, 3)
+        med, _, last = compare(cli, [big] + [small] * n, 5)
+        rows.append((name, n, {b: (med[b] - alone[b]) / n for b in med}, last["auto"][0]))
+    os.unlink(big)
+    return rows
+
+
 def main():
     args = sys.argv[1:]
     quick = "--quick" in args
@@ -100,7 +121,8 @@ def main():
             files.append(os.path.join(tmp, f"b{k:03d}.ppm"))
             write_p6(files[-1], 4000, 3000, k)
         med, allruns, last = compare(cli, files, 3)
-        print(f"\nCLI, process start to exit, median (ms); ratio auto / cpu")
+        sessions = session(cli, tmp, quick)
+        print("\nCLI, process start to exit, median (ms); ratio auto / cpu")
         print("| image | cpu | auto | auto / cpu | auto counted by |")
         print("|---|---|---|---|---|")
         for name, m, names in rows:
@@ -109,6 +131,13 @@ def main():
         print(f"| {batch} x 12 MP, one process | {med['cpu'] * 1e3:.0f} | "
               f"{med['auto'] * 1e3:.0f} | {med['auto'] / med['cpu']:.2f} | "
               f"{', '.join(last['auto'][0])} |")
+        print("\nA session (one engine after a large file, as the resident): a small "
+              "file's cost, ms")
+        print("| image | files | cpu | auto | auto / cpu | auto counted by |")
+        print("|---|---|---|---|---|---|")
+        for name, n, cost, names in sessions:
+            print(f"| {name} | {n} | {cost['cpu'] * 1e3:.2f} | {cost['auto'] * 1e3:.2f} | "
+                  f"{cost['auto'] / cost['cpu']:.2f} | {', '.join(names)} |")
         print(f"\nbatch runs: cpu {[round(t, 3) for t in allruns['cpu']]} s, "
               f"auto {[round(t, 3) for t in allruns['auto']]} s")
         for b in ("cpu", "auto"):
