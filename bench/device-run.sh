@@ -74,7 +74,9 @@ for c in $caps; do
   done
   # Only check_backend's AUTO run on a small image may count on the CPU.
   b="$out/backends-$c.txt"
-  summary+=("cap $c: CLI runs counted on CUDA $(grep -c '^backend: cuda' "$b"), fell back $(grep -c 'GPU failed' "$b"), on the CPU under AUTO $(grep -v -c -e '^backend: cuda' -e 'GPU failed' "$b")")
+  n_cuda=$(grep -c '^backend: cuda' "$b"); n_fell=$(grep -c 'GPU failed' "$b")
+  verdict=ok; { [ "$n_cuda" -gt 0 ] && [ "$n_fell" = 0 ]; } || verdict=FAIL
+  summary+=("cap $c, parity CLI runs: $verdict: counted on CUDA $n_cuda, fell back $n_fell, on the CPU under AUTO $(grep -v -c -e '^backend: cuda' -e 'GPU failed' "$b")")
 done
 summary+=("tests took $((SECONDS - t1)) s")
 sort "$out"/backends-*.txt | uniq -c | sort -rn | head -5 >> "$out/device.txt"
