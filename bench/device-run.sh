@@ -5,6 +5,8 @@
 # OpenCV's.  Full logs go to
 # $OUT (or ./device-out); a short summary is printed last.
 #   bash bench/device-run.sh [megapixels]
+# STAGES="tests sanitizers bench" (the default) picks the parts to run, so
+# a run can be split over calls of the device's time limit.
 # Caps (KB of shared memory a block may use; 0: the device's own): the
 # limits of the A100 (163), consumer Ampere / Ada / Blackwell (99) and
 # Turing (64), so one H100 runs what each of them launches.  The tests
@@ -20,6 +22,7 @@ export PATH=/usr/local/cuda/bin:$PATH
 build=build-device
 summary=()
 t0=$SECONDS
+want () { [[ " ${STAGES:-tests sanitizers bench} " == *" $1 "* ]]; }
 
 { nvidia-smi --query-gpu=name,driver_version,clocks.sm,clocks.mem --format=csv; nvcc --version | tail -1; } > "$out/device.txt" 2>&1
 if ! { meson setup --wipe "$build" -Dgpu_archs=90 -Dbuildtype=release \
@@ -29,6 +32,7 @@ if ! { meson setup --wipe "$build" -Dgpu_archs=90 -Dbuildtype=release \
 fi
 summary+=("build: ok ($((SECONDS - t0)) s)")
 
+if want tests; then
 # Tests: the CPU suites through meson, test_gpu once per cap, the parity
 # tests with the machine's own python3 (it has cv2) so the CLI they drive
 # runs on the GPU; all at once.
@@ -81,6 +85,9 @@ done
 summary+=("tests took $((SECONDS - t1)) s")
 sort "$out"/backends-*.txt | uniq -c | sort -rn | head -5 >> "$out/device.txt"
 
+fi
+
+if want sanitizers; then
 # Every compute-sanitizer tool under every cap, in parallel.
 t1=$SECONDS
 pids=()
@@ -107,8 +114,10 @@ for tool in memcheck racecheck synccheck initcheck; do
 done
 summary+=("compute-sanitizer memcheck test_beyond_gpu --quick: exit ${rcs[$i]} ($(grep 'ERROR SUMMARY' "$out/sanitizer-memcheck-clahe.log" | tail -1); $(tail -1 "$out/sanitizer-memcheck-clahe.log"))")
 summary+=("sanitizers took $((SECONDS - t1)) s")
+fi
 tar czf "$out/logs.tgz" -C "$out" $(cd "$out" && ls *.log) 2>/dev/null && rm -f "$out"/test_gpu-*.log "$out"/sanitizer-*.log
 
+if want bench; then
 python3 - <<'PY'
 import cv2
 im = cv2.cvtColor(cv2.imread('testimages/astronaut.png'), cv2.COLOR_BGR2RGB)
@@ -125,6 +134,7 @@ python3 bench/clahe_vs_opencv.py "$build/bench/gpu-histogram-bench" testimages/a
   > "$out/bench-clahe.log" 2>&1
 summary+=("CLAHE benchmark: exit $? ($((SECONDS - t1)) s)")
 
+fi
 cat "$out/device.txt"
 printf '%s\n' "${summary[@]}"
 cat "$out/bench.log" "$out/bench-clahe.log"
