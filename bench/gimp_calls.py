@@ -27,7 +27,10 @@ without strace).
 
 Usage: gimp_calls.py PLUGIN-GIMP2 [PLUGIN-GIMP3-IN-ENV] [--repeat N]
                      [--calls N] [--ops histogram,equalize,binarize]
-                     [--sizes 1x1,1MP,25.6MP]
+                     [--sizes 1x1,1MP,25.6MP] [--who gimp,resident,process]
+(--calls 50 --sizes 1x1 --who gimp,resident: the 1x1 costs to a tenth of a
+millisecond, where the round trips to GIMP are the cost; GIMP's start-up
+wait is measured only with the new process's calls.)
 GIMP 3 runs through scripts/gimp3-env.sh (GH_GIMP3_ENV) as the tests do.
 """
 import re
@@ -43,6 +46,7 @@ from plugin_gimp import GimpSession, Host  # noqa: E402
 
 SIZES = {"1x1": (1, 1), "1MP": (1000, 1000), "25.6MP": (6400, 4000)}
 OPS = ("histogram", "equalize", "binarize")
+WHO = ("gimp", "resident", "process")
 GIMP_FLOOR = 5e-3  # s: GIMP's cost on 1x1 counts as at least this
 
 
@@ -126,10 +130,12 @@ def startup_wait(s, repeat):
     return waits
 
 
-def measure(plugin, host, repeat, calls, ops, sizes):
+def measure(plugin, host, repeat, calls, ops, sizes, whos):
     rows = {}
+    digits = 1 if calls >= 20 else 0  # tenths of a ms where many calls were timed
     with GimpSession(plugin, host) as s:
-        waits = startup_wait(s, repeat)
+        # Start-up only in a whole run (with the new process's calls).
+        waits = startup_wait(s, repeat) if "process" in whos else None
         if waits:
             print(f"  {host.name} start-up waits for the resident: "
                   f"{statistics.median(waits) * 1e3:.0f} ms {[round(x * 1e3) for x in waits]}",
@@ -138,7 +144,7 @@ def measure(plugin, host, repeat, calls, ops, sizes):
             for name in sizes:
                 w, h = SIZES[name]
                 per = {}
-                for who in ("gimp", "resident", "process"):
+                for who in whos:
                     if who == "process" and op != "histogram":
                         continue  # a new process per call: the histogram rows show it
                     if who == "process":
@@ -147,7 +153,8 @@ def measure(plugin, host, repeat, calls, ops, sizes):
                     s.env.pop("GPU_HISTOGRAM_RESIDENT", None)
                 rows[(op, name)] = per
                 print(f"  {host.name} {op} {name}: " + ", ".join(
-                    f"{who} {r['per'] * 1e3:.0f} ms {[round(d * 1e3) for d in r['per_all']]}"
+                    f"{who} {r['per'] * 1e3:.{digits}f} ms "
+                    f"{[round(d * 1e3, digits or None) for d in r['per_all']]}"
                     + f" first {r['first'] * 1e3:.0f} ms {[round(d * 1e3) for d in r['first_all']]}"
                     for who, r in per.items()), flush=True)
     return rows, waits
@@ -156,7 +163,7 @@ def measure(plugin, host, repeat, calls, ops, sizes):
 def main():
     args = list(sys.argv[1:])
     opts = {"--repeat": "3", "--calls": "5", "--ops": ",".join(OPS),
-            "--sizes": ",".join(SIZES)}
+            "--sizes": ",".join(SIZES), "--who": ",".join(WHO)}
     for k in opts:
         if k in args:
             i = args.index(k)
@@ -167,14 +174,16 @@ def main():
     repeat, calls = int(opts["--repeat"]), int(opts["--calls"])
     ops = [o for o in opts["--ops"].split(",") if o]
     sizes = [z for z in opts["--sizes"].split(",") if z]
-    if calls < 1 or any(o not in OPS for o in ops) or any(z not in SIZES for z in sizes):
+    whos = [w for w in WHO if w in opts["--who"].split(",")]
+    if (calls < 1 or any(o not in OPS for o in ops) or any(z not in SIZES for z in sizes)
+            or "gimp" not in whos or "resident" not in whos):
         raise SystemExit(__doc__)
     hosts = [("gimp2", args[0])] + ([("gimp3", args[1])] if len(args) > 1 else [])
     table, starts = {}, {}
     for name, plugin in hosts:
         table[name], starts[name] = measure(plugin, Host(name), repeat, calls, ops,
-                                               sizes)
-    ms = lambda x: f"{x * 1e3:.0f}"  # noqa: E731
+                                               sizes, whos)
+    ms = lambda x: f"{x * 1e3:.{1 if calls >= 20 else 0}f}"  # noqa: E731
     print(f"\nms per call (the {calls} calls after the first, timed in the session), "
           f"median of {repeat} sessions each; ratios against GIMP (>= 5 ms)")
     print("| host | call | image | resident | new process | GIMP | resident / GIMP "

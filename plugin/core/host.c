@@ -1,8 +1,63 @@
 /* host.c — what the plug-in's core asks of a GIMP host. */
 #include "host.h"
 
+#include <string.h>
+
+/* One call's, in the one thread a plug-in runs its procedures in. */
+static CoreDrawableFacts given;
+
+void
+core_drawable_facts_give (const CoreDrawableFacts *facts)
+{
+  if (facts)
+    given = *facts;
+  else
+    memset (&given, 0, sizeof given);
+}
+
+gboolean
+core_drawable_facts_take (gpointer drawable, CoreDrawableFacts *facts)
+{
+  if (! given.drawable || given.drawable != drawable)
+    return FALSE;
+  *facts = given;
+  core_drawable_facts_give (NULL);
+  return TRUE;
+}
+
 void
 core_drawable_info_clear (CoreDrawableInfo *info)
 {
   g_clear_pointer (&info->name, g_free);
+  g_clear_object (&info->buffer);
+}
+
+void
+core_drawable_info_set_layout (CoreDrawableInfo *info, const Babl *format)
+{
+  info->is_indexed = babl_format_is_palette (format);
+  info->has_alpha = babl_format_has_alpha (format);
+  info->is_gray = ! info->is_indexed
+                  && babl_format_get_n_components (format)
+                       - info->has_alpha == 1;
+}
+
+gboolean
+core_format_is_linear (const Babl *format)
+{
+  const gchar *model;
+
+  if (babl_format_is_palette (format))
+    return FALSE;
+  model = babl_get_name (babl_format_get_model (format));
+  return ! strchr (model, '\'') && ! strchr (model, '~');
+}
+
+CorePrecision
+core_format_precision (const Babl *format)
+{
+  if (babl_format_get_type (format, 0) != babl_type ("u8"))
+    return CORE_PRECISION_OTHER;
+  return core_format_is_linear (format) ? CORE_PRECISION_U8_LINEAR
+                                        : CORE_PRECISION_U8_PERCEPTUAL;
 }

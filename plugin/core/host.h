@@ -15,6 +15,7 @@
  * errors of file_load and file_save say only why (the core words the
  * message around it), and file_load returns an image without a layer
  * with *drawable NULL (the core reports it and closes the image).
+ * Added since: threshold, GIMP's own, for binarize.
  */
 #ifndef GH_CORE_HOST_H
 #define GH_CORE_HOST_H
@@ -61,18 +62,65 @@ typedef struct
   gint          width;       /* coordinates (mask_intersect); 0 x 0 when  */
   gint          height;      /* the selection misses it                   */
   gint          offset_x;    /* the drawable's offsets: the selection is  */
-  gint          offset_y;    /* in image coordinates                      */
+  gint          offset_y;    /* in image coordinates (asked only when     */
+                             /* has_selection; 0 otherwise)               */
   gboolean      has_selection;
+  GeglBuffer   *buffer;      /* the drawable's pixels where describe got
+                                them to learn the above from their format
+                                and size (a reference, dropped by
+                                core_drawable_info_clear): the region
+                                reads and applies through it, so the host
+                                is asked for them once; NULL: the core asks
+                                buffer () */
 } CoreDrawableInfo;
 
 void core_drawable_info_clear (CoreDrawableInfo *info);
+
+/* What a drawable's storage format tells, for describe: gray, alpha and
+ * indexed (a palette's colours are not gray) set in `info`. */
+void core_drawable_info_set_layout (CoreDrawableInfo *info,
+                                    const Babl       *format);
+
+/* Whether `format` holds linear light: babl marks a non-linear model's
+ * name with ' or ~; a palette's colours are 8-bit non-linear. */
+gboolean core_format_is_linear (const Babl *format);
+
+/* The precision class of a drawable stored in `format`, by its samples'
+ * type and TRC (a palette: 8-bit perceptual). */
+CorePrecision core_format_precision (const Babl *format);
+
+/* What a host's run asked GIMP of a call's drawable just before handing
+ * it to the core: its image (the run checks that the drawable is in the
+ * image given) and the part inside the selection (its size is the work
+ * the engine and the progress bar are chosen for).  The next describe of
+ * that drawable takes them instead of asking again, once: a later
+ * describe asks GIMP (a dialog's apply sees a selection changed while it
+ * was open), and a host forgets them at the end of every call (the
+ * resident serves many: nothing is kept from one to the next). */
+typedef struct
+{
+  gpointer drawable;   /* NULL: none */
+  gpointer image;      /* the host's handle of the drawable's image */
+  gboolean intersects; /* gimp_drawable_mask_intersect's answer */
+  gint     x, y, width, height;
+} CoreDrawableFacts;
+
+/* Hands `facts` (NULL: none) to the next describe of their drawable. */
+void core_drawable_facts_give (const CoreDrawableFacts *facts);
+
+/* In describe: TRUE, with `facts` filled and forgotten, when the run gave
+ * them for `drawable`. */
+gboolean core_drawable_facts_take (gpointer           drawable,
+                                   CoreDrawableFacts *facts);
 
 typedef struct
 {
   /* Which luminance this GIMP's histogram bins. */
   gh_luminance luminance;
 
-  /* Fills `info` (cleared or zeroed before); returns info->exists. */
+  /* Fills `info` (cleared or zeroed before); returns info->exists.
+   * Every PDB call is a round trip to GIMP (about 0.1 ms): a host asks
+   * what one call of a procedure needs, once (issue 14). */
   gboolean    (*describe)         (gpointer drawable, CoreDrawableInfo *info);
   /* New references (g_object_unref them); the selection is the image's
    * selection channel, asked for only when info.has_selection. */
@@ -108,6 +156,15 @@ typedef struct
    * it with image_close) and the layer in *layer. */
   gpointer    (*scratch_layer)    (gpointer drawable, gint width,
                                    gint height, gpointer *layer);
+
+  /* GIMP's own threshold (gimp-drawable-threshold) of the drawable's part
+   * inside the selection, in GIMP's process, as one undo step: colour
+   * white where the pixel's `channel` (GimpHistogramChannel) lies in
+   * low..high (0..1), else black; alpha kept.  Binarize calls it only
+   * where that gives exactly its own pixels (operations.c). */
+  gboolean    (*threshold)        (gpointer drawable, gint channel,
+                                   gdouble low, gdouble high,
+                                   GError **error);
 } CoreHost;
 
 #endif

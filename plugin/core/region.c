@@ -10,6 +10,12 @@
  * that memory stays bounded. */
 #define STRIP_BYTES (4 << 20)
 
+gboolean
+core_progress_shown (gsize pixels)
+{
+  return pixels > 1000 * 1000;
+}
+
 gh_luminance
 core_region_luminance (const CoreRegion *region)
 {
@@ -97,6 +103,25 @@ core_region_clear (CoreRegion *region)
   core_drawable_info_clear (&region->info);
 }
 
+/* The drawable's pixels (a new reference): those describe got, else the
+ * host's.  Their tiles stay cached in the plug-in from the histogram's
+ * pass to the apply's. */
+static GeglBuffer *
+region_buffer (const CoreRegion *region)
+{
+  if (region->info.buffer)
+    return g_object_ref (region->info.buffer);
+  return region->host->buffer (region->drawable);
+}
+
+const Babl *
+core_region_layer_format (const CoreRegion *region)
+{
+  if (region->info.buffer)
+    return gegl_buffer_get_format (region->info.buffer);
+  return region->host->format (region->drawable);
+}
+
 /* Rows per strip of pixels of `bpp` bytes: whole tiles where a strip
  * holds more than one, so each of the host's tiles crosses once. */
 static gint
@@ -157,7 +182,7 @@ core_region_read (gh_engine *engine, const CoreRegion *region,
     return TRUE;
   with_mask = with_mask && info->has_selection;
   rows = strip_rows (region, babl_format_get_bytes_per_pixel (region->format));
-  buffer = region->host->buffer (region->drawable);
+  buffer = region_buffer (region);
   /* Page-locked when the engine is on the GPU: strips then go straight
    * to the device. */
   pixels = gh_engine_alloc_host (engine, stride * rows);
@@ -330,14 +355,14 @@ core_region_apply (const CoreRegion *region, const gh_op *op,
 
   if (info->height == 0)
     return TRUE; /* the selection misses the drawable: nothing to change */
-  layer_format = host->format (region->drawable);
+  layer_format = core_region_layer_format (region);
   /* Sized by the wider of the two formats, so the strips held stay a few
    * MiB each. */
   rows = strip_rows (region,
                      MAX (babl_format_get_bytes_per_pixel (region->format),
                           babl_format_get_bytes_per_pixel (layer_format)));
   alpha_keeper_init (&keeper, region, layer_format, rows);
-  src = host->buffer (region->drawable);
+  src = region_buffer (region);
   shadow = host->shadow_buffer (region->drawable);
   pixels = g_malloc (stride * rows);
   for (gint y = info->y; ok && y < info->y + info->height;)

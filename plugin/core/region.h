@@ -14,6 +14,11 @@
  *   core_region_apply (&region, &op, &progress, &error);
  *   core_region_clear (&region);
  *
+ * A region reads its drawable through one buffer from init to clear (the
+ * host's describe hands it over: CoreDrawableInfo.buffer), so a pass
+ * after the first can find its tiles in the plug-in; make a new region to
+ * see pixels changed since (a merged apply).
+ *
  * core_region_read hands every strip (and its selection mask) to a
  * function, for operations that read the pixels in passes of their own
  * (CLAHE's tile histograms).
@@ -49,6 +54,12 @@ typedef struct
   gdouble span;
 } CoreProgress;
 
+/* Whether work on `pixels` pixels shows a progress bar: above a million,
+ * where a call takes long enough to be seen.  Below, a host asks GIMP for
+ * none (and passes no CoreProgress): each update is a round trip to GIMP
+ * that costs more than a small image's pixels (issue 14). */
+gboolean core_progress_shown (gsize pixels);
+
 /* The luminance rule for the region's samples: the host's, except for
  * drawables read in linear light (bins_linear), whose samples are already
  * linear, so their luminance is the weighted sum of the samples as given
@@ -57,6 +68,10 @@ gh_luminance core_region_luminance (const CoreRegion *region);
 
 /* The engine's description of the region's pixels. */
 void core_region_image (const CoreRegion *region, gh_image *image);
+
+/* The drawable's storage format (gimp_drawable_get_format), from the
+ * buffer describe gave: no round trip to GIMP. */
+const Babl *core_region_layer_format (const CoreRegion *region);
 
 /* FALSE with a calling error when the drawable does not exist. */
 gboolean core_region_init (const CoreHost *host, gpointer drawable,

@@ -5,14 +5,30 @@
 
 #include "errors.h"
 
+/* What the core needs of the drawable, in as few round trips as GIMP
+ * 2.10 allows: the image and the part inside the selection as the run
+ * gave them (core_drawable_facts_give), and the buffer (libgimp asks GIMP
+ * for its format and size), which tells the layout and precision, so the
+ * pixels are asked for once. */
 static gboolean
 describe (gpointer drawable, CoreDrawableInfo *info)
 {
-  gint32        id = GPOINTER_TO_INT (drawable);
-  gint32        image = gimp_item_get_image (id);
-  GimpPrecision precision;
+  gint32            id = GPOINTER_TO_INT (drawable);
+  CoreDrawableFacts facts;
+  gint32            image;
+  const Babl       *format;
 
   memset (info, 0, sizeof *info);
+  if (! core_drawable_facts_take (drawable, &facts))
+    {
+      facts.image = GIMP2_HANDLE (gimp_item_get_image (id));
+      if (GPOINTER_TO_INT (facts.image) != -1)
+        facts.intersects = gimp_drawable_mask_intersect (id, &facts.x,
+                                                         &facts.y,
+                                                         &facts.width,
+                                                         &facts.height);
+    }
+  image = GPOINTER_TO_INT (facts.image);
   if (image == -1)
     {
       info->name = g_strdup_printf ("%d", id);
@@ -20,21 +36,28 @@ describe (gpointer drawable, CoreDrawableInfo *info)
     }
   info->exists = TRUE;
   info->name = gimp_item_get_name (id);
-  info->is_gray = gimp_drawable_is_gray (id);
-  info->has_alpha = gimp_drawable_has_alpha (id);
-  info->is_indexed = gimp_drawable_is_indexed (id);
   info->is_group = gimp_item_is_group (id);
   info->locked = gimp_item_get_lock_content (id);
-  precision = gimp_image_get_precision (image);
-  info->precision = precision == GIMP_PRECISION_U8_GAMMA
-                      ? CORE_PRECISION_U8_PERCEPTUAL
-                      : precision == GIMP_PRECISION_U8_LINEAR
-                          ? CORE_PRECISION_U8_LINEAR : CORE_PRECISION_OTHER;
-  if (! gimp_drawable_mask_intersect (id, &info->x, &info->y, &info->width,
-                                      &info->height))
-    info->width = info->height = 0;
-  gimp_drawable_offsets (id, &info->offset_x, &info->offset_y);
+  info->buffer = gimp_drawable_get_buffer (id);
+  format = gegl_buffer_get_format (info->buffer);
+  core_drawable_info_set_layout (info, format);
+  info->precision = core_format_precision (format);
+  /* Linear 8-bit gray is also the storage of every layer mask (GIMP
+   * 2.10's gimp_babl_mask_format): the image's precision says how the
+   * core reads it. */
+  if (info->precision == CORE_PRECISION_U8_LINEAR && info->is_gray
+      && gimp_image_get_precision (image) == GIMP_PRECISION_U8_GAMMA)
+    info->precision = CORE_PRECISION_U8_PERCEPTUAL;
+  if (facts.intersects)
+    {
+      info->x = facts.x;
+      info->y = facts.y;
+      info->width = facts.width;
+      info->height = facts.height;
+    }
   info->has_selection = ! gimp_selection_is_empty (image);
+  if (info->has_selection)
+    gimp_drawable_offsets (id, &info->offset_x, &info->offset_y);
   return TRUE;
 }
 
@@ -150,6 +173,18 @@ scratch_layer (gpointer drawable, gint width, gint height, gpointer *layer)
   return GIMP2_HANDLE (image);
 }
 
+static gboolean
+threshold (gpointer drawable, gint channel, gdouble low, gdouble high,
+           GError **error)
+{
+  if (gimp_drawable_threshold (GPOINTER_TO_INT (drawable),
+                               (GimpHistogramChannel) channel, low, high))
+    return TRUE;
+  g_set_error (error, CORE_ERROR, CORE_ERROR_FAILED, "%s",
+               gimp_get_pdb_error ());
+  return FALSE;
+}
+
 const CoreHost gimp2_host = {
   /* GIMP 2.10 bins the stored perceptual values' Y'. */
   .luminance = GH_LUMINANCE_PERCEPTUAL,
@@ -166,6 +201,7 @@ const CoreHost gimp2_host = {
   .file_save = file_save,
   .image_close = image_close,
   .scratch_layer = scratch_layer,
+  .threshold = threshold,
 };
 
 GimpPDBStatusType

@@ -247,31 +247,55 @@ last_settings (const gchar *proc, gpointer settings, gsize size,
   return FALSE;
 }
 
-/* The pixels a call on the drawable counts: the engine starts no GPU the
- * CPU would beat (core_engine_ensure). */
+/* The pixels a call on the drawable of `image` (checked) counts, those
+ * inside the selection: the engine starts no GPU the CPU would beat
+ * (core_engine_ensure), small work shows no progress.  Asked once, for
+ * the core too (core_drawable_facts_give). */
 static gsize
-drawable_pixels (gint32 drawable)
+drawable_pixels (gint32 image, gint32 drawable)
 {
-  return (gsize) gimp_drawable_width (drawable)
-         * (gsize) gimp_drawable_height (drawable);
+  CoreDrawableFacts facts = { GIMP2_HANDLE (drawable), GIMP2_HANDLE (image),
+                              FALSE, 0, 0, 0, 0 };
+
+  facts.intersects = gimp_drawable_mask_intersect (drawable, &facts.x,
+                                                   &facts.y, &facts.width,
+                                                   &facts.height);
+  core_drawable_facts_give (&facts);
+  /* None is still one: 0 would tell the engine nothing. */
+  return facts.intersects ? MAX ((gsize) facts.width * facts.height, 1) : 1;
+}
+
+/* GIMP's progress bar with `text` for a call's work on `pixels` pixels,
+ * where it is long enough to show one (core_progress_shown); else NULL,
+ * and GIMP is asked nothing. */
+static const CoreProgress *
+progress_start (gsize pixels, const gchar *text)
+{
+  static const CoreProgress whole = { 0, 1 };
+
+  if (! core_progress_shown (pixels))
+    return NULL;
+  gimp_progress_init (text);
+  return &whole;
 }
 
 /* The drawable's histogram, under GIMP's progress bar, and how long the
  * engine took (its start-up left out). */
 static gboolean
-histogram_timed (gint32 drawable, gh_histogram *hist, gdouble *seconds,
-                 GError **error)
+histogram_timed (gint32 image, gint32 drawable, gh_histogram *hist,
+                 gdouble *seconds, GError **error)
 {
-  const CoreProgress progress = { 0, 1 };
-  GTimer            *timer;
-  gboolean           ok;
+  gsize               pixels = drawable_pixels (image, drawable);
+  const CoreProgress *progress;
+  GTimer             *timer;
+  gboolean            ok;
 
-  if (! core_engine_ensure (&engine, drawable_pixels (drawable), error))
+  if (! core_engine_ensure (&engine, pixels, error))
     return FALSE;
-  gimp_progress_init ("Histogram (GPU)");
+  progress = progress_start (pixels, "Histogram (GPU)");
   timer = g_timer_new ();
   ok = core_histogram (&gimp2_host, engine, GIMP2_HANDLE (drawable), hist,
-                       &progress, error);
+                       progress, error);
   *seconds = g_timer_elapsed (timer, NULL);
   g_timer_destroy (timer);
   return ok;
@@ -430,18 +454,21 @@ dialog_apply (const gchar *proc, DialogAction action, GimpRunMode run_mode,
   return ok;
 }
 
-/* The procedures with their own action in the dialog, or repeated. */
+/* The procedures with their own action in the dialog, or repeated, on
+ * their image and drawable arguments. */
 static gboolean
 dialog_procedure (const gchar *proc, DialogAction action,
-                  GimpRunMode run_mode, gint32 drawable, gboolean *changed,
-                  gint *used, GError **error)
+                  GimpRunMode run_mode, const GimpParam *param,
+                  gboolean *changed, gint *used, GError **error)
 {
+  gint32       drawable = param[2].data.d_drawable;
   gh_histogram hist;
   gdouble      seconds;
   gboolean     ok;
 
   gh_histogram_init (&hist);
-  ok = histogram_timed (drawable, &hist, &seconds, error)
+  ok = histogram_timed (param[1].data.d_image, drawable, &hist, &seconds,
+                        error)
        && dialog_apply (proc, action, run_mode, drawable, &hist, seconds,
                         changed, used, error);
   gh_histogram_clear (&hist);
@@ -465,7 +492,8 @@ run_analyse (GimpRunMode run_mode, gint nparams, const GimpParam *param,
       || ! check_drawable (param, error))
     return FALSE;
   gh_histogram_init (&hist);
-  ok = histogram_timed (param[2].data.d_drawable, &hist, &seconds, error);
+  ok = histogram_timed (param[1].data.d_image, param[2].data.d_drawable,
+                        &hist, &seconds, error);
   if (ok)
     {
       gh_stats_table (&hist, stats);
@@ -498,20 +526,22 @@ static gboolean
 run_equalize (GimpRunMode run_mode, gint nparams, const GimpParam *param,
               gboolean *changed, GError **error)
 {
-  const CoreProgress progress = { 0, 1 };
-  gint32             drawable = param[2].data.d_drawable;
-  DialogSettings     s;
+  const CoreProgress *progress;
+  gsize               pixels;
+  gint32              drawable = param[2].data.d_drawable;
+  DialogSettings      s;
 
   if (! check_arguments (run_mode, nparams, 4, 3, error)
       || ! check_drawable (param, error))
     return FALSE;
   if (run_mode != GIMP_RUN_NONINTERACTIVE)
     return dialog_procedure (core_proc_equalize.name, DIALOG_ACTION_EQUALIZE,
-                             run_mode, drawable, changed, NULL, error);
-  gimp_progress_init ("Equalizing (GPU)");
-  if (! core_engine_ensure (&engine, drawable_pixels (drawable), error)
+                             run_mode, param, changed, NULL, error);
+  pixels = drawable_pixels (param[1].data.d_image, drawable);
+  progress = progress_start (pixels, "Equalizing (GPU)");
+  if (! core_engine_ensure (&engine, pixels, error)
       || ! core_equalize (&gimp2_host, engine, GIMP2_HANDLE (drawable),
-                          param[3].data.d_int32, NULL, &progress, error))
+                          param[3].data.d_int32, NULL, progress, error))
     return FALSE;
   /* Remembered as the dialog's settings: a repeat does the same, the
    * dialog starts from it. */
@@ -527,10 +557,11 @@ run_binarize (GimpRunMode run_mode, gint nparams, const GimpParam *param,
               GimpParam *values, gint *nreturn_vals, gboolean *changed,
               GError **error)
 {
-  const CoreProgress progress = { 0, 1 };
-  gint32             drawable = param[2].data.d_drawable;
-  DialogSettings     s;
-  gint               used;
+  const CoreProgress *progress;
+  gsize               pixels;
+  gint32              drawable = param[2].data.d_drawable;
+  DialogSettings      s;
+  gint                used;
 
   if (! check_arguments (run_mode, nparams, 5, 3, error)
       || ! check_drawable (param, error))
@@ -538,16 +569,17 @@ run_binarize (GimpRunMode run_mode, gint nparams, const GimpParam *param,
   if (run_mode != GIMP_RUN_NONINTERACTIVE)
     {
       if (! dialog_procedure (core_proc_binarize.name, DIALOG_ACTION_BINARIZE,
-                              run_mode, drawable, changed, &used, error))
+                              run_mode, param, changed, &used, error))
         return FALSE;
     }
   else
     {
-      gimp_progress_init ("Binarizing (GPU)");
-      if (! core_engine_ensure (&engine, drawable_pixels (drawable), error)
+      pixels = drawable_pixels (param[1].data.d_image, drawable);
+      progress = progress_start (pixels, "Binarizing (GPU)");
+      if (! core_engine_ensure (&engine, pixels, error)
           || ! core_binarize (&gimp2_host, engine, GIMP2_HANDLE (drawable),
                               param[3].data.d_int32, param[4].data.d_int32,
-                              NULL, &used, &progress, error))
+                              NULL, &used, progress, error))
         return FALSE;
       /* As the equalize's; the procedure's Otsu is over all levels. */
       dialog_settings_get (core_proc_binarize.name, DIALOG_ACTION_BINARIZE,
@@ -569,9 +601,10 @@ static gboolean
 run_export (GimpRunMode run_mode, gint nparams, const GimpParam *param,
             GError **error)
 {
-  const CoreProgress progress = { 0, 1 };
-  const gchar       *proc = core_proc_export.name;
-  ExportSettings     s;
+  const CoreProgress *progress;
+  gsize               pixels;
+  const gchar        *proc = core_proc_export.name;
+  ExportSettings      s;
 
   if (! check_arguments (run_mode, nparams, 4, 3, error)
       || ! check_drawable (param, error))
@@ -600,12 +633,13 @@ run_export (GimpRunMode run_mode, gint nparams, const GimpParam *param,
     }
   else if (! last_settings (proc, &s, sizeof s, NULL, error))
     return FALSE;
-  gimp_progress_init ("Exporting the histogram (GPU)");
-  if (! core_engine_ensure (&engine,
-                            drawable_pixels (param[2].data.d_drawable), error)
+  pixels = drawable_pixels (param[1].data.d_image,
+                            param[2].data.d_drawable);
+  progress = progress_start (pixels, "Exporting the histogram (GPU)");
+  if (! core_engine_ensure (&engine, pixels, error)
       || ! core_export (&gimp2_host, engine,
                         GIMP2_HANDLE (param[2].data.d_drawable), s.filename,
-                        &progress, error))
+                        progress, error))
     return FALSE;
   gimp_set_data (proc, &s, sizeof s);
   return TRUE;
@@ -615,22 +649,24 @@ static gboolean
 run_clahe (GimpRunMode run_mode, gint nparams, const GimpParam *param,
            gboolean *changed, GError **error)
 {
-  const CoreProgress progress = { 0, 1 };
-  gint32             drawable = param[2].data.d_drawable;
-  DialogSettings     s;
+  const CoreProgress *progress;
+  gsize               pixels;
+  gint32              drawable = param[2].data.d_drawable;
+  DialogSettings      s;
 
   if (! check_arguments (run_mode, nparams, 7, 3, error)
       || ! check_drawable (param, error))
     return FALSE;
   if (run_mode != GIMP_RUN_NONINTERACTIVE)
     return dialog_procedure (core_proc_clahe.name, DIALOG_ACTION_CLAHE,
-                             run_mode, drawable, changed, NULL, error);
-  gimp_progress_init ("CLAHE (GPU)");
-  if (! core_engine_ensure (&engine, drawable_pixels (drawable), error)
+                             run_mode, param, changed, NULL, error);
+  pixels = drawable_pixels (param[1].data.d_image, drawable);
+  progress = progress_start (pixels, "CLAHE (GPU)");
+  if (! core_engine_ensure (&engine, pixels, error)
       || ! core_clahe (&gimp2_host, engine, GIMP2_HANDLE (drawable),
                        param[3].data.d_float, param[4].data.d_int32,
                        param[5].data.d_int32, param[6].data.d_int32,
-                       &progress, error))
+                       progress, error))
     return FALSE;
   /* As the equalize's. */
   dialog_settings_get (core_proc_clahe.name, DIALOG_ACTION_CLAHE, &s);
@@ -647,21 +683,23 @@ static gboolean
 run_match (GimpRunMode run_mode, gint nparams, const GimpParam *param,
            gboolean *changed, GError **error)
 {
-  const CoreProgress progress = { 0, 1 };
-  gint32             drawable = param[2].data.d_drawable;
-  DialogSettings     s;
+  const CoreProgress *progress;
+  gsize               pixels;
+  gint32              drawable = param[2].data.d_drawable;
+  DialogSettings      s;
 
   if (! check_arguments (run_mode, nparams, 5, 3, error)
       || ! check_drawable (param, error))
     return FALSE;
   if (run_mode != GIMP_RUN_NONINTERACTIVE)
     return dialog_procedure (core_proc_match.name, DIALOG_ACTION_MATCH,
-                             run_mode, drawable, changed, NULL, error);
-  gimp_progress_init ("Matching histograms (GPU)");
-  if (! core_engine_ensure (&engine, drawable_pixels (drawable), error)
+                             run_mode, param, changed, NULL, error);
+  pixels = drawable_pixels (param[1].data.d_image, drawable);
+  progress = progress_start (pixels, "Matching histograms (GPU)");
+  if (! core_engine_ensure (&engine, pixels, error)
       || ! core_match (&gimp2_host, engine, GIMP2_HANDLE (drawable),
                        GIMP2_HANDLE (param[3].data.d_drawable),
-                       param[4].data.d_int32, NULL, &progress, error))
+                       param[4].data.d_int32, NULL, progress, error))
     return FALSE;
   /* As the equalize's. */
   dialog_settings_get (core_proc_match.name, DIALOG_ACTION_MATCH, &s);
@@ -684,11 +722,12 @@ run_multi_otsu (GimpRunMode run_mode, gint nparams, const GimpParam *param,
     GH_CHANNEL_LUMINANCE, CORE_CLASSES_DEFAULT, 1,
   };
   /* Returned values must outlive run(): libgimp sends them afterwards. */
-  static gint32      thresholds[CORE_CLASSES_MAX - 1];
-  const CoreProgress progress = { 0, 1 };
-  gint32             drawable = param[2].data.d_drawable;
-  MultiOtsuSettings  s;
-  gint               levels[CORE_CLASSES_MAX - 1], n;
+  static gint32       thresholds[CORE_CLASSES_MAX - 1];
+  const CoreProgress *progress;
+  gsize               pixels;
+  gint32              drawable = param[2].data.d_drawable;
+  MultiOtsuSettings   s;
+  gint                levels[CORE_CLASSES_MAX - 1], n;
 
   if (! check_arguments (run_mode, nparams, 6, 3, error)
       || ! check_drawable (param, error))
@@ -708,11 +747,12 @@ run_multi_otsu (GimpRunMode run_mode, gint nparams, const GimpParam *param,
           && s.channel == GH_CHANNEL_LUMINANCE)
         s.channel = GH_CHANNEL_VALUE;
     }
-  gimp_progress_init ("Multi-level Otsu (GPU)");
-  if (! core_engine_ensure (&engine, drawable_pixels (drawable), error)
+  pixels = drawable_pixels (param[1].data.d_image, drawable);
+  progress = progress_start (pixels, "Multi-level Otsu (GPU)");
+  if (! core_engine_ensure (&engine, pixels, error)
       || ! core_multi_otsu (&gimp2_host, engine, GIMP2_HANDLE (drawable),
                             s.channel, s.classes, s.apply, NULL, levels, &n,
-                            &progress, error))
+                            progress, error))
     return FALSE;
   gimp_set_data (core_proc_multi_otsu.name, &s, sizeof s);
   if (run_mode != GIMP_RUN_NONINTERACTIVE)
@@ -859,6 +899,8 @@ run_call (const gchar *name, gint nparams, const GimpParam *param,
       *nreturn_vals = 2;
       g_error_free (error);
     }
+  /* What the run asked GIMP for the core is this call's only. */
+  core_drawable_facts_give (NULL);
   /* A GPU that was there and not used is told once per call. */
   note = core_engine_fallback_note (engine);
   if (note && run_mode == GIMP_RUN_INTERACTIVE)

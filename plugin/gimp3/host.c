@@ -1,54 +1,41 @@
 /* host.c — the plug-in core's host for GIMP 3 (libgimp 3.0). */
 #include "host.h"
 
-#include <string.h>
 
 #include "core/errors.h"
 
-/* Whether GIMP 3 bins this drawable's linear-light values: its histogram
- * reads a drawable in the drawable's own TRC (app/core/gimphistogram.c),
- * which is linear for the *_LINEAR precisions and for channels and layer
- * masks ("Y u8", ...).  babl marks a non-linear model's name with ' or ~. */
-static gboolean
-format_is_linear (const Babl *format)
-{
-  const gchar *model;
-
-  /* Indexed colours are 8-bit non-linear, whatever the palette's name. */
-  if (babl_format_is_palette (format))
-    return FALSE;
-  model = babl_get_name (babl_format_get_model (format));
-  return ! strchr (model, '\'') && ! strchr (model, '~');
-}
-
-/* The precision classes of the core's reading rule.  Indexed images are
- * 8-bit non-linear in GIMP 3. */
-static CorePrecision
-precision_class (GimpPrecision precision)
-{
-  switch (precision)
-    {
-    case GIMP_PRECISION_U8_NON_LINEAR:
-    case GIMP_PRECISION_U8_PERCEPTUAL:
-      return CORE_PRECISION_U8_PERCEPTUAL;
-    case GIMP_PRECISION_U8_LINEAR:
-      return CORE_PRECISION_U8_LINEAR;
-    default:
-      return CORE_PRECISION_OTHER;
-    }
-}
-
+/* What the core needs of the drawable, in as few round trips as libgimp
+ * allows: the image and the part inside the selection as the run gave
+ * them (core_drawable_facts_give), and the buffer (libgimp asks GIMP for
+ * its format, with the image's colour space, and its size), which tells
+ * the layout, the precision and whether GIMP 3 bins linear-light values,
+ * so the pixels are asked for once.  GIMP 3's histogram reads a drawable
+ * in the drawable's own TRC (app/core/gimphistogram.c), which is linear
+ * for the *_LINEAR precisions and for channels and layer masks ("Y u8",
+ * ...).  Classed by the format, a channel of an 8-bit non-linear image is
+ * 8-bit linear where the image is not; both read it as linear floats with
+ * 256 bins. */
 static gboolean
 describe (gpointer data, CoreDrawableInfo *info)
 {
-  GimpDrawable *drawable = data;
-  GimpImage    *image = NULL;
-  GimpPrecision precision;
+  GimpDrawable     *drawable = data;
+  CoreDrawableFacts facts = { 0 };
+  GimpImage        *image;
+  const Babl       *format;
 
   /* A drawable of a closed image stays a valid GObject in the plug-in;
    * gimp_item_is_valid asks GIMP whether it still exists. */
-  if (GIMP_IS_DRAWABLE (drawable) && gimp_item_is_valid (GIMP_ITEM (drawable)))
-    image = gimp_item_get_image (GIMP_ITEM (drawable));
+  if (! core_drawable_facts_take (data, &facts) && GIMP_IS_DRAWABLE (drawable)
+      && gimp_item_is_valid (GIMP_ITEM (drawable)))
+    {
+      facts.image = gimp_item_get_image (GIMP_ITEM (drawable));
+      facts.intersects = facts.image
+                         && gimp_drawable_mask_intersect (drawable, &facts.x,
+                                                          &facts.y,
+                                                          &facts.width,
+                                                          &facts.height);
+    }
+  image = facts.image;
   info->exists = image != NULL;
   if (! info->exists)
     {
@@ -59,20 +46,24 @@ describe (gpointer data, CoreDrawableInfo *info)
       return FALSE;
     }
   info->name = gimp_item_get_name (GIMP_ITEM (drawable));
-  info->is_gray = gimp_drawable_is_gray (drawable);
-  info->has_alpha = gimp_drawable_has_alpha (drawable);
-  info->is_indexed = gimp_drawable_is_indexed (drawable);
   info->is_group = gimp_item_is_group (GIMP_ITEM (drawable));
   /* GIMP 3's "lock pixels" is the item's content lock. */
   info->locked = gimp_item_get_lock_content (GIMP_ITEM (drawable));
-  precision = gimp_image_get_precision (image);
-  info->precision = precision_class (precision);
-  info->bins_linear = format_is_linear (gimp_drawable_get_format (drawable));
-  if (! gimp_drawable_mask_intersect (drawable, &info->x, &info->y,
-                                      &info->width, &info->height))
-    info->width = info->height = 0;
-  gimp_drawable_get_offsets (drawable, &info->offset_x, &info->offset_y);
+  info->buffer = gimp_drawable_get_buffer (drawable);
+  format = gegl_buffer_get_format (info->buffer);
+  core_drawable_info_set_layout (info, format);
+  info->precision = core_format_precision (format);
+  info->bins_linear = core_format_is_linear (format);
+  if (facts.intersects)
+    {
+      info->x = facts.x;
+      info->y = facts.y;
+      info->width = facts.width;
+      info->height = facts.height;
+    }
   info->has_selection = ! gimp_selection_is_empty (image);
+  if (info->has_selection)
+    gimp_drawable_get_offsets (drawable, &info->offset_x, &info->offset_y);
   return TRUE;
 }
 
@@ -208,6 +199,17 @@ scratch_layer (gpointer drawable, gint width, gint height, gpointer *layer)
   return image;
 }
 
+static gboolean
+threshold (gpointer drawable, gint channel, gdouble low, gdouble high,
+           GError **error)
+{
+  if (gimp_drawable_threshold (drawable, (GimpHistogramChannel) channel,
+                               low, high))
+    return TRUE;
+  set_pdb_error (error);
+  return FALSE;
+}
+
 const CoreHost *
 gimp3_host (void)
 {
@@ -229,6 +231,7 @@ gimp3_host (void)
     .file_save = file_save,
     .image_close = image_close,
     .scratch_layer = scratch_layer,
+    .threshold = threshold,
   };
 
   return &host;

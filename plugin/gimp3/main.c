@@ -91,9 +91,6 @@ gpu_histogram_set_i18n (GimpPlugIn   *plug_in G_GNUC_UNUSED,
 #define AUX_RANGE_HI  "range-hi"
 #define AUX_REFERENCE "reference-id"
 
-/* The whole progress bar, for one operation per call. */
-static const CoreProgress whole = { 0.0, 1.0 };
-
 static gh_engine *engine;
 
 static GimpValueArray *
@@ -246,13 +243,41 @@ export_csv (const gchar *filename, gpointer data, GError **error)
   return core_write_csv (t->hist, filename, error);
 }
 
-/* The pixels a call on the drawable counts: the engine starts no GPU the
- * CPU would beat (core_engine_ensure). */
+/* The pixels a call on the drawable of `image` (the_drawable) counts,
+ * those inside the selection: the engine starts no GPU the CPU would beat
+ * (core_engine_ensure), small work shows no progress.  Asked once, for
+ * the core too (core_drawable_facts_give). */
 static gsize
-drawable_pixels (GimpDrawable *drawable)
+drawable_pixels (GimpImage *image, GimpDrawable *drawable)
 {
-  return (gsize) gimp_drawable_get_width (drawable)
-         * (gsize) gimp_drawable_get_height (drawable);
+  CoreDrawableFacts facts = { drawable, image, FALSE, 0, 0, 0, 0 };
+
+  facts.intersects = gimp_drawable_mask_intersect (drawable, &facts.x,
+                                                   &facts.y, &facts.width,
+                                                   &facts.height);
+  core_drawable_facts_give (&facts);
+  /* None is still one: 0 would tell the engine nothing. */
+  return facts.intersects ? MAX ((gsize) facts.width * facts.height, 1) : 1;
+}
+
+/* The engine for a call's work on `drawable` of `image`, and GIMP's
+ * progress bar with `text` where that work is long enough to show one
+ * (core_progress_shown): *progress is then the whole bar, one operation
+ * per call; else NULL, and GIMP is asked nothing. */
+static gboolean
+call_start (GimpImage *image, GimpDrawable *drawable, const gchar *text,
+            const CoreProgress **progress, GError **error)
+{
+  static const CoreProgress whole = { 0.0, 1.0 };
+  gsize                     pixels = drawable_pixels (image, drawable);
+
+  *progress = NULL;
+  if (core_progress_shown (pixels))
+    {
+      gimp_progress_init (text);
+      *progress = &whole;
+    }
+  return core_engine_ensure (&engine, pixels, error);
 }
 
 /* The end of a call: a GPU that was there and not used is told once (the
@@ -269,6 +294,8 @@ end_call (GimpRunMode run_mode)
   else if (note)
     g_printerr ("gpu-histogram: %s\n", note);
   g_free (note);
+  /* What the run asked GIMP for the core is this call's only. */
+  core_drawable_facts_give (NULL);
   if (resident_serving ())
     return;
   gh_engine_destroy (engine);
@@ -291,20 +318,20 @@ dialog_flow (GimpRunMode run_mode, GimpImage *image, GimpDrawable *drawable,
   DialogTarget   target = { drawable, hist, NULL };
   DialogHooks    hooks = { preview_pixels, export_csv, reference_picker,
                            &target };
-  DialogChoice   choice;
-  GTimer        *timer;
-  gboolean       chosen = TRUE, ok;
+  DialogChoice        choice;
+  const CoreProgress *progress;
+  GTimer             *timer;
+  gboolean            chosen = TRUE, ok;
 
   *used = -1;
   /* A repeat that cannot apply fails before counting anything. */
   if (action != DIALOG_ACTION_NONE && run_mode == GIMP_RUN_WITH_LAST_VALS
       && ! core_check_changeable (gimp3_host (), drawable, error))
     return FALSE;
-  gimp_progress_init ("Histogram (GPU)");
+  ok = call_start (image, drawable, "Histogram (GPU)", &progress, error);
   timer = g_timer_new ();
-  ok = core_engine_ensure (&engine, drawable_pixels (drawable), error)
-       && core_histogram (gimp3_host (), engine, drawable, hist, &whole,
-                          error);
+  ok = ok && core_histogram (gimp3_host (), engine, drawable, hist, progress,
+                             error);
   if (! ok)
     {
       g_timer_destroy (timer);
@@ -362,25 +389,26 @@ run_analyse (GimpProcedure *procedure, GimpRunMode run_mode,
              GimpImage *image, GimpDrawable **drawables,
              GimpProcedureConfig *config, gpointer data G_GNUC_UNUSED)
 {
-  GimpDrawable   *drawable;
-  GimpValueArray *values = NULL;
-  gh_histogram    hist;
-  gdouble         stats[GH_NUM_STATS];
-  gdouble         levels[GH_NUM_LEVELS];
-  gint            used;
-  gboolean        ok;
-  GError         *error = NULL;
+  GimpDrawable       *drawable;
+  GimpValueArray     *values = NULL;
+  const CoreProgress *progress;
+  gh_histogram        hist;
+  gdouble             stats[GH_NUM_STATS];
+  gdouble             levels[GH_NUM_LEVELS];
+  gint                used;
+  gboolean            ok;
+  GError             *error = NULL;
 
   gegl_init (NULL, NULL);
   gh_histogram_init (&hist);
   drawable = the_drawable (image, drawables, &error);
   if (run_mode == GIMP_RUN_NONINTERACTIVE)
     {
-      gimp_progress_init ("Histogram (GPU)");
       ok = drawable
-           && core_engine_ensure (&engine, drawable_pixels (drawable), &error)
-           && core_histogram (gimp3_host (), engine, drawable, &hist, &whole,
-                              &error);
+           && call_start (image, drawable, "Histogram (GPU)", &progress,
+                          &error)
+           && core_histogram (gimp3_host (), engine, drawable, &hist,
+                              progress, &error);
     }
   else
     ok = drawable && dialog_flow (run_mode, image, drawable, config,
@@ -413,12 +441,13 @@ run_apply (GimpProcedure *procedure, GimpRunMode run_mode, GimpImage *image,
            GimpDrawable **drawables, GimpProcedureConfig *config,
            DialogAction action)
 {
-  GimpDrawable   *drawable;
-  GimpValueArray *values;
-  gh_histogram    hist;
-  gint            mode, channel, threshold, used = -1;
-  gboolean        ok;
-  GError         *error = NULL;
+  GimpDrawable       *drawable;
+  GimpValueArray     *values;
+  const CoreProgress *progress;
+  gh_histogram        hist;
+  gint                mode, channel, threshold, used = -1;
+  gboolean            ok;
+  GError             *error = NULL;
 
   gegl_init (NULL, NULL);
   gh_histogram_init (&hist);
@@ -429,14 +458,15 @@ run_apply (GimpProcedure *procedure, GimpRunMode run_mode, GimpImage *image,
                     core_arg_channel.name, &channel,
                     core_arg_threshold.name, &threshold, NULL);
       gimp_image_undo_group_start (image);
-      gimp_progress_init (action == DIALOG_ACTION_BINARIZE
-                            ? "Binarizing (GPU)" : "Equalizing (GPU)");
-      ok = core_engine_ensure (&engine, drawable_pixels (drawable), &error)
+      ok = call_start (image, drawable,
+                       action == DIALOG_ACTION_BINARIZE ? "Binarizing (GPU)"
+                                                        : "Equalizing (GPU)",
+                       &progress, &error)
            && (action == DIALOG_ACTION_BINARIZE
                  ? core_binarize (gimp3_host (), engine, drawable, channel,
-                                  threshold, NULL, &used, &whole, &error)
+                                  threshold, NULL, &used, progress, &error)
                  : core_equalize (gimp3_host (), engine, drawable, mode, NULL,
-                                  &whole, &error));
+                                  progress, &error));
       gimp_image_undo_group_end (image);
     }
   else
@@ -482,15 +512,16 @@ run_beyond (GimpProcedure *procedure, GimpRunMode run_mode,
             GimpImage *image, GimpDrawable **drawables,
             GimpProcedureConfig *config, gpointer data G_GNUC_UNUSED)
 {
-  const gchar    *name = gimp_procedure_get_name (procedure);
-  GimpDrawable   *drawable, *reference = NULL;
-  GimpValueArray *values;
-  gdouble         clip_limit;
-  gint            tiles_x, tiles_y, mode, channel, classes, apply;
-  gint            levels[CORE_CLASSES_MAX - 1], n = 0;
-  gint32          thresholds[CORE_CLASSES_MAX - 1];
-  gboolean        ok, grouped;
-  GError         *error = NULL;
+  const gchar        *name = gimp_procedure_get_name (procedure);
+  GimpDrawable       *drawable, *reference = NULL;
+  GimpValueArray     *values;
+  const CoreProgress *progress = NULL;
+  gdouble             clip_limit;
+  gint                tiles_x, tiles_y, mode, channel, classes, apply;
+  gint                levels[CORE_CLASSES_MAX - 1], n = 0;
+  gint32              thresholds[CORE_CLASSES_MAX - 1];
+  gboolean            ok, grouped;
+  GError             *error = NULL;
 
   if (run_mode != GIMP_RUN_NONINTERACTIVE
       && ! g_strcmp0 (name, core_proc_clahe.name))
@@ -503,7 +534,13 @@ run_beyond (GimpProcedure *procedure, GimpRunMode run_mode,
   gegl_init (NULL, NULL);
   drawable = the_drawable (image, drawables, &error);
   ok = drawable
-       && core_engine_ensure (&engine, drawable_pixels (drawable), &error);
+       && call_start (image, drawable,
+                      ! g_strcmp0 (name, core_proc_clahe.name)
+                        ? "CLAHE (GPU)"
+                        : ! g_strcmp0 (name, core_proc_match.name)
+                            ? "Matching histograms (GPU)"
+                            : "Multi-level Otsu (GPU)",
+                      &progress, &error);
   if (ok)
     gimp_image_undo_group_start (image);
   grouped = ok;
@@ -512,20 +549,18 @@ run_beyond (GimpProcedure *procedure, GimpRunMode run_mode,
       g_object_get (config, core_arg_clip_limit.name, &clip_limit,
                     core_arg_tiles_x.name, &tiles_x, core_arg_tiles_y.name,
                     &tiles_y, core_arg_clahe_mode.name, &mode, NULL);
-      gimp_progress_init ("CLAHE (GPU)");
       ok = core_clahe (gimp3_host (), engine, drawable, clip_limit, tiles_x,
-                       tiles_y, mode, &whole, &error);
+                       tiles_y, mode, progress, &error);
     }
   else if (ok && ! g_strcmp0 (name, core_proc_match.name))
     {
       g_object_get (config, core_arg_reference.name, &reference,
                     core_arg_match_mode.name, &mode, NULL);
-      gimp_progress_init ("Matching histograms (GPU)");
       if (! reference)
         g_set_error (&error, CORE_ERROR, CORE_ERROR_CALLING,
                      "%s: no drawable given", core_arg_reference.name);
       ok = reference && core_match (gimp3_host (), engine, drawable,
-                                    reference, mode, NULL, &whole, &error);
+                                    reference, mode, NULL, progress, &error);
       g_clear_object (&reference);
     }
   else if (ok)
@@ -538,9 +573,9 @@ run_beyond (GimpProcedure *procedure, GimpRunMode run_mode,
           && gimp_drawable_is_gray (drawable)
           && channel == GH_CHANNEL_LUMINANCE)
         channel = GH_CHANNEL_VALUE;
-      gimp_progress_init ("Multi-level Otsu (GPU)");
       ok = core_multi_otsu (gimp3_host (), engine, drawable, channel,
-                            classes, apply, NULL, levels, &n, &whole, &error);
+                            classes, apply, NULL, levels, &n, progress,
+                            &error);
       if (ok && run_mode != GIMP_RUN_NONINTERACTIVE)
         {
           gchar *text = core_multi_otsu_text (channel, levels, n);
@@ -624,10 +659,11 @@ run_export (GimpProcedure *procedure, GimpRunMode run_mode,
             GimpImage *image, GimpDrawable **drawables,
             GimpProcedureConfig *config, gpointer data G_GNUC_UNUSED)
 {
-  GimpDrawable *drawable;
-  gchar        *path = NULL;
-  gboolean      ok;
-  GError       *error = NULL;
+  GimpDrawable       *drawable;
+  const CoreProgress *progress;
+  gchar              *path = NULL;
+  gboolean            ok;
+  GError             *error = NULL;
 
   gegl_init (NULL, NULL);
   drawable = the_drawable (image, drawables, &error);
@@ -635,11 +671,12 @@ run_export (GimpProcedure *procedure, GimpRunMode run_mode,
       && ! export_file_choose (config))
     return gimp_procedure_new_return_values (procedure, GIMP_PDB_CANCEL,
                                              NULL);
-  gimp_progress_init ("Exporting the histogram (GPU)");
   ok = drawable
        && (path = local_path (config, &core_arg_filename, &error))
-       && core_engine_ensure (&engine, drawable_pixels (drawable), &error)
-       && core_export (gimp3_host (), engine, drawable, path, &whole, &error);
+       && call_start (image, drawable, "Exporting the histogram (GPU)",
+                      &progress, &error)
+       && core_export (gimp3_host (), engine, drawable, path, progress,
+                       &error);
   g_free (path);
   end_call (run_mode);
   return ok ? gimp_procedure_new_return_values (procedure, GIMP_PDB_SUCCESS,
