@@ -14,8 +14,15 @@
 
 #ifdef __CUDACC__
 #define GH_HOSTDEV __host__ __device__ __forceinline__
+/* A rare path kept out of line: gh_luminance_bin_gimp's device code
+ * (about 80 instructions, taken by 2848 of the 2^24 colours) inlined at
+ * each of the 16 pixels a kernel bins a step was half of the GIMP
+ * kernels' code and cost the counts kernel 0.04-0.07 of the read
+ * ceiling on soft-edged layers (BENCHMARKS.md, issue 13). */
+#define GH_HOSTDEV_RARE inline __host__ __device__ __noinline__
 #else
 #define GH_HOSTDEV static inline
+#define GH_HOSTDEV_RARE static inline
 #endif
 
 /* GIMP's bin of a float sample, VALUE() in gimphistogram.c: scaled by
@@ -49,7 +56,7 @@ gh_luminance_f32 (float r, float g, float b)
  * computes it: samples as float (byte / 255.0), then the two functions
  * above.  The device path spells out each rounding so nvcc cannot fuse
  * them into FMAs. */
-GH_HOSTDEV int
+GH_HOSTDEV_RARE int
 gh_luminance_bin_gimp (unsigned r, unsigned g, unsigned b)
 {
 #ifdef __CUDA_ARCH__
