@@ -287,17 +287,13 @@ gh_cuda_histogram (gh_variant v, const gh_launch_kind *kind, size_t cap,
 
 /* The dispatcher: a one-time calibration per device, kind of call, family
  * and cap, cached for the process.  Each variant of the family that fits
- * counts a probe of 16 M pixels of random bytes, alpha opaque (most
- * layers' pixels are) and a random mask, once to warm up, then three
- * times, and the variants follow by time.  16 M pixels (64 MB as RGBA, a
- * few ms for the whole calibration): a probe of 1 M pixels, about 10 us
- * from the H100's L2, ranked /16s ahead of counts/32 in one build of six
- * where whole images run 0.80 against 0.87 of the read ceiling
- * (BENCHMARKS.md).  Then the first in the enum's order (most copies first)
- * whose time is within TIE of the fastest goes first: variants a few
+ * counts a probe of 1 M pixels of random bytes, alpha opaque (most
+ * layers' pixels are) and a random mask, once to warm up, then three times, and the variants follow by time; then
+ * the first in the enum's order (most copies first) whose time is within
+ * TIE of the fastest goes first: on a probe of about 10 us variants a few
  * percent apart swap from run to run, while on a whole image fewer shared
  * copies lose (on the H100 32 copies beat 16 by 0.71 to 0.67 of the read
- * ceiling on weighted images where the probe had them level).
+ * ceiling on weighted images where the probe had them level; BENCHMARKS.md).
  * Then the variants of other families that fit (untimed), then the global
  * kernel.  Random bytes because the kernels differ most
  * there: the shared-atomic kernel is level across inputs, the packed one
@@ -307,7 +303,7 @@ gh_cuda_histogram (gh_variant v, const gh_launch_kind *kind, size_t cap,
  * fails is left out; if the probe cannot even be set up, every variant
  * that fits stays in, untimed, and the calls that follow meet the same
  * failure and the engine falls back. */
-#define PROBE_PIXELS ((size_t) 1 << 24)
+#define PROBE_PIXELS ((size_t) 1 << 20)
 #define TIE 1.1f
 
 struct calibration
