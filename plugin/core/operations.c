@@ -6,6 +6,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <stdio.h>
+#include <string.h>
 
 #include <glib/gstdio.h>
 
@@ -204,15 +205,92 @@ core_channel_region (const CoreHost *host, gpointer drawable, gint channel,
   return FALSE;
 }
 
+/* The least float GIMP's threshold must see for a pixel to be above
+ * `bin`: the float the histogram bins just above it (gh_bin_f32's
+ * rounding, as gh_pixel_bin_f32_with applies it).  Binning is monotonic, so
+ * v >= this  <=>  v's bin > bin, for every float v; the bit patterns of
+ * floats 0..1 are ordered as the floats. */
+static gdouble
+threshold_low (gint bin, gint bins)
+{
+  guint32 lo = 0, hi = 0x3f800000; /* 0.0f, 1.0f */
+  gfloat  v;
+
+  while (lo < hi)
+    {
+      guint32 mid = lo + (hi - lo) / 2;
+
+      memcpy (&v, &mid, sizeof v);
+      if (gh_pixel_bin_f32_with (GH_LAYOUT_GRAY, &v, GH_CHANNEL_VALUE, bins,
+                                 GH_LUMINANCE_PERCEPTUAL) > bin)
+        hi = mid;
+      else
+        lo = mid + 1;
+    }
+  memcpy (&v, &lo, sizeof v);
+  return v;
+}
+
+/* Whether GIMP's own threshold (CoreHost.threshold) gives exactly
+ * gh_op_binarize's pixels here, so the pixels need not leave GIMP.  GIMP's
+ * threshold (app/operations/gimpoperationthreshold.c) reads the layer as
+ * "R'G'B'A float" in the layer's own space, takes value (max of R, G, B),
+ * red, green, blue, alpha or luminance (GIMP_RGB_LUMINANCE of those
+ * samples: GIMP 2.10's histogram luminance; GIMP 3.0.4's threshold weighs
+ * them too, its histogram linear light) and writes 1.0 where it is in
+ * low..high, else 0, alpha kept; GIMP merges that with the selection as it
+ * merges a plug-in's shadow buffer.  On a layer stored exactly as the
+ * region reads it, 8-bit ("R'G'B'(A) u8" or "Y'(A) u8", sRGB: no
+ * conversion on either side), GIMP sees the floats k / 255 the histogram
+ * bins, so low = threshold_low and high = 1 give our pixels.  Other
+ * precisions and spaces and GIMP 3's luminance keep to the pixel path.
+ * tests/plugin_threshold.py checks it on every 8-bit colour, level and
+ * threshold against the pixel path and the engine. */
+static gboolean
+threshold_exact (const CoreRegion *region, gint channel, gint bin)
+{
+  const CoreHost *host = region->host;
+
+  return host->threshold && region->sample == GH_SAMPLE_U8
+         && bin < region->bins - 1
+         && (channel != GH_CHANNEL_LUMINANCE
+             || core_region_luminance (region) == GH_LUMINANCE_PERCEPTUAL)
+         && core_region_layer_format (region) == region->format;
+}
+
 /* Binarizes the region at a bin of its histogram. */
 static gboolean
 binarize_apply (const CoreRegion *region, gint channel, gint bin,
                 const CoreProgress *progress, GError **error)
 {
-  gh_op    op;
-  gh_error err;
-  gboolean ok;
+  /* Testing only (README): =pixels makes binarize always move the pixels
+   * itself, =gimp refuses one GIMP's threshold would not do, so a test
+   * compares both paths and knows which one ran. */
+  const gchar *path = g_getenv ("GPU_HISTOGRAM_BINARIZE");
+  gh_op        op;
+  gh_error     err;
+  gboolean     ok;
 
+  if (g_strcmp0 (path, "pixels") != 0
+      && threshold_exact (region, channel, bin))
+    {
+      /* GIMP changes nothing where the selection misses the drawable. */
+      if (region->info.height == 0)
+        return TRUE;
+      ok = region->host->threshold (region->drawable, channel,
+                                    threshold_low (bin, region->bins), 1.0,
+                                    error);
+      if (ok && progress)
+        region->host->progress_update (progress->start + progress->span);
+      return ok;
+    }
+  if (g_strcmp0 (path, "gimp") == 0)
+    {
+      g_set_error (error, CORE_ERROR, CORE_ERROR_FAILED,
+                   "GPU_HISTOGRAM_BINARIZE=gimp: GIMP's threshold would not "
+                   "give this binarize's pixels");
+      return FALSE;
+    }
   if (! core_error_from_engine (gh_op_binarize (&op, region->layout,
                                                 region->sample,
                                                 core_region_luminance (region),

@@ -18,7 +18,8 @@
  *
  * Added since the interface was first declared: core_engine_ensure, the
  * one engine of a plug-in process, created alike by both hosts, and
- * core_engine_fallback_note.
+ * core_engine_fallback_note.  Binarize has GIMP do its pixel pass where
+ * GIMP's threshold gives the same pixels (issue 14).
  */
 #ifndef GH_CORE_OPERATIONS_H
 #define GH_CORE_OPERATIONS_H
@@ -81,7 +82,10 @@ gboolean core_equalize (const CoreHost *host, gh_engine *engine,
 
 /* threshold: -1 Otsu on the channel, or a level 0..254 (levels above it
  * turn white); the one used goes to *used, as a level (Otsu's last dark
- * bin's level, rounded down). */
+ * bin's level, rounded down).  Where GIMP's own threshold gives exactly
+ * these pixels (8-bit sRGB layers, every channel but GIMP 3's luminance),
+ * GIMP does the pixel pass in its process (CoreHost.threshold): only Otsu
+ * reads the pixels, and nothing is written back through the plug-in. */
 gboolean core_binarize (const CoreHost *host, gh_engine *engine,
                         gpointer drawable, gint channel, gint threshold,
                         const gh_histogram *hist, gint *used,
