@@ -103,14 +103,21 @@ core_region_clear (CoreRegion *region)
   core_drawable_info_clear (&region->info);
 }
 
-/* The drawable's pixels (a new reference): those describe got, else the
- * host's.  Their tiles stay cached in the plug-in from the histogram's
- * pass to the apply's. */
+/* The drawable's pixels (a new reference): those describe got where the
+ * region is one strip, so a small call asks GIMP for them once and its
+ * tiles stay in the plug-in from the histogram's pass to the apply's;
+ * else the host's, new for each pass, as tiles kept from a pass larger
+ * than GEGL's cache would only push the next pass's out. */
 static GeglBuffer *
 region_buffer (const CoreRegion *region)
 {
-  if (region->info.buffer)
-    return g_object_ref (region->info.buffer);
+  const CoreDrawableInfo *info = &region->info;
+
+  if (info->buffer
+      && (gsize) info->width * info->height
+           * babl_format_get_bytes_per_pixel (region->format)
+         <= STRIP_BYTES)
+    return g_object_ref (info->buffer);
   return region->host->buffer (region->drawable);
 }
 

@@ -14,10 +14,10 @@
  *   core_region_apply (&region, &op, &progress, &error);
  *   core_region_clear (&region);
  *
- * A region reads its drawable through one buffer from init to clear (the
- * host's describe hands it over: CoreDrawableInfo.buffer), so a pass
- * after the first can find its tiles in the plug-in; make a new region to
- * see pixels changed since (a merged apply).
+ * A region of one strip reads its drawable through one buffer from init
+ * to clear (the host's describe hands it over: CoreDrawableInfo.buffer),
+ * so a pass after the first finds its tiles in the plug-in; make a new
+ * region to see pixels changed since (a merged apply).
  *
  * core_region_read hands every strip (and its selection mask) to a
  * function, for operations that read the pixels in passes of their own
