@@ -137,4 +137,4 @@ summary+=("CLAHE benchmark: exit $? ($((SECONDS - t1)) s)")
 fi
 cat "$out/device.txt"
 printf '%s\n' "${summary[@]}"
-cat "$out/bench.log" "$out/bench-clahe.log"
+if want bench; then cat "$out/bench.log" "$out/bench-clahe.log"; fi
