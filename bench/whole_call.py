@@ -11,10 +11,11 @@ is faster).  The batch: N files of 12 MP (default 100; --quick 10) given to ONE 
 process (its multi-file mode: one engine, as the plug-in's batch), 3 runs each way,
 with the CLI's --timings line (decode, count on each side, GPU ready, encode).
 The session: what the plug-in's resident process does in a GIMP session, one engine
-kept over calls of any size after a large call started the GPU; as the CLI's
-multi-file mode, a large file (48 MP; --quick 12 MP) followed by 100 files of 1 px,
-20 of 1 MP or 5 of 12 MP; each small file's cost is (the sequence's time - the large
-file's alone) / their number, cpu against auto.
+kept over calls of any size after large calls started the GPU; as the CLI's
+multi-file mode, large files (48 MP; --quick 12 MP) repeated until AUTO starts the
+GPU for them (twice the work the engine's rule asks for, gpu/engine.c), then 1000
+files of 1 px, 50 of 1 MP or 5 of 12 MP; each small file's cost is (the sequence's
+time - the large files' alone) / their number, cpu against auto.
 GPU_HISTOGRAM_BACKEND is removed from the environment (it would override --backend).
 """
 import os
@@ -70,14 +71,18 @@ def compare(cli, files, runs):
 def session(cli, tmp, quick):
     """The resident's case: small calls on an engine whose GPU a large call started."""
     big = os.path.join(tmp, "session-big.ppm")
-    write_p6(big, *((4000, 3000) if quick else (8000, 6000)), 7)
-    alone, _, _ = compare(cli, [big], 5)
+    w, h = (4000, 3000) if quick else (8000, 6000)
+    write_p6(big, w, h, 7)
+    # engine.c: a start when the CPU would take over START_SECONDS (0.35 s)
+    # at CPU_PIXELS_PER_SECOND_PER_THREAD (150e6) a thread.
+    bigs = [big] * -(-int(2 * 0.35 * 150e6 * os.cpu_count()) // (w * h))
+    alone, _, _ = compare(cli, bigs, 5)
     rows = []
-    for name, w, h, n in (("1 px", 1, 1, 100), ("1 MP", 1000, 1000, 20),
+    for name, w, h, n in (("1 px", 1, 1, 1000), ("1 MP", 1000, 1000, 50),
                           ("12 MP", 4000, 3000, 5)):
         small = os.path.join(tmp, f"session-{w}.ppm")
         write_p6(small, w, h, 3)
-        med, _, last = compare(cli, [big] + [small] * n, 5)
+        med, _, last = compare(cli, bigs + [small] * n, 5)
         rows.append((name, n, {b: (med[b] - alone[b]) / n for b in med}, last["auto"][0]))
     os.unlink(big)
     return rows
@@ -131,7 +136,7 @@ def main():
         print(f"| {batch} x 12 MP, one process | {med['cpu'] * 1e3:.0f} | "
               f"{med['auto'] * 1e3:.0f} | {med['auto'] / med['cpu']:.2f} | "
               f"{', '.join(last['auto'][0])} |")
-        print("\nA session (one engine after a large file, as the resident): a small "
+        print("\nA session (one engine after large files started the GPU, as the resident): a small "
               "file's cost, ms")
         print("| image | files | cpu | auto | auto / cpu | auto counted by |")
         print("|---|---|---|---|---|---|")
