@@ -28,8 +28,9 @@
 
 /* The plug-in's one engine, created at the first call that needs it
  * (*engine NULL until then): a batch pays the GPU start-up once.
- * expected_pixels: the drawable's size where the call counts one (the
- * engine then starts no GPU the CPU would beat: gh_options), 0 for the
+ * expected_pixels: the pixels the call counts, the drawable's part inside
+ * the selection (the engine then starts no GPU the CPU would beat:
+ * gh_options), 0 for the
  * batch and the dialog, whose work is not known in advance.  The engine
  * is quiet: the hosts tell a fallback themselves, once per call, with
  * core_engine_fallback_note. */
