@@ -78,7 +78,6 @@ describe (gpointer drawable, CoreDrawableInfo *info)
   Fake                *f = drawable;
   const GeglRectangle *e = gegl_buffer_get_extent (f->buffer);
 
-  info->name = g_strdup ("fake");
   info->exists = TRUE;
   info->is_gray = f->gray;
   info->has_alpha = f->alpha;
@@ -99,6 +98,20 @@ describe (gpointer drawable, CoreDrawableInfo *info)
       info->height = e->height;
     }
   return TRUE;
+}
+
+static void
+item_facts (gpointer drawable, gboolean exists, gchar **name,
+            gboolean *is_group, gboolean *locked)
+{
+  (void) drawable;
+  (void) exists;
+  if (name)
+    *name = g_strdup ("fake");
+  if (is_group)
+    *is_group = FALSE;
+  if (locked)
+    *locked = FALSE;
 }
 
 static GeglBuffer *
@@ -179,6 +192,7 @@ scratch_layer (gpointer drawable, gint width, gint height, gpointer *layer)
 static const CoreHost host = {
   .luminance = GH_LUMINANCE_PERCEPTUAL,
   .describe = describe,
+  .item_facts = item_facts,
   .buffer = buffer,
   .shadow_buffer = shadow_buffer,
   .selection_buffer = selection_buffer,

@@ -152,10 +152,13 @@ reference_histogram (const CoreHost *host, gh_engine *engine,
   ok = core_region_histogram (engine, &region, hist, progress, error);
   if (ok && histogram_weight (hist) <= 0)
     {
+      gchar *name = core_region_name (&region);
+
       g_set_error (error, CORE_ERROR, CORE_ERROR_CALLING,
                    "%s: '%s' has no pixels to match to (it is empty, fully "
                    "transparent, or outside its image's selection)",
-                   core_arg_reference.name, region.info.name);
+                   core_arg_reference.name, name);
+      g_free (name);
       ok = FALSE;
     }
   core_region_clear (&region);
@@ -251,8 +254,11 @@ core_multi_otsu (const CoreHost *host, gh_engine *engine, gpointer drawable,
         {
           /* Too few levels in the pixels for this many classes: the
            * image's limit, not the engine's. */
+          gchar *name = core_region_name (&region);
+
           g_set_error (error, CORE_ERROR, CORE_ERROR_FAILED, "'%s': %s",
-                       region.info.name, err.message);
+                       name, err.message);
+          g_free (name);
           ok = FALSE;
         }
       g_free (counts);

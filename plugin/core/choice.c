@@ -45,11 +45,16 @@ core_posterize_bins (const CoreHost *host, gpointer drawable, gint channel,
     return FALSE;
   ok = n > 0 && hist->bins == region.bins;
   if (n <= 0)
-    g_set_error (error, CORE_ERROR, CORE_ERROR_FAILED,
-                 "'%s': fewer levels of %s are in use in the selected "
-                 "range than there are classes; pick fewer classes or more "
-                 "levels", region.info.name,
-                 gh_channel_name ((gh_channel) channel));
+    {
+      gchar *name = core_region_name (&region);
+
+      g_set_error (error, CORE_ERROR, CORE_ERROR_FAILED,
+                   "'%s': fewer levels of %s are in use in the selected "
+                   "range than there are classes; pick fewer classes or "
+                   "more levels", name,
+                   gh_channel_name ((gh_channel) channel));
+      g_free (name);
+    }
   else if (! ok)
     g_set_error (error, CORE_ERROR, CORE_ERROR_CALLING,
                  "thresholds of a %d-bin histogram are not thresholds for "

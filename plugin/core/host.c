@@ -28,7 +28,6 @@ core_drawable_facts_take (gpointer drawable, CoreDrawableFacts *facts)
 void
 core_drawable_info_clear (CoreDrawableInfo *info)
 {
-  g_clear_pointer (&info->name, g_free);
   g_clear_object (&info->buffer);
 }
 

@@ -15,7 +15,8 @@
  * errors of file_load and file_save say only why (the core words the
  * message around it), and file_load returns an image without a layer
  * with *drawable NULL (the core reports it and closes the image).
- * Added since: threshold, GIMP's own, for binarize.
+ * Added since: threshold, GIMP's own, for binarize; item_facts, the
+ * name, group and lock that describe no longer asks (issue 14).
  */
 #ifndef GH_CORE_HOST_H
 #define GH_CORE_HOST_H
@@ -38,16 +39,11 @@ typedef enum
 /* What the core needs to know of a drawable. */
 typedef struct
 {
-  gchar        *name;        /* for messages; g_free'd by core_drawable_info_clear;
-                                set also when it does not exist (GIMP
-                                2.10: the ID), as "drawable <name>" says */
   gboolean      exists;      /* FALSE: not a drawable of an open image;
                                 nothing below is set then                */
   gboolean      is_gray;
   gboolean      has_alpha;
   gboolean      is_indexed;
-  gboolean      is_group;
-  gboolean      locked;      /* its pixels are locked                     */
   CorePrecision precision;
   gboolean      bins_linear; /* this host's GIMP bins the drawable's linear-
                                 light values: GIMP 3 on *_LINEAR precisions,
@@ -122,6 +118,15 @@ typedef struct
    * Every PDB call is a round trip to GIMP (about 0.1 ms): a host asks
    * what one call of a procedure needs, once (issue 14). */
   gboolean    (*describe)         (gpointer drawable, CoreDrawableInfo *info);
+  /* What only a message or an apply's check needs, asked there and not
+   * by describe: the drawable's name (a new string; where describe found
+   * no drawable of an open image, `exists` FALSE, the host's word for it
+   * without asking GIMP: GIMP 2.10 its ID, as "drawable <name>" says),
+   * whether it is a layer group and whether its pixels are locked (only
+   * asked where it exists).  An output NULL is not asked. */
+  void        (*item_facts)       (gpointer drawable, gboolean exists,
+                                   gchar **name, gboolean *is_group,
+                                   gboolean *locked);
   /* New references (g_object_unref them); the selection is the image's
    * selection channel, asked for only when info.has_selection. */
   GeglBuffer *(*buffer)           (gpointer drawable);

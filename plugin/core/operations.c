@@ -55,27 +55,36 @@ core_histogram (const CoreHost *host, gh_engine *engine, gpointer drawable,
 
 /* Refuses, in the drawable's name, what it cannot do. */
 static gboolean
-set_drawable_error (GError **error, const CoreDrawableInfo *info,
+set_drawable_error (GError **error, const CoreRegion *region,
                     const gchar *why)
 {
-  g_set_error (error, CORE_ERROR, CORE_ERROR_FAILED, "'%s' %s", info->name,
-               why);
+  gchar *name = core_region_name (region);
+
+  g_set_error (error, CORE_ERROR, CORE_ERROR_FAILED, "'%s' %s", name, why);
+  g_free (name);
   return FALSE;
 }
 
+/* Group and lock are asked here, before an apply, not by describe: a
+ * histogram needs neither (issue 14). */
 static gboolean
-check_changeable (const CoreDrawableInfo *info, GError **error)
+check_changeable (const CoreRegion *region, GError **error)
 {
-  if (info->is_group)
-    return set_drawable_error (error, info,
+  gboolean is_group = FALSE;
+  gboolean locked = FALSE;
+
+  region->host->item_facts (region->drawable, TRUE, NULL, &is_group,
+                            &locked);
+  if (is_group)
+    return set_drawable_error (error, region,
                                "is a layer group; pick one of its layers");
-  if (info->is_indexed)
-    return set_drawable_error (error, info,
+  if (region->info.is_indexed)
+    return set_drawable_error (error, region,
                                "is indexed: its colours come from a "
                                "palette; convert the image to RGB or "
                                "grayscale first (Image > Mode)");
-  if (info->locked)
-    return set_drawable_error (error, info, "has its pixels locked");
+  if (locked)
+    return set_drawable_error (error, region, "has its pixels locked");
   return TRUE;
 }
 
@@ -87,7 +96,7 @@ core_check_changeable (const CoreHost *host, gpointer drawable,
   gboolean   ok;
 
   ok = core_region_init (host, drawable, &region, error)
-       && check_changeable (&region.info, error);
+       && check_changeable (&region, error);
   core_region_clear (&region);
   return ok;
 }
@@ -98,7 +107,7 @@ core_changeable_region (const CoreHost *host, gpointer drawable,
 {
   if (! core_region_init (host, drawable, region, error))
     return FALSE;
-  if (check_changeable (&region->info, error))
+  if (check_changeable (region, error))
     return TRUE;
   core_region_clear (region);
   return FALSE;
@@ -199,7 +208,7 @@ core_channel_region (const CoreHost *host, gpointer drawable, gint channel,
     return TRUE;
   why = g_strdup_printf ("has no %s channel",
                          gh_channel_name ((gh_channel) channel));
-  set_drawable_error (error, &region->info, why);
+  set_drawable_error (error, region, why);
   g_free (why);
   core_region_clear (region);
   return FALSE;

@@ -64,8 +64,11 @@ core_region_init (const CoreHost *host, gpointer drawable, CoreRegion *region,
   region->drawable = drawable;
   if (! host->describe (drawable, info) || ! info->exists)
     {
+      gchar *name = core_region_name (region);
+
       g_set_error (error, CORE_ERROR, CORE_ERROR_CALLING,
-                   "drawable %s belongs to no image", info->name);
+                   "drawable %s belongs to no image", name);
+      g_free (name);
       core_region_clear (region);
       return FALSE;
     }
@@ -95,6 +98,16 @@ core_region_use_bins (CoreRegion *region, gint bins)
   region->sample = GH_SAMPLE_F32;
   region->bins = bins;
   region->format = read_format (region);
+}
+
+gchar *
+core_region_name (const CoreRegion *region)
+{
+  gchar *name = NULL;
+
+  region->host->item_facts (region->drawable, region->info.exists, &name,
+                            NULL, NULL);
+  return name;
 }
 
 void

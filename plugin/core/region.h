@@ -73,6 +73,10 @@ void core_region_image (const CoreRegion *region, gh_image *image);
  * buffer describe gave: no round trip to GIMP. */
 const Babl *core_region_layer_format (const CoreRegion *region);
 
+/* The drawable's name, for a message (a new string): asked of the host
+ * only when a message is made (issue 14). */
+gchar *core_region_name (const CoreRegion *region);
+
 /* FALSE with a calling error when the drawable does not exist. */
 gboolean core_region_init (const CoreHost *host, gpointer drawable,
                            CoreRegion *region, GError **error);

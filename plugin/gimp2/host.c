@@ -30,14 +30,8 @@ describe (gpointer drawable, CoreDrawableInfo *info)
     }
   image = GPOINTER_TO_INT (facts.image);
   if (image == -1)
-    {
-      info->name = g_strdup_printf ("%d", id);
-      return FALSE;
-    }
+    return FALSE;
   info->exists = TRUE;
-  info->name = gimp_item_get_name (id);
-  info->is_group = gimp_item_is_group (id);
-  info->locked = gimp_item_get_lock_content (id);
   info->buffer = gimp_drawable_get_buffer (id);
   format = gegl_buffer_get_format (info->buffer);
   core_drawable_info_set_layout (info, format);
@@ -59,6 +53,21 @@ describe (gpointer drawable, CoreDrawableInfo *info)
   if (info->has_selection)
     gimp_drawable_offsets (id, &info->offset_x, &info->offset_y);
   return TRUE;
+}
+
+/* A drawable that does not exist is named by its ID. */
+static void
+item_facts (gpointer drawable, gboolean exists, gchar **name,
+            gboolean *is_group, gboolean *locked)
+{
+  gint32 id = GPOINTER_TO_INT (drawable);
+
+  if (name)
+    *name = exists ? gimp_item_get_name (id) : g_strdup_printf ("%d", id);
+  if (is_group)
+    *is_group = exists && gimp_item_is_group (id);
+  if (locked)
+    *locked = exists && gimp_item_get_lock_content (id);
 }
 
 static GeglBuffer *
@@ -189,6 +198,7 @@ const CoreHost gimp2_host = {
   /* GIMP 2.10 bins the stored perceptual values' Y'. */
   .luminance = GH_LUMINANCE_PERCEPTUAL,
   .describe = describe,
+  .item_facts = item_facts,
   .buffer = buffer,
   .shadow_buffer = shadow_buffer,
   .selection_buffer = selection_buffer,

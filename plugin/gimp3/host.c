@@ -38,17 +38,7 @@ describe (gpointer data, CoreDrawableInfo *info)
   image = facts.image;
   info->exists = image != NULL;
   if (! info->exists)
-    {
-      info->name = GIMP_IS_DRAWABLE (drawable)
-                     ? g_strdup_printf ("%d", gimp_item_get_id (
-                                                GIMP_ITEM (drawable)))
-                     : g_strdup ("(none)");
-      return FALSE;
-    }
-  info->name = gimp_item_get_name (GIMP_ITEM (drawable));
-  info->is_group = gimp_item_is_group (GIMP_ITEM (drawable));
-  /* GIMP 3's "lock pixels" is the item's content lock. */
-  info->locked = gimp_item_get_lock_content (GIMP_ITEM (drawable));
+    return FALSE;
   info->buffer = gimp_drawable_get_buffer (drawable);
   format = gegl_buffer_get_format (info->buffer);
   core_drawable_info_set_layout (info, format);
@@ -65,6 +55,25 @@ describe (gpointer data, CoreDrawableInfo *info)
   if (info->has_selection)
     gimp_drawable_get_offsets (drawable, &info->offset_x, &info->offset_y);
   return TRUE;
+}
+
+/* A drawable that does not exist is named by its ID ("(none)" where it is
+ * not even a drawable: GIMP 3 passes NULL for a missing argument). */
+static void
+item_facts (gpointer data, gboolean exists, gchar **name, gboolean *is_group,
+            gboolean *locked)
+{
+  GimpItem *item = GIMP_IS_DRAWABLE (data) ? GIMP_ITEM (data) : NULL;
+
+  if (name)
+    *name = exists ? gimp_item_get_name (item)
+            : item ? g_strdup_printf ("%d", gimp_item_get_id (item))
+                   : g_strdup ("(none)");
+  if (is_group)
+    *is_group = exists && gimp_item_is_group (item);
+  /* GIMP 3's "lock pixels" is the item's content lock. */
+  if (locked)
+    *locked = exists && gimp_item_get_lock_content (item);
 }
 
 static GeglBuffer *
@@ -219,6 +228,7 @@ gimp3_host (void)
      * precision. */
     .luminance = GH_LUMINANCE_LINEAR,
     .describe = describe,
+    .item_facts = item_facts,
     .buffer = buffer,
     .shadow_buffer = shadow_buffer,
     .selection_buffer = selection_buffer,
