@@ -19,8 +19,11 @@ gimp-console of either GIMP, on every input that decides it:
 - an 8-bit layer with a colour profile other than sRGB (either path, the same
   pixels);
 - what must stay on the pixel path: 16-bit, float and 8-bit linear layers,
-  and GIMP 3's luminance (GIMP 3's histogram weighs linear light, its
-  threshold the stored samples).
+  and luminance in either GIMP (babl's u8-to-float path differs by machine,
+  and a weighted sum can cross a bin's edge by an ulp: once seen in CI, 3 of
+  the edge colours below in GIMP 2.10; GIMP 3's histogram also weighs linear
+  light, its threshold the stored samples).  Their pixel path is still
+  checked against the engine, the luminance edge colours included.
 
 The commands run in three sessions: GPU_HISTOGRAM_BINARIZE=gimp (test-only: a
 binarize GIMP's threshold would not do fails, so what passes was delegated),
@@ -362,8 +365,8 @@ def main():
         for tag, name, channel, thr, sel in cases():
             chunk, refused, img, levels = results["gimp"][tag]
             pixels = results["pixels"][tag]
-            if channel == "luminance" and host.gimp3:
-                t.check(f"{tag}: GIMP 3's luminance stays on the pixel path (refused under =gimp)",
+            if channel == "luminance":
+                t.check(f"{tag}: luminance stays on the pixel path (refused under =gimp)",
                         len(refused) == 1 and "GPU_HISTOGRAM_BINARIZE=gimp" in chunk.text, chunk.text)
                 mine = pixels
             else:
