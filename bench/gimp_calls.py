@@ -20,6 +20,14 @@ reported apart (the resident's starts GEGL and the engine, once per GIMP
 session).  Medians of --repeat sessions.  GIMP's cost on 1x1 counts as at
 least 5 ms (the issue's rule).
 
+Returned (GIMP 2.10, with the histogram): what GIMP takes to return 1580
+doubles to Script-Fu (its own gimp-gradient-get-uniform-samples, 395 samples
+less 2; in 2.10 a sample is a few multiplications): the documented result's
+1578 doubles cross twice (the plug-in to GIMP, GIMP to Script-Fu), and GIMP
+2.10 reads each double with a read() of its own, so twice this is a floor no
+plug-in returning that result goes under.  (GIMP 3 makes a colour object per
+gradient sample, so there this would not measure the return.)
+
 Start-up: how long GIMP waits for the resident at its start (it starts the
 extension and waits for its ack), as the time from the extension's exec to
 its ack's write on its pipe to GIMP (strace -f on gimp-console; skipped
@@ -83,12 +91,11 @@ def clock(label):
             " (number->string (car t)) \"|\" (number->string (cadr t)))))")
 
 
-def timed(s, w, h, op, who, repeat, calls):
+def timed(s, w, h, call, repeat, calls):
     """Median per call and first call, with the values they came from."""
     per, first = [], []
     for _ in range(repeat):
-        body = ("(begin " + clock(0) + one_call(op, who) + clock(1)
-                + one_call(op, who) * calls + clock(2) + ")")
+        body = ("(begin " + clock(0) + call + clock(1) + call * calls + clock(2) + ")")
         log = s._gimp([image(w, h, body)])
         t = {int(m.group(1)): int(m.group(2)) + int(m.group(3)) * 1e-6
              for m in re.finditer(r"T\|(\d)\|(\d+)\|(\d+)", log)}
@@ -149,7 +156,7 @@ def measure(plugin, host, repeat, calls, ops, sizes, whos):
                         continue  # a new process per call: the histogram rows show it
                     if who == "process":
                         s.env["GPU_HISTOGRAM_RESIDENT"] = "0"
-                    per[who] = timed(s, w, h, op, who, repeat, calls)
+                    per[who] = timed(s, w, h, one_call(op, who), repeat, calls)
                     s.env.pop("GPU_HISTOGRAM_RESIDENT", None)
                 rows[(op, name)] = per
                 print(f"  {host.name} {op} {name}: " + ", ".join(
@@ -157,7 +164,26 @@ def measure(plugin, host, repeat, calls, ops, sizes, whos):
                     f"{[round(d * 1e3, digits or None) for d in r['per_all']]}"
                     + f" first {r['first'] * 1e3:.0f} ms {[round(d * 1e3) for d in r['first_all']]}"
                     for who, r in per.items()), flush=True)
+        if "histogram" in ops and not host.gimp3:
+            rows["returned"] = returned_cost(s, repeat, calls)
+            print(f"  {host.name} 1580 doubles returned to Script-Fu: "
+                  f"{rows['returned'] * 1e3:.{digits}f} ms a call", flush=True)
     return rows, waits
+
+
+def returned_cost(s, repeat, calls):
+    """What GIMP takes to hand a procedure's result of 1578 doubles (the
+    histogram's 42 statistics and 1536 counts) to Script-Fu once: GIMP's
+    own gimp-gradient-get-uniform-samples returning 395 samples (1580
+    doubles) less the same with 2 (8).  GIMP 2.10 reads each double of a
+    float array with a read() of its own, so this is the documented
+    result's floor; a plug-in's result crosses twice (plug-in to GIMP,
+    GIMP to Script-Fu).  GIMP 2.10 only (see the module's comment)."""
+    cost = {}
+    for n in (2, 395):
+        call = f"(gimp-gradient-get-uniform-samples (car (gimp-context-get-gradient)) {n} FALSE)"
+        cost[n] = timed(s, 1, 1, call, repeat, calls)["per"]
+    return cost[395] - cost[2]
 
 
 def main():
@@ -190,7 +216,7 @@ def main():
           "| new process / GIMP | resident's first call |")
     print("|---|---|---|---|---|---|---|---|---|")
     for name, rows in table.items():
-        for (op, size), per in rows.items():
+        for (op, size), per in ((k, v) for k, v in rows.items() if k != "returned"):
             g = max(per["gimp"]["per"], GIMP_FLOOR)
             r = per["resident"]
             p = per.get("process")
@@ -198,6 +224,11 @@ def main():
                      ms(per["gimp"]["per"]), f"{r['per'] / g:.2f}",
                      f"{p['per'] / g:.2f}" if p else "-", ms(r["first"])]
             print("| " + " | ".join(cells) + " |")
+    for name, rows in table.items():
+        if "returned" in rows:
+            print(f"{name}: returning 1580 doubles to Script-Fu (GIMP's own gradient "
+                  f"samples, 395 less 2) costs {ms(rows['returned'])} ms a call; the "
+                  f"histogram's 1578 cross twice")
     for name, waits in starts.items():
         if waits:
             print(f"{name}: GIMP's start-up waits {ms(statistics.median(waits))} ms for the "
