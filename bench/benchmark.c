@@ -23,37 +23,52 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* Median seconds of one whole CPU engine call on the image. */
+/* Seconds of one whole CPU engine call on the image. */
 static double
-cpu_call (gh_engine *e, const uint8_t *rgba, size_t w, size_t h, int repeat)
+cpu_call (gh_engine *e, const uint8_t *rgba, size_t w, size_t h)
 {
   gh_image img = { GH_LAYOUT_RGBA, GH_SAMPLE_U8, 256, 0,
                    GH_LUMINANCE_PERCEPTUAL };
   gh_piece piece = { rgba, w, h, w * 4, NULL, 0 };
   gh_histogram out;
   gh_error err;
-  double *t = calloc ((size_t) repeat, sizeof *t), med;
+  double t0;
+
+  gh_histogram_init (&out);
+  t0 = now_seconds ();
+  if (gh_engine_begin (e, &img, &err) || gh_engine_feed (e, &piece, &err)
+      || gh_engine_finish (e, &out, &err))
+    {
+      fprintf (stderr, "engine: %s\n", err.message);
+      exit (1);
+    }
+  t0 = now_seconds () - t0;
+  gh_histogram_clear (&out);
+  return t0;
+}
+
+/* Median seconds of a call on each input (0 where there is none), the
+ * inputs taken in turn round after round: a slow spell of a shared
+ * machine then falls on every input alike, and the level (slowest input
+ * over fastest) is the engine's, not the spell's. */
+static void
+cpu_calls (gh_engine *e, uint8_t *const images[IMG_KINDS], size_t w,
+           size_t h, int repeat, double med[IMG_KINDS])
+{
+  double *t = calloc ((size_t) repeat * IMG_KINDS, sizeof *t);
+
   if (!t)
     {
       fprintf (stderr, "out of memory for %d timings\n", repeat);
       exit (1);
     }
-  gh_histogram_init (&out);
-  for (int i = 0; i < repeat; i++)
-    {
-      double t0 = now_seconds ();
-      if (gh_engine_begin (e, &img, &err) || gh_engine_feed (e, &piece, &err)
-          || gh_engine_finish (e, &out, &err))
-        {
-          fprintf (stderr, "engine: %s\n", err.message);
-          exit (1);
-        }
-      t[i] = now_seconds () - t0;
-    }
-  med = median (t, repeat);
+  for (int r = 0; r < repeat; r++)
+    for (int k = 0; k < IMG_KINDS; k++)
+      if (images[k])
+        t[k * repeat + r] = cpu_call (e, images[k], w, h);
+  for (int k = 0; k < IMG_KINDS; k++)
+    med[k] = images[k] ? median (t + k * repeat, repeat) : 0;
   free (t);
-  gh_histogram_clear (&out);
-  return med;
 }
 
 static gh_engine *
@@ -77,10 +92,9 @@ cpu_engine (int threads)
  * (cpu_ceiling.h), with each over "four" (calcHist's work). */
 static void
 cpu_ceiling (uint8_t *const images[IMG_KINDS], size_t width, size_t height,
-             int repeat)
+             int repeat, const double one_thread[IMG_KINDS])
 {
   size_t pixels = width * height;
-  gh_engine *e = cpu_engine (1);
 
   printf ("\n== CPU ceiling, one thread, GB/s (cpu_ceiling.h); over four: "
           "engine");
@@ -95,8 +109,7 @@ cpu_ceiling (uint8_t *const images[IMG_KINDS], size_t width, size_t height,
       double gbs[CEILING_SCHEMES], engine;
       if (!images[k] || pixels < CEILING_MIN_PIXELS)
         continue;
-      engine = (double) pixels * 4
-               / cpu_call (e, images[k], width, height, repeat) / 1e9;
+      engine = (double) pixels * 4 / one_thread[k] / 1e9;
       for (int s = 0; s < CEILING_SCHEMES; s++)
         gbs[s] = ceiling_gbs ((ceiling_scheme) s, images[k], pixels, repeat);
       printf ("%-10s %7.2f", image_kind_names[k], engine);
@@ -108,7 +121,6 @@ cpu_ceiling (uint8_t *const images[IMG_KINDS], size_t width, size_t height,
       printf ("\n");
     }
   printf ("(checksum %llu)\n", ceiling_checksum ());
-  gh_engine_destroy (e);
 }
 
 int
@@ -181,12 +193,17 @@ main (int argc, char **argv)
           width, height, bytes / 1e6);
   {
     int counts[2] = { 1, threads };
+    double med[2][IMG_KINDS], lo[2], hi[2];
+
     printf ("%-10s", "input");
     for (int c = 0; c < 2; c++)
       {
         gh_engine *e = cpu_engine (counts[c]);
         printf (" %18s", gh_engine_backend_name (e));
+        cpu_calls (e, images, width, height, repeat, med[c]);
         gh_engine_destroy (e);
+        lo[c] = 1e300;
+        hi[c] = 0;
       }
     printf ("\n");
     for (int k = 0; k < IMG_KINDS; k++)
@@ -196,17 +213,18 @@ main (int argc, char **argv)
         printf ("%-10s", image_kind_names[k]);
         for (int c = 0; c < 2; c++)
           {
-            gh_engine *e = cpu_engine (counts[c]);
-            printf (" %18.2f",
-                    bytes / cpu_call (e, images[k], width, height, repeat)
-                      / 1e9);
-            gh_engine_destroy (e);
+            printf (" %18.2f", bytes / med[c][k] / 1e9);
+            lo[c] = med[c][k] < lo[c] ? med[c][k] : lo[c];
+            hi[c] = med[c][k] > hi[c] ? med[c][k] : hi[c];
           }
         printf ("\n");
       }
+    printf ("%-10s %18.2f %18.2f   (slowest input / fastest; medians of %d "
+            "rounds, inputs in turn)\n",
+            "level", hi[0] / lo[0], hi[1] / lo[1], repeat);
+    if (ceiling)
+      cpu_ceiling (images, width, height, repeat, med[0]);
   }
-  if (ceiling)
-    cpu_ceiling (images, width, height, repeat);
   fflush (stdout);
 
 #if GH_HAVE_CUDA
