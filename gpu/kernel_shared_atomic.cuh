@@ -16,13 +16,20 @@
  *
  * SECTIONS: the same number of copies with no bank ever shared.  The 32 /
  * COPIES lanes that share a copy form groups (g = lane / COPIES), and the
- * banks form as many sections of COPIES banks; channel k's tables live in
- * section k % G (G groups), so in the j-th add of a pixel group g adds
- * channel j ^ g, which lies in section (j % G) ^ g: a different section
- * for every group, in every add.  Word ((k / G) * 256 + b) * 32 +
- * (k % G) * COPIES + c.  The channels are padded to a multiple of G with
- * tables that only ever add 0 (GIMP's six channels: 96 KB with 16 copies,
- * 64 KB with 8); each add picks its lane's channel with G - 1 selects.
+ * banks form as many sections of COPIES banks.  The channels fill blocks
+ * of G (G groups): channel k's table lives in section k % G of block
+ * k / G, word ((k / G) * 256 + b) * 32 + (k % G) * COPIES + c, so in the
+ * j-th add of a block group g adds channel j ^ g, which lies in section j
+ * ^ g: a different section for every group, in every add.  The R = NCH %
+ * G channels left over, where R divides G, share the last block instead
+ * of padding it: section s holds the s % R-th of them (each has G / R
+ * tables, so more copies), and in their h-th add group g adds the one of
+ * section g ^ h, so R adds a pixel cover them (GIMP's six channels with
+ * 8 copies: 6 adds, not 8).  Otherwise (raw RGB with 8 copies) the block
+ * is padded with tables that only ever add 0.  Either way the channels
+ * take a multiple of G tables (GIMP's six: 96 KB with 16 copies, 64 KB
+ * with 8).  Each add picks its lane's channel with selects, or, in a
+ * block of 4, with one byte permutation of the 4 bins a pixel.
  *
  * Each pixel adds its weight (1, or alpha x mask in the result's units)
  * straight to its bins, zero weights too (a test per channel costs more
@@ -68,7 +75,8 @@ gh_shared_atomic_smem ()
          + (LIN ? GH_LIN_SMEM : 0);
 }
 
-/* Word of bin b of channel k, copy 0, in either layout. */
+/* Word of bin b of channel k, copy 0, in either layout; in sections, k
+ * may be a channel's further table (below). */
 template <int COPIES, bool SECTIONS>
 __host__ __device__ constexpr int
 gh_copies_word (int k, int b)
@@ -78,32 +86,78 @@ gh_copies_word (int k, int b)
                   : (k * 256 + b) * COPIES;
 }
 
-/* Sums each bin's copies into the global result and clears them; thread
- * i starts at copy i, so neighbouring threads read different banks. */
+/* How NCH channels fill blocks of G sections (G = 1: the plain layout).
+ * `blocks` are added slot by slot (the last one padded when the channels
+ * left over do not divide G); the `rest` channels after them share the
+ * last block, channel k's t-th table at gh_copies_word (k + t * rest). */
+template <int NCH, int G> struct gh_sections
+{
+  static constexpr bool spread = NCH % G && G % (NCH % G) == 0;
+  static constexpr int rest = spread ? NCH % G : 0;
+  static constexpr int blocks = spread ? NCH / G : (NCH + G - 1) / G;
+  static __host__ __device__ constexpr int tables (int k)
+  {
+    return rest && k >= blocks * G ? G / rest : 1;
+  }
+};
+
+/* Sums each bin's copies (of every table) into the global result and
+ * clears them; thread i starts at copy i, so neighbouring threads read
+ * different banks. */
 template <class CH, int COPIES, bool SECTIONS>
 __device__ __forceinline__ void
 gh_copies_flush (uint32_t *hist, gh_u64 *out)
 {
+  typedef gh_sections<CH::count, SECTIONS ? 32 / COPIES : 1> sec;
   for (int i = threadIdx.x; i < CH::count * 256; i += GH_SA_THREADS)
     {
-      uint32_t *row
-        = hist + gh_copies_word<COPIES, SECTIONS> (i >> 8, i & 255);
+      const int k = i >> 8;
       gh_u64 s = 0;
-#pragma unroll 8
-      for (int c = 0; c < COPIES; c++)
+      for (int t = 0; t < sec::tables (k); t++)
         {
-          int l = (c + i) & (COPIES - 1);
-          s += row[l];
-          row[l] = 0;
+          uint32_t *row
+            = hist + gh_copies_word<COPIES, SECTIONS> (k + t * sec::rest,
+                                                       i & 255);
+#pragma unroll 8
+          for (int c = 0; c < COPIES; c++)
+            {
+              int l = (c + i) & (COPIES - 1);
+              s += row[l];
+              row[l] = 0;
+            }
         }
       if (s)
-        atomicAdd (&out[(size_t) CH::slot (i >> 8) * 256 + (i & 255)], s);
+        atomicAdd (&out[(size_t) CH::slot (k) * 256 + (i & 255)], s);
     }
 }
 
-/* One pixel's adds.  Plain layout: channel k at `mine[0]`.  Sections: the
- * j-th add is channel j ^ g, at this lane's base for section (j % G) ^ g
- * (mine[j % G]). */
+/* Bin and weight of channel k0 + x (x < n, known only at run time) by
+ * selects; channels from NCH on are padding: bin 0, weight 0. */
+template <int NCH, class PIXEL>
+__device__ __forceinline__ void
+gh_copies_pick (const PIXEL &px, int k0, int n, unsigned x, unsigned &b,
+                unsigned &w)
+{
+  b = k0 < NCH ? px.bin[k0] : 0u;
+  w = k0 < NCH ? px.weight (k0) : 0u;
+#pragma unroll
+  for (int i = 1; i < n; i++)
+    if (x == (unsigned) i)
+      {
+        b = k0 + i < NCH ? px.bin[k0 + i] : 0u;
+        w = k0 + i < NCH ? px.weight (k0 + i) : 0u;
+      }
+}
+
+/* One pixel's adds.  Plain layout: channel k at `mine[0]`.  Sections:
+ * the j-th add of a block is channel j ^ g, at this lane's base for
+ * section j ^ g (mine[j]); the h-th add of the rest is the channel of
+ * section g ^ h (mine[h]).  A whole block of 4 packs its bins as bytes
+ * and permutes them for this lane with one PRMT (`perm`: output byte j
+ * is channel j ^ g, numbered 0, 1, 4, 5 in the two words the bins are
+ * packed in), then takes byte j for the j-th add: 7 instructions a block
+ * where selects took 12 and the registers of their chains.  Weights are
+ * still picked by selects, which fold where a block's are all one. */
 template <int COPIES, bool SECTIONS, class PIXEL>
 __device__ __forceinline__ void
 gh_copies_add (const PIXEL &px, const uint32_t (&mine)[32 / COPIES],
@@ -111,21 +165,40 @@ gh_copies_add (const PIXEL &px, const uint32_t (&mine)[32 / COPIES],
 {
   constexpr int NCH = sizeof px.bin / sizeof px.bin[0];
   constexpr int G = SECTIONS ? 32 / COPIES : 1;
-  constexpr int SLOTS = gh_padded_channels<NCH, COPIES, SECTIONS> ();
+  typedef gh_sections<NCH, G> sec;
+  const unsigned perm
+    = 0x5410u ^ (((g & 1u) | ((g & 2u) << 1)) * 0x1111u);
 #pragma unroll
-  for (int j = 0; j < SLOTS; j++)
+  for (int k0 = 0; k0 < sec::blocks * G; k0 += G)
     {
-      unsigned b = j < NCH ? px.bin[j] : 0u;
-      unsigned w = j < NCH ? px.weight (j) : 0u;
+      const bool whole4 = G == 4 && k0 + G <= NCH;
+      unsigned packed = 0;
+      if (whole4)
+        packed = __byte_perm (
+          __byte_perm (px.bin[k0], px.bin[(k0 + 1) % NCH], 0x0040u),
+          __byte_perm (px.bin[(k0 + 2) % NCH], px.bin[(k0 + 3) % NCH],
+                       0x0040u),
+          perm);
 #pragma unroll
-      for (int x = 1; x < G; x++)
-        if (g == (unsigned) x)
-          {
-            b = (j ^ x) < NCH ? px.bin[j ^ x] : 0u;
-            w = (j ^ x) < NCH ? px.weight (j ^ x) : 0u;
-          }
-      gh_shared_add (mine[j % G]
-                       + gh_copies_word<COPIES, SECTIONS> (j - j % G, b) * 4,
+      for (int j = 0; j < G; j++)
+        {
+          unsigned b, w;
+          gh_copies_pick<NCH> (px, k0, G, j ^ g, b, w);
+          if (whole4)
+            b = __byte_perm (packed, 0u, 0x4440u | j);
+          gh_shared_add (
+            mine[j] + gh_copies_word<COPIES, SECTIONS> (k0, b) * 4, w);
+        }
+    }
+#pragma unroll
+  for (int h = 0; h < sec::rest; h++)
+    {
+      unsigned b, w;
+      gh_copies_pick<NCH> (px, sec::blocks * G, sec::rest,
+                           (g ^ h) & (sec::rest - 1u), b, w);
+      gh_shared_add (mine[h]
+                       + gh_copies_word<COPIES, SECTIONS> (sec::blocks * G, b)
+                           * 4,
                      w);
     }
 }
