@@ -23,6 +23,7 @@
 
 #include "batch.h"
 #include "beyond.h"
+#include "call.h"
 #include "choice.h"
 #include "dialog_gtk2.h"
 #include "errors.h"
@@ -247,54 +248,40 @@ last_settings (const gchar *proc, gpointer settings, gsize size,
   return FALSE;
 }
 
-/* The pixels a call on the drawable of `image` (checked) counts, those
- * inside the selection: the engine starts no GPU the CPU would beat
- * (core_engine_ensure), small work shows no progress.  Asked once, for
- * the core too (core_drawable_facts_give). */
-static gsize
-drawable_pixels (gint32 image, gint32 drawable)
+/* The start of a call on the drawable argument of `param` (checked):
+ * the part inside the selection, asked once, for the engine, the progress
+ * bar with `text` and the core (core_call_start). */
+static gboolean
+call_start (const GimpParam *param, const gchar *text,
+            const CoreProgress **progress, GError **error)
 {
-  CoreDrawableFacts facts = { GIMP2_HANDLE (drawable), GIMP2_HANDLE (image),
-                              FALSE, 0, 0, 0, 0 };
+  gint32            drawable = param[2].data.d_drawable;
+  CoreDrawableFacts facts = { GIMP2_HANDLE (drawable),
+                              GIMP2_HANDLE (param[1].data.d_image), FALSE,
+                              0, 0, 0, 0 };
 
   facts.intersects = gimp_drawable_mask_intersect (drawable, &facts.x,
                                                    &facts.y, &facts.width,
                                                    &facts.height);
-  core_drawable_facts_give (&facts);
-  /* None is still one: 0 would tell the engine nothing. */
-  return facts.intersects ? MAX ((gsize) facts.width * facts.height, 1) : 1;
-}
-
-/* GIMP's progress bar with `text` for a call's work on `pixels` pixels,
- * where it is long enough to show one (core_progress_shown); else NULL,
- * and GIMP is asked nothing. */
-static const CoreProgress *
-progress_start (gsize pixels, const gchar *text)
-{
-  static const CoreProgress whole = { 0, 1 };
-
-  if (! core_progress_shown (pixels))
-    return NULL;
-  gimp_progress_init (text);
-  return &whole;
+  return core_call_start (&gimp2_host, &engine, &facts, text, progress,
+                          error);
 }
 
 /* The drawable's histogram, under GIMP's progress bar, and how long the
  * engine took (its start-up left out). */
 static gboolean
-histogram_timed (gint32 image, gint32 drawable, gh_histogram *hist,
+histogram_timed (const GimpParam *param, gh_histogram *hist,
                  gdouble *seconds, GError **error)
 {
-  gsize               pixels = drawable_pixels (image, drawable);
   const CoreProgress *progress;
   GTimer             *timer;
   gboolean            ok;
 
-  if (! core_engine_ensure (&engine, pixels, error))
+  if (! call_start (param, "Histogram (GPU)", &progress, error))
     return FALSE;
-  progress = progress_start (pixels, "Histogram (GPU)");
   timer = g_timer_new ();
-  ok = core_histogram (&gimp2_host, engine, GIMP2_HANDLE (drawable), hist,
+  ok = core_histogram (&gimp2_host, engine,
+                       GIMP2_HANDLE (param[2].data.d_drawable), hist,
                        progress, error);
   *seconds = g_timer_elapsed (timer, NULL);
   g_timer_destroy (timer);
@@ -467,8 +454,7 @@ dialog_procedure (const gchar *proc, DialogAction action,
   gboolean     ok;
 
   gh_histogram_init (&hist);
-  ok = histogram_timed (param[1].data.d_image, drawable, &hist, &seconds,
-                        error)
+  ok = histogram_timed (param, &hist, &seconds, error)
        && dialog_apply (proc, action, run_mode, drawable, &hist, seconds,
                         changed, used, error);
   gh_histogram_clear (&hist);
@@ -492,8 +478,7 @@ run_analyse (GimpRunMode run_mode, gint nparams, const GimpParam *param,
       || ! check_drawable (param, error))
     return FALSE;
   gh_histogram_init (&hist);
-  ok = histogram_timed (param[1].data.d_image, param[2].data.d_drawable,
-                        &hist, &seconds, error);
+  ok = histogram_timed (param, &hist, &seconds, error);
   if (ok)
     {
       gh_stats_table (&hist, stats);
@@ -527,7 +512,6 @@ run_equalize (GimpRunMode run_mode, gint nparams, const GimpParam *param,
               gboolean *changed, GError **error)
 {
   const CoreProgress *progress;
-  gsize               pixels;
   gint32              drawable = param[2].data.d_drawable;
   DialogSettings      s;
 
@@ -537,9 +521,7 @@ run_equalize (GimpRunMode run_mode, gint nparams, const GimpParam *param,
   if (run_mode != GIMP_RUN_NONINTERACTIVE)
     return dialog_procedure (core_proc_equalize.name, DIALOG_ACTION_EQUALIZE,
                              run_mode, param, changed, NULL, error);
-  pixels = drawable_pixels (param[1].data.d_image, drawable);
-  progress = progress_start (pixels, "Equalizing (GPU)");
-  if (! core_engine_ensure (&engine, pixels, error)
+  if (! call_start (param, "Equalizing (GPU)", &progress, error)
       || ! core_equalize (&gimp2_host, engine, GIMP2_HANDLE (drawable),
                           param[3].data.d_int32, NULL, progress, error))
     return FALSE;
@@ -558,7 +540,6 @@ run_binarize (GimpRunMode run_mode, gint nparams, const GimpParam *param,
               GError **error)
 {
   const CoreProgress *progress;
-  gsize               pixels;
   gint32              drawable = param[2].data.d_drawable;
   DialogSettings      s;
   gint                used;
@@ -574,9 +555,7 @@ run_binarize (GimpRunMode run_mode, gint nparams, const GimpParam *param,
     }
   else
     {
-      pixels = drawable_pixels (param[1].data.d_image, drawable);
-      progress = progress_start (pixels, "Binarizing (GPU)");
-      if (! core_engine_ensure (&engine, pixels, error)
+      if (! call_start (param, "Binarizing (GPU)", &progress, error)
           || ! core_binarize (&gimp2_host, engine, GIMP2_HANDLE (drawable),
                               param[3].data.d_int32, param[4].data.d_int32,
                               NULL, &used, progress, error))
@@ -602,7 +581,6 @@ run_export (GimpRunMode run_mode, gint nparams, const GimpParam *param,
             GError **error)
 {
   const CoreProgress *progress;
-  gsize               pixels;
   const gchar        *proc = core_proc_export.name;
   ExportSettings      s;
 
@@ -633,10 +611,7 @@ run_export (GimpRunMode run_mode, gint nparams, const GimpParam *param,
     }
   else if (! last_settings (proc, &s, sizeof s, NULL, error))
     return FALSE;
-  pixels = drawable_pixels (param[1].data.d_image,
-                            param[2].data.d_drawable);
-  progress = progress_start (pixels, "Exporting the histogram (GPU)");
-  if (! core_engine_ensure (&engine, pixels, error)
+  if (! call_start (param, "Exporting the histogram (GPU)", &progress, error)
       || ! core_export (&gimp2_host, engine,
                         GIMP2_HANDLE (param[2].data.d_drawable), s.filename,
                         progress, error))
@@ -650,7 +625,6 @@ run_clahe (GimpRunMode run_mode, gint nparams, const GimpParam *param,
            gboolean *changed, GError **error)
 {
   const CoreProgress *progress;
-  gsize               pixels;
   gint32              drawable = param[2].data.d_drawable;
   DialogSettings      s;
 
@@ -660,9 +634,7 @@ run_clahe (GimpRunMode run_mode, gint nparams, const GimpParam *param,
   if (run_mode != GIMP_RUN_NONINTERACTIVE)
     return dialog_procedure (core_proc_clahe.name, DIALOG_ACTION_CLAHE,
                              run_mode, param, changed, NULL, error);
-  pixels = drawable_pixels (param[1].data.d_image, drawable);
-  progress = progress_start (pixels, "CLAHE (GPU)");
-  if (! core_engine_ensure (&engine, pixels, error)
+  if (! call_start (param, "CLAHE (GPU)", &progress, error)
       || ! core_clahe (&gimp2_host, engine, GIMP2_HANDLE (drawable),
                        param[3].data.d_float, param[4].data.d_int32,
                        param[5].data.d_int32, param[6].data.d_int32,
@@ -684,7 +656,6 @@ run_match (GimpRunMode run_mode, gint nparams, const GimpParam *param,
            gboolean *changed, GError **error)
 {
   const CoreProgress *progress;
-  gsize               pixels;
   gint32              drawable = param[2].data.d_drawable;
   DialogSettings      s;
 
@@ -694,9 +665,7 @@ run_match (GimpRunMode run_mode, gint nparams, const GimpParam *param,
   if (run_mode != GIMP_RUN_NONINTERACTIVE)
     return dialog_procedure (core_proc_match.name, DIALOG_ACTION_MATCH,
                              run_mode, param, changed, NULL, error);
-  pixels = drawable_pixels (param[1].data.d_image, drawable);
-  progress = progress_start (pixels, "Matching histograms (GPU)");
-  if (! core_engine_ensure (&engine, pixels, error)
+  if (! call_start (param, "Matching histograms (GPU)", &progress, error)
       || ! core_match (&gimp2_host, engine, GIMP2_HANDLE (drawable),
                        GIMP2_HANDLE (param[3].data.d_drawable),
                        param[4].data.d_int32, NULL, progress, error))
@@ -724,7 +693,6 @@ run_multi_otsu (GimpRunMode run_mode, gint nparams, const GimpParam *param,
   /* Returned values must outlive run(): libgimp sends them afterwards. */
   static gint32       thresholds[CORE_CLASSES_MAX - 1];
   const CoreProgress *progress;
-  gsize               pixels;
   gint32              drawable = param[2].data.d_drawable;
   MultiOtsuSettings   s;
   gint                levels[CORE_CLASSES_MAX - 1], n;
@@ -747,9 +715,7 @@ run_multi_otsu (GimpRunMode run_mode, gint nparams, const GimpParam *param,
           && s.channel == GH_CHANNEL_LUMINANCE)
         s.channel = GH_CHANNEL_VALUE;
     }
-  pixels = drawable_pixels (param[1].data.d_image, drawable);
-  progress = progress_start (pixels, "Multi-level Otsu (GPU)");
-  if (! core_engine_ensure (&engine, pixels, error)
+  if (! call_start (param, "Multi-level Otsu (GPU)", &progress, error)
       || ! core_multi_otsu (&gimp2_host, engine, GIMP2_HANDLE (drawable),
                             s.channel, s.classes, s.apply, NULL, levels, &n,
                             progress, error))
@@ -844,7 +810,6 @@ run_call (const gchar *name, gint nparams, const GimpParam *param,
   GError          *error = NULL;
   gboolean         changed = FALSE;
   gboolean         ok;
-  gchar           *note;
 
   *nreturn_vals = 1;
   *return_vals = values;
@@ -899,15 +864,8 @@ run_call (const gchar *name, gint nparams, const GimpParam *param,
       *nreturn_vals = 2;
       g_error_free (error);
     }
-  /* What the run asked GIMP for the core is this call's only. */
-  core_drawable_facts_give (NULL);
-  /* A GPU that was there and not used is told once per call. */
-  note = core_engine_fallback_note (engine);
-  if (note && run_mode == GIMP_RUN_INTERACTIVE)
-    gimp_message (note);
-  else if (note)
-    g_printerr ("gpu-histogram: %s\n", note);
-  g_free (note);
+  core_call_end (engine, run_mode == GIMP_RUN_INTERACTIVE ? gimp_message
+                                                          : NULL);
 }
 
 static void

@@ -30,6 +30,7 @@
 
 #include "core/batch.h"
 #include "core/beyond.h"
+#include "core/call.h"
 #include "core/choice.h"
 #include "core/errors.h"
 #include "core/operations.h"
@@ -243,59 +244,32 @@ export_csv (const gchar *filename, gpointer data, GError **error)
   return core_write_csv (t->hist, filename, error);
 }
 
-/* The pixels a call on the drawable of `image` (the_drawable) counts,
- * those inside the selection: the engine starts no GPU the CPU would beat
- * (core_engine_ensure), small work shows no progress.  Asked once, for
- * the core too (core_drawable_facts_give). */
-static gsize
-drawable_pixels (GimpImage *image, GimpDrawable *drawable)
+/* The start of a call on `drawable` of `image` (the_drawable): the part
+ * inside the selection, asked once, for the engine, the progress bar with
+ * `text` and the core (core_call_start). */
+static gboolean
+call_start (GimpImage *image, GimpDrawable *drawable, const gchar *text,
+            const CoreProgress **progress, GError **error)
 {
   CoreDrawableFacts facts = { drawable, image, FALSE, 0, 0, 0, 0 };
 
   facts.intersects = gimp_drawable_mask_intersect (drawable, &facts.x,
                                                    &facts.y, &facts.width,
                                                    &facts.height);
-  core_drawable_facts_give (&facts);
-  /* None is still one: 0 would tell the engine nothing. */
-  return facts.intersects ? MAX ((gsize) facts.width * facts.height, 1) : 1;
-}
-
-/* The engine for a call's work on `drawable` of `image`, and GIMP's
- * progress bar with `text` where that work is long enough to show one
- * (core_progress_shown): *progress is then the whole bar, one operation
- * per call; else NULL, and GIMP is asked nothing. */
-static gboolean
-call_start (GimpImage *image, GimpDrawable *drawable, const gchar *text,
-            const CoreProgress **progress, GError **error)
-{
-  static const CoreProgress whole = { 0.0, 1.0 };
-  gsize                     pixels = drawable_pixels (image, drawable);
-
-  *progress = NULL;
-  if (core_progress_shown (pixels))
-    {
-      gimp_progress_init (text);
-      *progress = &whole;
-    }
-  return core_engine_ensure (&engine, pixels, error);
+  return core_call_start (gimp3_host (), &engine, &facts, text, progress,
+                          error);
 }
 
 /* The end of a call: a GPU that was there and not used is told once (the
  * message in interactive use, stderr in scripts; the backend string says
- * it too), and the engine goes, its GPU start joined (engine.c: no thread
- * may be inside the CUDA driver when the process exits). */
+ * it too: core_call_end), and the engine goes, its GPU start joined
+ * (engine.c: no thread may be inside the CUDA driver when the process
+ * exits). */
 static void
 end_call (GimpRunMode run_mode)
 {
-  gchar *note = core_engine_fallback_note (engine);
-
-  if (note && run_mode == GIMP_RUN_INTERACTIVE)
-    gimp_message (note);
-  else if (note)
-    g_printerr ("gpu-histogram: %s\n", note);
-  g_free (note);
-  /* What the run asked GIMP for the core is this call's only. */
-  core_drawable_facts_give (NULL);
+  core_call_end (engine, run_mode == GIMP_RUN_INTERACTIVE ? gimp_message
+                                                          : NULL);
   if (resident_serving ())
     return;
   gh_engine_destroy (engine);
