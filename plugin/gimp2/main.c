@@ -206,9 +206,14 @@ check_arguments (GimpRunMode run_mode, gint nparams, gint wanted,
   return FALSE;
 }
 
+/* The arguments of a procedure on a drawable (check_arguments), whose
+ * drawable must be in its image. */
 static gboolean
-check_drawable (const GimpParam *param, GError **error)
+check_drawable_call (GimpRunMode run_mode, gint nparams, gint wanted,
+                     const GimpParam *param, GError **error)
 {
+  if (! check_arguments (run_mode, nparams, wanted, 3, error))
+    return FALSE;
   if (gimp_item_get_image (param[2].data.d_drawable) == param[1].data.d_image)
     return TRUE;
   g_set_error (error, CORE_ERROR, CORE_ERROR_CALLING,
@@ -474,8 +479,7 @@ run_analyse (GimpRunMode run_mode, gint nparams, const GimpParam *param,
   gdouble        seconds;
   gboolean       ok;
 
-  if (! check_arguments (run_mode, nparams, 3, 3, error)
-      || ! check_drawable (param, error))
+  if (! check_drawable_call (run_mode, nparams, 3, param, error))
     return FALSE;
   gh_histogram_init (&hist);
   ok = histogram_timed (param, &hist, &seconds, error);
@@ -507,29 +511,111 @@ run_analyse (GimpRunMode run_mode, gint nparams, const GimpParam *param,
   return ok;
 }
 
+/* A procedure with an action of its own in the dialog (equalize,
+ * binarize, CLAHE, match).  Its interactive and repeated runs are the
+ * dialog's (dialog_procedure); its NONINTERACTIVE run applies its
+ * arguments (apply_arguments) and remembers them as the dialog's settings
+ * (remember_arguments), so a repeat does the same and the dialog starts
+ * from them. */
+typedef struct
+{
+  const CoreProcText *proc;
+  DialogAction        action;
+  gint                n_args;        /* NONINTERACTIVE's, run mode first */
+  const gchar        *progress_text; /* the bar's, NONINTERACTIVE */
+} DialogProc;
+
+static const DialogProc equalize_proc = {
+  &core_proc_equalize, DIALOG_ACTION_EQUALIZE, 4, "Equalizing (GPU)",
+};
+static const DialogProc binarize_proc = {
+  &core_proc_binarize, DIALOG_ACTION_BINARIZE, 5, "Binarizing (GPU)",
+};
+static const DialogProc clahe_proc = {
+  &core_proc_clahe, DIALOG_ACTION_CLAHE, 7, "CLAHE (GPU)",
+};
+static const DialogProc match_proc = {
+  &core_proc_match, DIALOG_ACTION_MATCH, 5, "Matching histograms (GPU)",
+};
+
+/* The NONINTERACTIVE run of the procedure whose action is `action`: its
+ * arguments applied under `progress`.  *used: binarize's threshold as a
+ * level. */
 static gboolean
-run_equalize (GimpRunMode run_mode, gint nparams, const GimpParam *param,
-              gboolean *changed, GError **error)
+apply_arguments (DialogAction action, const GimpParam *param,
+                 const CoreProgress *progress, gint *used, GError **error)
+{
+  gpointer drawable = GIMP2_HANDLE (param[2].data.d_drawable);
+
+  switch (action)
+    {
+    case DIALOG_ACTION_EQUALIZE:
+      return core_equalize (&gimp2_host, engine, drawable,
+                            param[3].data.d_int32, NULL, progress, error);
+    case DIALOG_ACTION_BINARIZE:
+      return core_binarize (&gimp2_host, engine, drawable,
+                            param[3].data.d_int32, param[4].data.d_int32,
+                            NULL, used, progress, error);
+    case DIALOG_ACTION_CLAHE:
+      return core_clahe (&gimp2_host, engine, drawable,
+                         param[3].data.d_float, param[4].data.d_int32,
+                         param[5].data.d_int32, param[6].data.d_int32,
+                         progress, error);
+    default: /* DIALOG_ACTION_MATCH */
+      return core_match (&gimp2_host, engine, drawable,
+                         GIMP2_HANDLE (param[3].data.d_drawable),
+                         param[4].data.d_int32, NULL, progress, error);
+    }
+}
+
+/* Those arguments written into the dialog's settings `s`. */
+static void
+remember_arguments (DialogAction action, const GimpParam *param,
+                    DialogSettings *s)
+{
+  switch (action)
+    {
+    case DIALOG_ACTION_EQUALIZE:
+      s->mode = param[3].data.d_int32;
+      break;
+    case DIALOG_ACTION_BINARIZE:
+      s->channel = param[3].data.d_int32;
+      s->threshold = param[4].data.d_int32;
+      /* The procedure's Otsu is over all levels. */
+      s->range_lo = 0;
+      s->range_hi = 255;
+      break;
+    case DIALOG_ACTION_CLAHE:
+      s->clip_limit = param[3].data.d_float;
+      s->tiles_x = param[4].data.d_int32;
+      s->tiles_y = param[5].data.d_int32;
+      s->mode = param[6].data.d_int32;
+      break;
+    default: /* DIALOG_ACTION_MATCH */
+      s->reference = param[3].data.d_drawable;
+      s->mode = param[4].data.d_int32;
+    }
+}
+
+static gboolean
+run_dialog_proc (const DialogProc *p, GimpRunMode run_mode, gint nparams,
+                 const GimpParam *param, gboolean *changed, gint *used,
+                 GError **error)
 {
   const CoreProgress *progress;
-  gint32              drawable = param[2].data.d_drawable;
   DialogSettings      s;
 
-  if (! check_arguments (run_mode, nparams, 4, 3, error)
-      || ! check_drawable (param, error))
+  if (! check_drawable_call (run_mode, nparams, p->n_args, param, error))
     return FALSE;
   if (run_mode != GIMP_RUN_NONINTERACTIVE)
-    return dialog_procedure (core_proc_equalize.name, DIALOG_ACTION_EQUALIZE,
-                             run_mode, param, changed, NULL, error);
-  if (! call_start (param, "Equalizing (GPU)", &progress, error)
-      || ! core_equalize (&gimp2_host, engine, GIMP2_HANDLE (drawable),
-                          param[3].data.d_int32, NULL, progress, error))
+    return dialog_procedure (p->proc->name, p->action, run_mode, param,
+                             changed, used, error);
+  if (! call_start (param, p->progress_text, &progress, error)
+      || ! apply_arguments (p->action, param, progress, used, error))
     return FALSE;
-  /* Remembered as the dialog's settings: a repeat does the same, the
-   * dialog starts from it. */
-  dialog_settings_get (core_proc_equalize.name, DIALOG_ACTION_EQUALIZE, &s);
-  s.mode = param[3].data.d_int32;
-  gimp_set_data (core_proc_equalize.name, &s, sizeof s);
+  dialog_settings_get (p->proc->name, p->action, &s);
+  remember_arguments (p->action, param, &s);
+  gimp_set_data (p->proc->name, &s, sizeof s);
   *changed = TRUE;
   return TRUE;
 }
@@ -539,37 +625,11 @@ run_binarize (GimpRunMode run_mode, gint nparams, const GimpParam *param,
               GimpParam *values, gint *nreturn_vals, gboolean *changed,
               GError **error)
 {
-  const CoreProgress *progress;
-  gint32              drawable = param[2].data.d_drawable;
-  DialogSettings      s;
-  gint                used;
+  gint used;
 
-  if (! check_arguments (run_mode, nparams, 5, 3, error)
-      || ! check_drawable (param, error))
+  if (! run_dialog_proc (&binarize_proc, run_mode, nparams, param, changed,
+                         &used, error))
     return FALSE;
-  if (run_mode != GIMP_RUN_NONINTERACTIVE)
-    {
-      if (! dialog_procedure (core_proc_binarize.name, DIALOG_ACTION_BINARIZE,
-                              run_mode, param, changed, &used, error))
-        return FALSE;
-    }
-  else
-    {
-      if (! call_start (param, "Binarizing (GPU)", &progress, error)
-          || ! core_binarize (&gimp2_host, engine, GIMP2_HANDLE (drawable),
-                              param[3].data.d_int32, param[4].data.d_int32,
-                              NULL, &used, progress, error))
-        return FALSE;
-      /* As the equalize's; the procedure's Otsu is over all levels. */
-      dialog_settings_get (core_proc_binarize.name, DIALOG_ACTION_BINARIZE,
-                           &s);
-      s.channel = param[3].data.d_int32;
-      s.threshold = param[4].data.d_int32;
-      s.range_lo = 0;
-      s.range_hi = 255;
-      gimp_set_data (core_proc_binarize.name, &s, sizeof s);
-      *changed = TRUE;
-    }
   values[1].type = GIMP_PDB_INT32;
   values[1].data.d_int32 = used;
   *nreturn_vals = 2;
@@ -584,8 +644,7 @@ run_export (GimpRunMode run_mode, gint nparams, const GimpParam *param,
   const gchar        *proc = core_proc_export.name;
   ExportSettings      s;
 
-  if (! check_arguments (run_mode, nparams, 4, 3, error)
-      || ! check_drawable (param, error))
+  if (! check_drawable_call (run_mode, nparams, 4, param, error))
     return FALSE;
   if (run_mode == GIMP_RUN_NONINTERACTIVE)
     {
@@ -620,65 +679,6 @@ run_export (GimpRunMode run_mode, gint nparams, const GimpParam *param,
   return TRUE;
 }
 
-static gboolean
-run_clahe (GimpRunMode run_mode, gint nparams, const GimpParam *param,
-           gboolean *changed, GError **error)
-{
-  const CoreProgress *progress;
-  gint32              drawable = param[2].data.d_drawable;
-  DialogSettings      s;
-
-  if (! check_arguments (run_mode, nparams, 7, 3, error)
-      || ! check_drawable (param, error))
-    return FALSE;
-  if (run_mode != GIMP_RUN_NONINTERACTIVE)
-    return dialog_procedure (core_proc_clahe.name, DIALOG_ACTION_CLAHE,
-                             run_mode, param, changed, NULL, error);
-  if (! call_start (param, "CLAHE (GPU)", &progress, error)
-      || ! core_clahe (&gimp2_host, engine, GIMP2_HANDLE (drawable),
-                       param[3].data.d_float, param[4].data.d_int32,
-                       param[5].data.d_int32, param[6].data.d_int32,
-                       progress, error))
-    return FALSE;
-  /* As the equalize's. */
-  dialog_settings_get (core_proc_clahe.name, DIALOG_ACTION_CLAHE, &s);
-  s.clip_limit = param[3].data.d_float;
-  s.tiles_x = param[4].data.d_int32;
-  s.tiles_y = param[5].data.d_int32;
-  s.mode = param[6].data.d_int32;
-  gimp_set_data (core_proc_clahe.name, &s, sizeof s);
-  *changed = TRUE;
-  return TRUE;
-}
-
-static gboolean
-run_match (GimpRunMode run_mode, gint nparams, const GimpParam *param,
-           gboolean *changed, GError **error)
-{
-  const CoreProgress *progress;
-  gint32              drawable = param[2].data.d_drawable;
-  DialogSettings      s;
-
-  if (! check_arguments (run_mode, nparams, 5, 3, error)
-      || ! check_drawable (param, error))
-    return FALSE;
-  if (run_mode != GIMP_RUN_NONINTERACTIVE)
-    return dialog_procedure (core_proc_match.name, DIALOG_ACTION_MATCH,
-                             run_mode, param, changed, NULL, error);
-  if (! call_start (param, "Matching histograms (GPU)", &progress, error)
-      || ! core_match (&gimp2_host, engine, GIMP2_HANDLE (drawable),
-                       GIMP2_HANDLE (param[3].data.d_drawable),
-                       param[4].data.d_int32, NULL, progress, error))
-    return FALSE;
-  /* As the equalize's. */
-  dialog_settings_get (core_proc_match.name, DIALOG_ACTION_MATCH, &s);
-  s.reference = param[3].data.d_drawable;
-  s.mode = param[4].data.d_int32;
-  gimp_set_data (core_proc_match.name, &s, sizeof s);
-  *changed = TRUE;
-  return TRUE;
-}
-
 /* Multi-Otsu has no dialog of its own yet: its interactive and repeated
  * runs apply the last settings (a first run's defaults before there are
  * any). */
@@ -697,8 +697,7 @@ run_multi_otsu (GimpRunMode run_mode, gint nparams, const GimpParam *param,
   MultiOtsuSettings   s;
   gint                levels[CORE_CLASSES_MAX - 1], n;
 
-  if (! check_arguments (run_mode, nparams, 6, 3, error)
-      || ! check_drawable (param, error))
+  if (! check_drawable_call (run_mode, nparams, 6, param, error))
     return FALSE;
   if (run_mode == GIMP_RUN_NONINTERACTIVE)
     {
@@ -819,7 +818,8 @@ run_call (const gchar *name, gint nparams, const GimpParam *param,
     ok = run_analyse (run_mode, nparams, param, values, nreturn_vals,
                       &changed, &error);
   else if (! strcmp (name, core_proc_equalize.name))
-    ok = run_equalize (run_mode, nparams, param, &changed, &error);
+    ok = run_dialog_proc (&equalize_proc, run_mode, nparams, param,
+                          &changed, NULL, &error);
   else if (! strcmp (name, core_proc_binarize.name))
     ok = run_binarize (run_mode, nparams, param, values, nreturn_vals,
                        &changed, &error);
@@ -828,9 +828,11 @@ run_call (const gchar *name, gint nparams, const GimpParam *param,
   else if (! strcmp (name, core_proc_batch.name))
     ok = run_batch (run_mode, nparams, param, &error);
   else if (! strcmp (name, core_proc_clahe.name))
-    ok = run_clahe (run_mode, nparams, param, &changed, &error);
+    ok = run_dialog_proc (&clahe_proc, run_mode, nparams, param, &changed,
+                          NULL, &error);
   else if (! strcmp (name, core_proc_match.name))
-    ok = run_match (run_mode, nparams, param, &changed, &error);
+    ok = run_dialog_proc (&match_proc, run_mode, nparams, param, &changed,
+                          NULL, &error);
   else if (! strcmp (name, core_proc_multi_otsu.name))
     ok = run_multi_otsu (run_mode, nparams, param, values, nreturn_vals,
                          &changed, &error);
