@@ -94,9 +94,14 @@ gpu_histogram_set_i18n (GimpPlugIn   *plug_in G_GNUC_UNUSED,
 
 static gh_engine *engine;
 
+/* A failed run's values: its error's status, and the error (taken); a
+ * cancelled run's (error NULL): GIMP_PDB_CANCEL. */
 static GimpValueArray *
-return_error (GimpProcedure *procedure, GError *error)
+return_failure (GimpProcedure *procedure, GError *error)
 {
+  if (! error)
+    return gimp_procedure_new_return_values (procedure, GIMP_PDB_CANCEL,
+                                             NULL);
   return gimp_procedure_new_return_values (
     procedure,
     core_error_is_calling (error) ? GIMP_PDB_CALLING_ERROR
@@ -399,177 +404,173 @@ run_analyse (GimpProcedure *procedure, GimpRunMode run_mode,
     }
   gh_histogram_clear (&hist);
   end_call (run_mode);
-  if (ok)
-    return values;
-  return error ? return_error (procedure, error)
-               : gimp_procedure_new_return_values (procedure, GIMP_PDB_CANCEL,
-                                                   NULL);
+  return ok ? values : return_failure (procedure, error);
 }
 
-/* The procedures with an action of their own in the dialog (equalize,
- * binarize; CLAHE and match through run_beyond): the other run modes go
- * through the dialog flow, NONINTERACTIVE here applies equalize's and
- * binarize's arguments. */
+/* A run of a procedure that applies to its drawable (ApplyProc): what
+ * it works on, and what it gives back. */
+typedef struct
+{
+  GimpRunMode          run_mode;
+  GimpDrawable        *drawable;
+  GimpProcedureConfig *config;
+  const CoreProgress  *progress;
+  gint                 used;   /* binarize's threshold as a level, -1: none */
+  gint                 levels[CORE_CLASSES_MAX - 1]; /* multi-Otsu's */
+  gint                 n;
+} ApplyCall;
+
+/* The procedures that apply to their drawable.  Equalize, binarize, CLAHE
+ * and match have an action of their own in the dialog: their run modes
+ * other than NONINTERACTIVE are the dialog flow.  Multi-Otsu has no dialog
+ * of its own yet: every run mode applies its config.  `apply` applies the
+ * config's arguments, under the call's progress. */
+typedef struct
+{
+  const CoreProcText *proc;
+  DialogAction        action; /* DIALOG_ACTION_NONE: no dialog */
+  const gchar        *progress_text;
+  gboolean          (*apply) (ApplyCall *call, GError **error);
+} ApplyProc;
+
+static gboolean
+equalize_apply (ApplyCall *call, GError **error)
+{
+  gint mode;
+
+  g_object_get (call->config, core_arg_mode.name, &mode, NULL);
+  return core_equalize (gimp3_host (), engine, call->drawable, mode, NULL,
+                        call->progress, error);
+}
+
+static gboolean
+binarize_apply (ApplyCall *call, GError **error)
+{
+  gint channel, threshold;
+
+  g_object_get (call->config, core_arg_channel.name, &channel,
+                core_arg_threshold.name, &threshold, NULL);
+  return core_binarize (gimp3_host (), engine, call->drawable, channel,
+                        threshold, NULL, &call->used, call->progress, error);
+}
+
+static gboolean
+clahe_apply (ApplyCall *call, GError **error)
+{
+  gdouble clip_limit;
+  gint    tiles_x, tiles_y, mode;
+
+  g_object_get (call->config, core_arg_clip_limit.name, &clip_limit,
+                core_arg_tiles_x.name, &tiles_x, core_arg_tiles_y.name,
+                &tiles_y, core_arg_clahe_mode.name, &mode, NULL);
+  return core_clahe (gimp3_host (), engine, call->drawable, clip_limit,
+                     tiles_x, tiles_y, mode, call->progress, error);
+}
+
+static gboolean
+match_apply (ApplyCall *call, GError **error)
+{
+  GimpDrawable *reference = NULL;
+  gint          mode;
+  gboolean      ok;
+
+  g_object_get (call->config, core_arg_reference.name, &reference,
+                core_arg_match_mode.name, &mode, NULL);
+  if (! reference)
+    g_set_error (error, CORE_ERROR, CORE_ERROR_CALLING,
+                 "%s: no drawable given", core_arg_reference.name);
+  ok = reference && core_match (gimp3_host (), engine, call->drawable,
+                                reference, mode, NULL, call->progress, error);
+  g_clear_object (&reference);
+  return ok;
+}
+
+static gboolean
+multi_otsu_apply (ApplyCall *call, GError **error)
+{
+  gint channel, classes, apply;
+
+  g_object_get (call->config, core_arg_otsu_channel.name, &channel,
+                core_arg_classes.name, &classes, core_arg_apply.name, &apply,
+                NULL);
+  /* Luminance, a first run's channel, is a gray layer's value. */
+  if (call->run_mode != GIMP_RUN_NONINTERACTIVE
+      && gimp_drawable_is_gray (call->drawable)
+      && channel == GH_CHANNEL_LUMINANCE)
+    channel = GH_CHANNEL_VALUE;
+  if (! core_multi_otsu (gimp3_host (), engine, call->drawable, channel,
+                         classes, apply, NULL, call->levels, &call->n,
+                         call->progress, error))
+    return FALSE;
+  if (call->run_mode != GIMP_RUN_NONINTERACTIVE)
+    {
+      gchar *text = core_multi_otsu_text (channel, call->levels, call->n);
+
+      gimp_message (text);
+      g_free (text);
+    }
+  return TRUE;
+}
+
+static const ApplyProc apply_procs[] = {
+  { &core_proc_equalize, DIALOG_ACTION_EQUALIZE, "Equalizing (GPU)",
+    equalize_apply },
+  { &core_proc_binarize, DIALOG_ACTION_BINARIZE, "Binarizing (GPU)",
+    binarize_apply },
+  { &core_proc_clahe, DIALOG_ACTION_CLAHE, "CLAHE (GPU)", clahe_apply },
+  { &core_proc_match, DIALOG_ACTION_MATCH, "Matching histograms (GPU)",
+    match_apply },
+  { &core_proc_multi_otsu, DIALOG_ACTION_NONE, "Multi-level Otsu (GPU)",
+    multi_otsu_apply },
+};
+
+/* The run of every procedure in apply_procs (procedure_new registers it
+ * for those only): the dialog flow, or the arguments applied as one undo
+ * step. */
 static GimpValueArray *
 run_apply (GimpProcedure *procedure, GimpRunMode run_mode, GimpImage *image,
            GimpDrawable **drawables, GimpProcedureConfig *config,
-           DialogAction action)
+           gpointer data G_GNUC_UNUSED)
 {
-  GimpDrawable       *drawable;
-  GimpValueArray     *values;
-  const CoreProgress *progress;
-  gh_histogram        hist;
-  gint                mode, channel, threshold, used = -1;
-  gboolean            ok;
-  GError             *error = NULL;
+  const gchar     *name = gimp_procedure_get_name (procedure);
+  const ApplyProc *p = apply_procs;
+  ApplyCall        call = { run_mode, NULL, config, NULL, -1, { 0 }, 0 };
+  GimpValueArray  *values;
+  gint32           thresholds[CORE_CLASSES_MAX - 1];
+  gh_histogram     hist;
+  gboolean         ok;
+  GError          *error = NULL;
 
+  while (g_strcmp0 (name, p->proc->name))
+    p++;
   gegl_init (NULL, NULL);
   gh_histogram_init (&hist);
-  drawable = the_drawable (image, drawables, &error);
-  if (drawable && run_mode == GIMP_RUN_NONINTERACTIVE)
+  call.drawable = the_drawable (image, drawables, &error);
+  if (call.drawable && run_mode != GIMP_RUN_NONINTERACTIVE
+      && p->action != DIALOG_ACTION_NONE)
+    ok = dialog_flow (run_mode, image, call.drawable, config, p->action,
+                      &hist, &call.used, &error);
+  else if ((ok = call.drawable
+                 && call_start (image, call.drawable, p->progress_text,
+                                &call.progress, &error)))
     {
-      g_object_get (config, core_arg_mode.name, &mode,
-                    core_arg_channel.name, &channel,
-                    core_arg_threshold.name, &threshold, NULL);
       gimp_image_undo_group_start (image);
-      ok = call_start (image, drawable,
-                       action == DIALOG_ACTION_BINARIZE ? "Binarizing (GPU)"
-                                                        : "Equalizing (GPU)",
-                       &progress, &error)
-           && (action == DIALOG_ACTION_BINARIZE
-                 ? core_binarize (gimp3_host (), engine, drawable, channel,
-                                  threshold, NULL, &used, progress, &error)
-                 : core_equalize (gimp3_host (), engine, drawable, mode, NULL,
-                                  progress, &error));
+      ok = p->apply (&call, &error);
       gimp_image_undo_group_end (image);
     }
-  else
-    ok = drawable && dialog_flow (run_mode, image, drawable, config, action,
-                                  &hist, &used, &error);
   gh_histogram_clear (&hist);
   end_call (run_mode);
   if (! ok)
-    return error ? return_error (procedure, error)
-                 : gimp_procedure_new_return_values (procedure,
-                                                     GIMP_PDB_CANCEL, NULL);
+    return return_failure (procedure, error);
   values = gimp_procedure_new_return_values (procedure, GIMP_PDB_SUCCESS,
                                              NULL);
-  if (action == DIALOG_ACTION_BINARIZE)
-    GIMP_VALUES_SET_INT (values, 1, used);
-  return values;
-}
-
-static GimpValueArray *
-run_equalize (GimpProcedure *procedure, GimpRunMode run_mode,
-              GimpImage *image, GimpDrawable **drawables,
-              GimpProcedureConfig *config, gpointer data G_GNUC_UNUSED)
-{
-  return run_apply (procedure, run_mode, image, drawables, config,
-                    DIALOG_ACTION_EQUALIZE);
-}
-
-static GimpValueArray *
-run_binarize (GimpProcedure *procedure, GimpRunMode run_mode,
-              GimpImage *image, GimpDrawable **drawables,
-              GimpProcedureConfig *config, gpointer data G_GNUC_UNUSED)
-{
-  return run_apply (procedure, run_mode, image, drawables, config,
-                    DIALOG_ACTION_BINARIZE);
-}
-
-/* CLAHE, match and multi-Otsu: NONINTERACTIVE applies the arguments as
- * one undo step; CLAHE's and match's other run modes are the dialog flow
- * (run_apply), multi-Otsu, which has no dialog of its own yet, applies
- * the remembered settings. */
-static GimpValueArray *
-run_beyond (GimpProcedure *procedure, GimpRunMode run_mode,
-            GimpImage *image, GimpDrawable **drawables,
-            GimpProcedureConfig *config, gpointer data G_GNUC_UNUSED)
-{
-  const gchar        *name = gimp_procedure_get_name (procedure);
-  GimpDrawable       *drawable, *reference = NULL;
-  GimpValueArray     *values;
-  const CoreProgress *progress = NULL;
-  gdouble             clip_limit;
-  gint                tiles_x, tiles_y, mode, channel, classes, apply;
-  gint                levels[CORE_CLASSES_MAX - 1], n = 0;
-  gint32              thresholds[CORE_CLASSES_MAX - 1];
-  gboolean            ok, grouped;
-  GError             *error = NULL;
-
-  if (run_mode != GIMP_RUN_NONINTERACTIVE
-      && ! g_strcmp0 (name, core_proc_clahe.name))
-    return run_apply (procedure, run_mode, image, drawables, config,
-                      DIALOG_ACTION_CLAHE);
-  if (run_mode != GIMP_RUN_NONINTERACTIVE
-      && ! g_strcmp0 (name, core_proc_match.name))
-    return run_apply (procedure, run_mode, image, drawables, config,
-                      DIALOG_ACTION_MATCH);
-  gegl_init (NULL, NULL);
-  drawable = the_drawable (image, drawables, &error);
-  ok = drawable
-       && call_start (image, drawable,
-                      ! g_strcmp0 (name, core_proc_clahe.name)
-                        ? "CLAHE (GPU)"
-                        : ! g_strcmp0 (name, core_proc_match.name)
-                            ? "Matching histograms (GPU)"
-                            : "Multi-level Otsu (GPU)",
-                      &progress, &error);
-  if (ok)
-    gimp_image_undo_group_start (image);
-  grouped = ok;
-  if (ok && ! g_strcmp0 (name, core_proc_clahe.name))
+  if (p->action == DIALOG_ACTION_BINARIZE)
+    GIMP_VALUES_SET_INT (values, 1, call.used);
+  else if (p->proc == &core_proc_multi_otsu)
     {
-      g_object_get (config, core_arg_clip_limit.name, &clip_limit,
-                    core_arg_tiles_x.name, &tiles_x, core_arg_tiles_y.name,
-                    &tiles_y, core_arg_clahe_mode.name, &mode, NULL);
-      ok = core_clahe (gimp3_host (), engine, drawable, clip_limit, tiles_x,
-                       tiles_y, mode, progress, &error);
-    }
-  else if (ok && ! g_strcmp0 (name, core_proc_match.name))
-    {
-      g_object_get (config, core_arg_reference.name, &reference,
-                    core_arg_match_mode.name, &mode, NULL);
-      if (! reference)
-        g_set_error (&error, CORE_ERROR, CORE_ERROR_CALLING,
-                     "%s: no drawable given", core_arg_reference.name);
-      ok = reference && core_match (gimp3_host (), engine, drawable,
-                                    reference, mode, NULL, progress, &error);
-      g_clear_object (&reference);
-    }
-  else if (ok)
-    {
-      g_object_get (config, core_arg_otsu_channel.name, &channel,
-                    core_arg_classes.name, &classes, core_arg_apply.name,
-                    &apply, NULL);
-      /* Luminance, a first run's channel, is a gray layer's value. */
-      if (run_mode != GIMP_RUN_NONINTERACTIVE
-          && gimp_drawable_is_gray (drawable)
-          && channel == GH_CHANNEL_LUMINANCE)
-        channel = GH_CHANNEL_VALUE;
-      ok = core_multi_otsu (gimp3_host (), engine, drawable, channel,
-                            classes, apply, NULL, levels, &n, progress,
-                            &error);
-      if (ok && run_mode != GIMP_RUN_NONINTERACTIVE)
-        {
-          gchar *text = core_multi_otsu_text (channel, levels, n);
-
-          gimp_message (text);
-          g_free (text);
-        }
-    }
-  if (grouped)
-    gimp_image_undo_group_end (image);
-  end_call (run_mode);
-  if (! ok)
-    return return_error (procedure, error);
-  values = gimp_procedure_new_return_values (procedure, GIMP_PDB_SUCCESS,
-                                             NULL);
-  if (! g_strcmp0 (name, core_proc_multi_otsu.name))
-    {
-      for (gint k = 0; k < n; k++)
-        thresholds[k] = levels[k];
-      GIMP_VALUES_SET_INT32_ARRAY (values, 1, thresholds, n);
+      for (gint k = 0; k < call.n; k++)
+        thresholds[k] = call.levels[k];
+      GIMP_VALUES_SET_INT32_ARRAY (values, 1, thresholds, call.n);
     }
   return values;
 }
@@ -643,8 +644,7 @@ run_export (GimpProcedure *procedure, GimpRunMode run_mode,
   drawable = the_drawable (image, drawables, &error);
   if (drawable && run_mode == GIMP_RUN_INTERACTIVE && ui_available ()
       && ! export_file_choose (config))
-    return gimp_procedure_new_return_values (procedure, GIMP_PDB_CANCEL,
-                                             NULL);
+    return return_failure (procedure, NULL);
   ok = drawable
        && (path = local_path (config, &core_arg_filename, &error))
        && call_start (image, drawable, "Exporting the histogram (GPU)",
@@ -655,7 +655,7 @@ run_export (GimpProcedure *procedure, GimpRunMode run_mode,
   end_call (run_mode);
   return ok ? gimp_procedure_new_return_values (procedure, GIMP_PDB_SUCCESS,
                                                 NULL)
-            : return_error (procedure, error);
+            : return_failure (procedure, error);
 }
 
 static GimpValueArray *
@@ -698,7 +698,7 @@ run_batch (GimpProcedure *procedure, GimpProcedureConfig *config,
   end_call (run_mode);
   return ok ? gimp_procedure_new_return_values (procedure, GIMP_PDB_SUCCESS,
                                                 NULL)
-            : return_error (procedure, error);
+            : return_failure (procedure, error);
 }
 
 /* ---- Registration ------------------------------------------------- */
@@ -829,7 +829,7 @@ procedure_new (GimpPlugIn *plug_in, const gchar *name, gboolean temporary)
   else if (! g_strcmp0 (name, core_proc_equalize.name))
     {
       text = &core_proc_equalize;
-      procedure = image_procedure_new (plug_in, text, run_equalize, temporary);
+      procedure = image_procedure_new (plug_in, text, run_apply, temporary);
       gimp_procedure_add_int_argument (procedure, core_arg_mode.name,
                                        core_arg_mode.nick,
                                        core_arg_mode.blurb, CORE_MODE_MIN,
@@ -840,7 +840,7 @@ procedure_new (GimpPlugIn *plug_in, const gchar *name, gboolean temporary)
   else if (! g_strcmp0 (name, core_proc_binarize.name))
     {
       text = &core_proc_binarize;
-      procedure = image_procedure_new (plug_in, text, run_binarize, temporary);
+      procedure = image_procedure_new (plug_in, text, run_apply, temporary);
       /* Otsu on luminance: the 2.10 dialog's first binarize. */
       gimp_procedure_add_int_argument (procedure, core_arg_channel.name,
                                        core_arg_channel.nick,
@@ -910,7 +910,7 @@ procedure_new (GimpPlugIn *plug_in, const gchar *name, gboolean temporary)
   else if (! g_strcmp0 (name, core_proc_clahe.name))
     {
       text = &core_proc_clahe;
-      procedure = image_procedure_new (plug_in, text, run_beyond, temporary);
+      procedure = image_procedure_new (plug_in, text, run_apply, temporary);
       gimp_procedure_add_double_argument (procedure, core_arg_clip_limit.name,
                                           core_arg_clip_limit.nick,
                                           core_arg_clip_limit.blurb,
@@ -940,7 +940,7 @@ procedure_new (GimpPlugIn *plug_in, const gchar *name, gboolean temporary)
   else if (! g_strcmp0 (name, core_proc_match.name))
     {
       text = &core_proc_match;
-      procedure = image_procedure_new (plug_in, text, run_beyond, temporary);
+      procedure = image_procedure_new (plug_in, text, run_apply, temporary);
       gimp_procedure_add_drawable_argument (procedure,
                                             core_arg_reference.name,
                                             core_arg_reference.nick,
@@ -958,7 +958,7 @@ procedure_new (GimpPlugIn *plug_in, const gchar *name, gboolean temporary)
   else if (! g_strcmp0 (name, core_proc_multi_otsu.name))
     {
       text = &core_proc_multi_otsu;
-      procedure = image_procedure_new (plug_in, text, run_beyond, temporary);
+      procedure = image_procedure_new (plug_in, text, run_apply, temporary);
       gimp_procedure_add_int_argument (procedure,
                                        core_arg_otsu_channel.name,
                                        core_arg_otsu_channel.nick,
