@@ -19,7 +19,7 @@
  *
  *   double gbs = ceiling_gbs (CEILING_FOUR, rgba, pixels, 3);
  *
- * Median GB/s of RGBA8 over `repeat` runs, as the rest of the benchmark;
+ * The best GB/s of RGBA8 over `repeat` runs, as the CPU backend's;
  * `pixels` at least CEILING_MIN_PIXELS.  The
  * benchmark prints them beside the engine (gpu-histogram-bench
  * --cpu-ceiling); ceiling_checksum keeps the counting from being optimised
