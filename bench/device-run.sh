@@ -5,8 +5,11 @@
 # OpenCV's.  Full logs go to
 # $OUT (or ./device-out); a short summary is printed last.
 #   bash bench/device-run.sh [megapixels]
-# STAGES="tests sanitizers bench" (the default) picks the parts to run, so
-# a run can be split over calls of the device's time limit.
+# STAGES="tests sanitizers bench" (the default) picks the parts to run,
+# CAPS="0 163 99 64" the caps and TOOLS="memcheck racecheck synccheck
+# initcheck" the sanitizers, so a run can be split over calls of the
+# device's time limit (racecheck under none and 163 KB takes ~300 s alone;
+# all 17 sanitizer runs at once pass the stage's 450 s).
 # Caps (KB of shared memory a block may use; 0: the device's own): the
 # limits of the A100 (163), consumer Ampere / Ada / Blackwell (99) and
 # Turing (64), so one H100 runs what each of them launches.  The tests
@@ -15,7 +18,8 @@
 set -u
 out=${OUT:-device-out}
 mp=${1:-64}
-caps="0 163 99 64"
+caps=${CAPS:-0 163 99 64}
+tools=${TOOLS:-memcheck racecheck synccheck initcheck}
 mkdir -p "$out"
 out=$(cd "$out" && pwd)
 export PATH=/usr/local/cuda/bin:$PATH
@@ -91,7 +95,7 @@ if want sanitizers; then
 # Every compute-sanitizer tool under every cap, in parallel.
 t1=$SECONDS
 pids=()
-for tool in memcheck racecheck synccheck initcheck; do
+for tool in $tools; do
   for c in $caps; do
     timeout 450 compute-sanitizer --tool "$tool" --error-exitcode 9 \
       "$build/tests/test_gpu" --quick --cap "$c" > "$out/sanitizer-$tool-$c.log" 2>&1 &
@@ -104,7 +108,7 @@ pids+=($!)
 rcs=()
 for p in "${pids[@]}"; do wait "$p"; rcs+=($?); done
 i=0
-for tool in memcheck racecheck synccheck initcheck; do
+for tool in $tools; do
   line="compute-sanitizer $tool:"
   for c in $caps; do
     line+=" cap $c exit ${rcs[$i]} ($(grep -E 'ERROR SUMMARY|RACECHECK SUMMARY' "$out/sanitizer-$tool-$c.log" | tail -1); $(tail -1 "$out/sanitizer-$tool-$c.log" | grep -o '[0-9]* passed, [0-9]* failed'));"
