@@ -31,15 +31,6 @@ core_drawable_info_clear (CoreDrawableInfo *info)
   g_clear_object (&info->buffer);
 }
 
-void
-core_drawable_info_set_layout (CoreDrawableInfo *info, const Babl *format)
-{
-  info->is_indexed = babl_format_is_palette (format);
-  info->has_alpha = babl_format_has_alpha (format);
-  info->is_gray = ! info->is_indexed
-                  && babl_format_get_n_components (format)
-                       - info->has_alpha == 1;
-}
 
 gboolean
 core_format_is_linear (const Babl *format)
@@ -52,11 +43,37 @@ core_format_is_linear (const Babl *format)
   return ! strchr (model, '\'') && ! strchr (model, '~');
 }
 
-CorePrecision
-core_format_precision (const Babl *format)
+/* The precision class of a drawable stored in `format`, by its samples'
+ * type and TRC (a palette: 8-bit perceptual). */
+static CorePrecision
+format_precision (const Babl *format)
 {
   if (babl_format_get_type (format, 0) != babl_type ("u8"))
     return CORE_PRECISION_OTHER;
   return core_format_is_linear (format) ? CORE_PRECISION_U8_LINEAR
                                         : CORE_PRECISION_U8_PERCEPTUAL;
+}
+
+const Babl *
+core_drawable_info_fill (CoreDrawableInfo *info, GeglBuffer *buffer,
+                         const CoreDrawableFacts *facts)
+{
+  const Babl *format = gegl_buffer_get_format (buffer);
+
+  info->exists = TRUE;
+  info->buffer = buffer;
+  info->is_indexed = babl_format_is_palette (format);
+  info->has_alpha = babl_format_has_alpha (format);
+  info->is_gray = ! info->is_indexed
+                  && babl_format_get_n_components (format)
+                       - info->has_alpha == 1;
+  info->precision = format_precision (format);
+  if (facts->intersects)
+    {
+      info->x = facts->x;
+      info->y = facts->y;
+      info->width = facts->width;
+      info->height = facts->height;
+    }
+  return format;
 }

@@ -72,18 +72,9 @@ typedef struct
 
 void core_drawable_info_clear (CoreDrawableInfo *info);
 
-/* What a drawable's storage format tells, for describe: gray, alpha and
- * indexed (a palette's colours are not gray) set in `info`. */
-void core_drawable_info_set_layout (CoreDrawableInfo *info,
-                                    const Babl       *format);
-
 /* Whether `format` holds linear light: babl marks a non-linear model's
  * name with ' or ~; a palette's colours are 8-bit non-linear. */
 gboolean core_format_is_linear (const Babl *format);
-
-/* The precision class of a drawable stored in `format`, by its samples'
- * type and TRC (a palette: 8-bit perceptual). */
-CorePrecision core_format_precision (const Babl *format);
 
 /* What a host's run asked GIMP of a call's drawable just before handing
  * it to the core: its image (the run checks that the drawable is in the
@@ -108,6 +99,16 @@ void core_drawable_facts_give (const CoreDrawableFacts *facts);
  * them for `drawable`. */
 gboolean core_drawable_facts_take (gpointer           drawable,
                                    CoreDrawableFacts *facts);
+
+/* What both hosts' describe learn alike, set in `info`: that the drawable
+ * exists, its `buffer` (taken: core_drawable_info_clear drops it), what
+ * the buffer's storage format tells (gray, alpha and indexed, a palette's
+ * colours not gray; the precision class by the samples' type and TRC, a
+ * palette 8-bit perceptual) and the part inside the selection from
+ * `facts`.  Returns that format. */
+const Babl *core_drawable_info_fill (CoreDrawableInfo        *info,
+                                     GeglBuffer              *buffer,
+                                     const CoreDrawableFacts *facts);
 
 typedef struct
 {

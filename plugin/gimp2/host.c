@@ -16,7 +16,6 @@ describe (gpointer drawable, CoreDrawableInfo *info)
   gint32            id = GPOINTER_TO_INT (drawable);
   CoreDrawableFacts facts;
   gint32            image;
-  const Babl       *format;
 
   memset (info, 0, sizeof *info);
   if (! core_drawable_facts_take (drawable, &facts))
@@ -31,24 +30,13 @@ describe (gpointer drawable, CoreDrawableInfo *info)
   image = GPOINTER_TO_INT (facts.image);
   if (image == -1)
     return FALSE;
-  info->exists = TRUE;
-  info->buffer = gimp_drawable_get_buffer (id);
-  format = gegl_buffer_get_format (info->buffer);
-  core_drawable_info_set_layout (info, format);
-  info->precision = core_format_precision (format);
+  core_drawable_info_fill (info, gimp_drawable_get_buffer (id), &facts);
   /* Linear 8-bit gray is also the storage of every layer mask (GIMP
    * 2.10's gimp_babl_mask_format): the image's precision says how the
    * core reads it. */
   if (info->precision == CORE_PRECISION_U8_LINEAR && info->is_gray
       && gimp_image_get_precision (image) == GIMP_PRECISION_U8_GAMMA)
     info->precision = CORE_PRECISION_U8_PERCEPTUAL;
-  if (facts.intersects)
-    {
-      info->x = facts.x;
-      info->y = facts.y;
-      info->width = facts.width;
-      info->height = facts.height;
-    }
   info->has_selection = ! gimp_selection_is_empty (image);
   if (info->has_selection)
     gimp_drawable_offsets (id, &info->offset_x, &info->offset_y);

@@ -36,21 +36,11 @@ describe (gpointer data, CoreDrawableInfo *info)
                                                           &facts.height);
     }
   image = facts.image;
-  info->exists = image != NULL;
-  if (! info->exists)
+  if (! image)
     return FALSE;
-  info->buffer = gimp_drawable_get_buffer (drawable);
-  format = gegl_buffer_get_format (info->buffer);
-  core_drawable_info_set_layout (info, format);
-  info->precision = core_format_precision (format);
+  format = core_drawable_info_fill (info, gimp_drawable_get_buffer (drawable),
+                                    &facts);
   info->bins_linear = core_format_is_linear (format);
-  if (facts.intersects)
-    {
-      info->x = facts.x;
-      info->y = facts.y;
-      info->width = facts.width;
-      info->height = facts.height;
-    }
   info->has_selection = ! gimp_selection_is_empty (image);
   if (info->has_selection)
     gimp_drawable_get_offsets (drawable, &info->offset_x, &info->offset_y);
