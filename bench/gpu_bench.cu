@@ -145,6 +145,18 @@ engine_call_ms (gh_engine *e, const uint8_t *pixels, size_t w, size_t h,
   return host_median (t);
 }
 
+/* The read ceiling: `bytes` of device memory read once at the device's
+ * rate. */
+static double
+read_ms (timer &t, const uint8_t *d, size_t bytes, unsigned *d_sink, int sms)
+{
+  double ms = time_ms (t, [&] {
+    read_kernel<<<sms * 8, 256>>> ((const uint4 *) d, bytes / 16, d_sink);
+  });
+  CK (cudaGetLastError ());
+  return ms;
+}
+
 /* The read ceiling of a masked call: the image's four bytes a pixel and
  * the mask's one, each read once at the device's rate, so a kernel that
  * reads both at that rate scores 1.0 (not the image's time alone, which
@@ -153,11 +165,26 @@ static double
 read_ms_with_mask (timer &t, double ms_read_image, const uint8_t *d_mask,
                    size_t n, unsigned *d_sink, int sms)
 {
-  double ms = time_ms (t, [&] {
-    read_kernel<<<sms * 8, 256>>> ((const uint4 *) d_mask, n / 16, d_sink);
-  });
-  CK (cudaGetLastError ());
-  return ms_read_image + ms;
+  return ms_read_image + read_ms (t, d_mask, n, d_sink, sms);
+}
+
+/* Input `image` on the GPU in d_img: as it is, or made weighted (partial
+ * alpha, and its selection mask in d_mask) through the host buffers. */
+static void
+upload (const uint8_t *image, bool weighted, size_t width, size_t height,
+        uint8_t *h_weighted, uint8_t *h_mask, uint8_t *d_img, uint8_t *d_mask)
+{
+  const size_t n = width * height, bytes = n * 4;
+
+  if (!weighted)
+    {
+      CK (cudaMemcpy (d_img, image, bytes, cudaMemcpyHostToDevice));
+      return;
+    }
+  memcpy (h_weighted, image, bytes);
+  image_make_weighted (width, height, h_weighted, h_mask);
+  CK (cudaMemcpy (d_img, h_weighted, bytes, cudaMemcpyHostToDevice));
+  CK (cudaMemcpy (d_mask, h_mask, n, cudaMemcpyHostToDevice));
 }
 
 /* Under each shared-memory cap, on each input: every variant that fits
@@ -214,21 +241,9 @@ caps_table (uint8_t *const images[IMG_KINDS], size_t width, size_t height,
     for (int k = 0; k < IMG_KINDS; k++)
       for (int weighted = 0; weighted <= 1 && images[k]; weighted++)
         {
-          if (weighted)
-            {
-              memcpy (h_weighted, images[k], bytes);
-              image_make_weighted (width, height, h_weighted, h_mask);
-              CK (cudaMemcpy (d_img, h_weighted, bytes,
-                              cudaMemcpyHostToDevice));
-              CK (cudaMemcpy (d_mask, h_mask, n, cudaMemcpyHostToDevice));
-            }
-          else
-            CK (cudaMemcpy (d_img, images[k], bytes, cudaMemcpyHostToDevice));
-          double ms_read = time_ms (t, [&] {
-            read_kernel<<<sms * 8, 256>>> ((const uint4 *) d_img, bytes / 16,
-                                           d_sink);
-          });
-          CK (cudaGetLastError ());
+          upload (images[k], weighted, width, height, h_weighted, h_mask,
+                  d_img, d_mask);
+          double ms_read = read_ms (t, d_img, bytes, d_sink, sms);
           keep_best (&read_best[k][weighted], ms_read);
           if (weighted)
             keep_best (&masked_best[k], read_ms_with_mask (t, ms_read, d_mask,
@@ -434,21 +449,9 @@ gpu_bench (uint8_t *const images[IMG_KINDS], size_t width, size_t height,
           bool weighted = mode == 2;
           if (!images[k])
             continue;
-          if (weighted)
-            {
-              memcpy (h_weighted, images[k], bytes);
-              image_make_weighted (width, height, h_weighted, h_mask);
-              CK (cudaMemcpy (d_img, h_weighted, bytes,
-                              cudaMemcpyHostToDevice));
-              CK (cudaMemcpy (d_mask, h_mask, n, cudaMemcpyHostToDevice));
-            }
-          else
-            CK (cudaMemcpy (d_img, images[k], bytes, cudaMemcpyHostToDevice));
-          ms_read = time_ms (t, [&] {
-            read_kernel<<<sms * 8, 256>>> ((const uint4 *) d_img, bytes / 16,
-                                           d_sink);
-          });
-          CK (cudaGetLastError ());
+          upload (images[k], weighted, width, height, h_weighted, h_mask,
+                  d_img, d_mask);
+          ms_read = read_ms (t, d_img, bytes, d_sink, sms);
           const double ms_ceiling
             = weighted ? read_ms_with_mask (t, ms_read, d_mask, n, d_sink, sms)
                        : ms_read;
@@ -491,11 +494,8 @@ gpu_bench (uint8_t *const images[IMG_KINDS], size_t width, size_t height,
       double ms_read;
       if (!images[k])
         continue;
-      CK (cudaMemcpy (d_img, images[k], bytes, cudaMemcpyHostToDevice));
-      ms_read = time_ms (t, [&] {
-        read_kernel<<<sms * 8, 256>>> ((const uint4 *) d_img, bytes / 16,
-                                       d_sink);
-      });
+      upload (images[k], false, width, height, NULL, NULL, d_img, NULL);
+      ms_read = read_ms (t, d_img, bytes, d_sink, sms);
       printf ("%-10s", image_kind_names[k]);
       const gh_launch_kind gray = { GH_LAYOUT_GRAY, false, false,
                                     GH_LUMINANCE_PERCEPTUAL };
