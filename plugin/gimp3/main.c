@@ -749,6 +749,16 @@ aux_double (GimpProcedure *procedure, const gchar *name, const gchar *nick,
                                             G_PARAM_READWRITE);
 }
 
+/* An integer argument with its texts from the core's table. */
+static void
+add_int_argument (GimpProcedure *procedure, const CoreArgText *arg, gint min,
+                  gint max, gint value)
+{
+  gimp_procedure_add_int_argument (procedure, arg->name, arg->nick,
+                                   arg->blurb, min, max, value,
+                                   G_PARAM_READWRITE);
+}
+
 /* The dialog's settings that are not arguments of the procedure (add them
  * after its arguments), as aux arguments with a first run's values
  * (core_choice_defaults): libgimp remembers them with the arguments after
@@ -830,11 +840,8 @@ procedure_new (GimpPlugIn *plug_in, const gchar *name, gboolean temporary)
     {
       text = &core_proc_equalize;
       procedure = image_procedure_new (plug_in, text, run_apply, temporary);
-      gimp_procedure_add_int_argument (procedure, core_arg_mode.name,
-                                       core_arg_mode.nick,
-                                       core_arg_mode.blurb, CORE_MODE_MIN,
-                                       CORE_MODE_MAX, GH_EQUALIZE_CHANNELS,
-                                       G_PARAM_READWRITE);
+      add_int_argument (procedure, &core_arg_mode,
+                        CORE_MODE_MIN, CORE_MODE_MAX, GH_EQUALIZE_CHANNELS);
       add_dialog_settings (procedure, DIALOG_ACTION_EQUALIZE);
     }
   else if (! g_strcmp0 (name, core_proc_binarize.name))
@@ -842,17 +849,11 @@ procedure_new (GimpPlugIn *plug_in, const gchar *name, gboolean temporary)
       text = &core_proc_binarize;
       procedure = image_procedure_new (plug_in, text, run_apply, temporary);
       /* Otsu on luminance: the 2.10 dialog's first binarize. */
-      gimp_procedure_add_int_argument (procedure, core_arg_channel.name,
-                                       core_arg_channel.nick,
-                                       core_arg_channel.blurb,
-                                       CORE_CHANNEL_MIN, CORE_CHANNEL_MAX,
-                                       GH_CHANNEL_LUMINANCE,
-                                       G_PARAM_READWRITE);
-      gimp_procedure_add_int_argument (procedure, core_arg_threshold.name,
-                                       core_arg_threshold.nick,
-                                       core_arg_threshold.blurb,
-                                       CORE_THRESHOLD_MIN, CORE_THRESHOLD_MAX,
-                                       -1, G_PARAM_READWRITE);
+      add_int_argument (procedure, &core_arg_channel,
+                        CORE_CHANNEL_MIN, CORE_CHANNEL_MAX,
+                        GH_CHANNEL_LUMINANCE);
+      add_int_argument (procedure, &core_arg_threshold,
+                        CORE_THRESHOLD_MIN, CORE_THRESHOLD_MAX, -1);
       gimp_procedure_add_int_return_value (procedure, core_ret_threshold.name,
                                            core_ret_threshold.nick,
                                            core_ret_threshold.blurb,
@@ -889,12 +890,9 @@ procedure_new (GimpPlugIn *plug_in, const gchar *name, gboolean temporary)
                                           core_arg_pattern.nick,
                                           core_arg_pattern.blurb, "",
                                           G_PARAM_READWRITE);
-      gimp_procedure_add_int_argument (procedure, core_arg_operation.name,
-                                       core_arg_operation.nick,
-                                       core_arg_operation.blurb,
-                                       CORE_OPERATION_MIN, CORE_OPERATION_MAX,
-                                       CORE_BATCH_STATISTICS,
-                                       G_PARAM_READWRITE);
+      add_int_argument (procedure, &core_arg_operation,
+                        CORE_OPERATION_MIN, CORE_OPERATION_MAX,
+                        CORE_BATCH_STATISTICS);
       /* May be none: statistics only write no image. */
       gimp_procedure_add_file_argument (procedure, core_arg_output_dir.name,
                                         core_arg_output_dir.nick,
@@ -918,23 +916,13 @@ procedure_new (GimpPlugIn *plug_in, const gchar *name, gboolean temporary)
                                           CORE_CLIP_LIMIT_MAX,
                                           CORE_CLIP_LIMIT_DEFAULT,
                                           G_PARAM_READWRITE);
-      gimp_procedure_add_int_argument (procedure, core_arg_tiles_x.name,
-                                       core_arg_tiles_x.nick,
-                                       core_arg_tiles_x.blurb, CORE_TILES_MIN,
-                                       CORE_TILES_MAX, CORE_TILES_DEFAULT,
-                                       G_PARAM_READWRITE);
-      gimp_procedure_add_int_argument (procedure, core_arg_tiles_y.name,
-                                       core_arg_tiles_y.nick,
-                                       core_arg_tiles_y.blurb, CORE_TILES_MIN,
-                                       CORE_TILES_MAX, CORE_TILES_DEFAULT,
-                                       G_PARAM_READWRITE);
+      add_int_argument (procedure, &core_arg_tiles_x,
+                        CORE_TILES_MIN, CORE_TILES_MAX, CORE_TILES_DEFAULT);
+      add_int_argument (procedure, &core_arg_tiles_y,
+                        CORE_TILES_MIN, CORE_TILES_MAX, CORE_TILES_DEFAULT);
       /* Luminance first, as the batch's CLAHE: colours keep their hue. */
-      gimp_procedure_add_int_argument (procedure, core_arg_clahe_mode.name,
-                                       core_arg_clahe_mode.nick,
-                                       core_arg_clahe_mode.blurb,
-                                       CORE_MODE_MIN, CORE_MODE_MAX,
-                                       GH_EQUALIZE_LUMINANCE,
-                                       G_PARAM_READWRITE);
+      add_int_argument (procedure, &core_arg_clahe_mode,
+                        CORE_MODE_MIN, CORE_MODE_MAX, GH_EQUALIZE_LUMINANCE);
       add_dialog_settings (procedure, DIALOG_ACTION_CLAHE);
     }
   else if (! g_strcmp0 (name, core_proc_match.name))
@@ -947,37 +935,23 @@ procedure_new (GimpPlugIn *plug_in, const gchar *name, gboolean temporary)
                                             core_arg_reference.blurb, FALSE,
                                             G_PARAM_READWRITE);
       /* Each channel first: scikit-image's match_histograms. */
-      gimp_procedure_add_int_argument (procedure, core_arg_match_mode.name,
-                                       core_arg_match_mode.nick,
-                                       core_arg_match_mode.blurb,
-                                       CORE_MODE_MIN, CORE_MODE_MAX,
-                                       GH_EQUALIZE_CHANNELS,
-                                       G_PARAM_READWRITE);
+      add_int_argument (procedure, &core_arg_match_mode,
+                        CORE_MODE_MIN, CORE_MODE_MAX, GH_EQUALIZE_CHANNELS);
       add_dialog_settings (procedure, DIALOG_ACTION_MATCH);
     }
   else if (! g_strcmp0 (name, core_proc_multi_otsu.name))
     {
       text = &core_proc_multi_otsu;
       procedure = image_procedure_new (plug_in, text, run_apply, temporary);
-      gimp_procedure_add_int_argument (procedure,
-                                       core_arg_otsu_channel.name,
-                                       core_arg_otsu_channel.nick,
-                                       core_arg_otsu_channel.blurb,
-                                       CORE_CHANNEL_MIN, CORE_CHANNEL_MAX,
-                                       GH_CHANNEL_LUMINANCE,
-                                       G_PARAM_READWRITE);
-      gimp_procedure_add_int_argument (procedure, core_arg_classes.name,
-                                       core_arg_classes.nick,
-                                       core_arg_classes.blurb,
-                                       CORE_CLASSES_MIN, CORE_CLASSES_MAX,
-                                       CORE_CLASSES_DEFAULT,
-                                       G_PARAM_READWRITE);
+      add_int_argument (procedure, &core_arg_otsu_channel,
+                        CORE_CHANNEL_MIN, CORE_CHANNEL_MAX,
+                        GH_CHANNEL_LUMINANCE);
+      add_int_argument (procedure, &core_arg_classes,
+                        CORE_CLASSES_MIN, CORE_CLASSES_MAX,
+                        CORE_CLASSES_DEFAULT);
       /* The menu entry's first run posterizes: something to see. */
-      gimp_procedure_add_int_argument (procedure, core_arg_apply.name,
-                                       core_arg_apply.nick,
-                                       core_arg_apply.blurb, CORE_APPLY_MIN,
-                                       CORE_APPLY_MAX, CORE_APPLY_MAX,
-                                       G_PARAM_READWRITE);
+      add_int_argument (procedure, &core_arg_apply,
+                        CORE_APPLY_MIN, CORE_APPLY_MAX, CORE_APPLY_MAX);
       /* GIMP 3's arrays carry their length: no num-thresholds. */
       gimp_procedure_add_int32_array_return_value (procedure,
                                                    core_ret_thresholds.name,
