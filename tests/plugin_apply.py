@@ -100,6 +100,16 @@ def commands(tmp):
                                               "RUN-NONINTERACTIVE img drw 5 -1))"
                                               f"(gh-save img drw {out('chelsea-bin-ellipse.png')})",
                                          "(ellipse 60 30 300 220)"),
+        # Above one 4 MiB strip: the histogram's pass keeps the pixels and
+        # the apply takes them from there (core_region_keep).
+        "big equalize": on(tmp / "big.png", "(gh-equalize RUN-NONINTERACTIVE img drw 0)"
+                                            f"(gh-save img drw {out('big-eq.png')})"),
+        "big equalize rect": on(tmp / "big.png", "(gh-equalize RUN-NONINTERACTIVE img drw 0)"
+                                                 f"(gh-save img drw {out('big-eq-rect.png')})",
+                                "(rect 100 60 1800 900)"),
+        "big binarize luminance": on(tmp / "big.png", "(gh-say \"T\" (gh-binarize "
+                                                      "RUN-NONINTERACTIVE img drw 5 -1))"
+                                                      f"(gh-save img drw {out('big-bin-lum.png')})"),
         "rgba equalize": on(FIX / "rgba_partial.png",
                             "(gh-equalize RUN-NONINTERACTIVE img drw 0)"
                             f"(gh-save img drw {out('rgba-eq.png')})"),
@@ -188,6 +198,12 @@ def main():
     with GimpSession(plugin, host, last_values=last) as s:
         tmp = s.tmp
         (tmp / "folder.csv").mkdir()
+        # 2048x1024 RGB (6 MiB): the astronaut tiled, with noise so that no
+        # strip repeats another.
+        rng = np.random.default_rng(7)
+        big = np.tile(png(IMAGES / "astronaut.png"), (2, 4, 1)).astype(np.int16)
+        big = np.clip(big + rng.integers(-20, 21, big.shape), 0, 255).astype(np.uint8)
+        cv2.imwrite(str(tmp / "big.png"), big[..., ::-1])
         out = s.run(commands(tmp))
         for tag, chunk in out.items():
             # Errors are caught (gh-guard): every command runs to its end.
@@ -228,6 +244,21 @@ def main():
                 f"{t_lum} != {otsu}")
         want = np.repeat(np.where(lum[..., None] > otsu, 255, 0).astype(np.uint8), 3, axis=2)
         same("chelsea binarize luminance: pixels", png(tmp / "chelsea-bin-lum.png"), want)
+
+        def each_channel(a):
+            return np.dstack([cv2.equalizeHist(np.ascontiguousarray(a[..., k])) for k in range(3)])
+        same("2048x1024 equalize (kept between passes): each channel = cv2.equalizeHist",
+             png(tmp / "big-eq.png"), each_channel(big))
+        want = big.copy()
+        want[60:960, 100:1900] = each_channel(big[60:960, 100:1900])
+        same("2048x1024 equalize in a rectangle (kept): the selection only",
+             png(tmp / "big-eq-rect.png"), want)
+        big_lum = gimp_luminance_bins(big, host.luminance)
+        otsu, _ = cv2.threshold(big_lum, 0, 255, cv2.THRESH_BINARY | cv2.THRESH_OTSU)
+        t_big = threshold_of(out["big binarize luminance"])
+        t.check("2048x1024 binarize luminance: Otsu = OpenCV's", t_big == otsu, f"{t_big} != {otsu}")
+        want = np.repeat(np.where(big_lum[..., None] > otsu, 255, 0).astype(np.uint8), 3, axis=2)
+        same("2048x1024 binarize luminance (kept): pixels", png(tmp / "big-bin-lum.png"), want)
 
         check_luminance_equalize(t, che, png(tmp / "chelsea-eq-lum.png"), host.luminance)
         same("RUN-WITH-LAST-VALS repeats mode 1", png(tmp / "chelsea-eq-last.png"),

@@ -226,6 +226,16 @@ def run_checks(t, s, host, cv2, np, match_histograms, threshold_multiotsu):
     for name in ("camera.png", "chelsea.png"):
         shutil.copy(IMAGES / name, src / name)
     cmds = commands(tmp, host)
+    # Above one 4 MiB strip (2048x1024 RGB, the astronaut tiled with noise so
+    # that no strip repeats another): the tiles' pass keeps the pixels for
+    # the apply (core_region_keep).
+    rng = np.random.default_rng(7)
+    big = np.tile(png(IMAGES / "astronaut.png"), (2, 4, 1)).astype(np.int16)
+    big = np.clip(big + rng.integers(-20, 21, big.shape), 0, 255).astype(np.uint8)
+    cv2.imwrite(str(tmp / "big.png"), big[..., ::-1])
+    cmds["clahe big"] = Snippets(tmp).on(tmp / "big.png",
+                                         "(gh-clahe RUN-NONINTERACTIVE img drw 2.0 8 8 0)"
+                                         f"(gh-save img drw {scm_str(tmp / 'clahe-big.png')})")
     stats = tmp / "stats.csv"
     for op in (4, 5):
         cmds[f"batch {op}"] = (f"(gh-batch RUN-NONINTERACTIVE {scm_str(src / '*.png')} {op}"
@@ -262,6 +272,9 @@ def run_checks(t, s, host, cv2, np, match_histograms, threshold_multiotsu):
     ast = png(IMAGES / "astronaut.png")
     same("CLAHE RGB, each channel = OpenCV's per channel", read("clahe-astronaut.png"),
          np.dstack([clahe(np.ascontiguousarray(ast[..., k]), 2.0, 8, 8) for k in range(3)]))
+    same("CLAHE 2048x1024 RGB (kept between passes), each channel = OpenCV's",
+         read("clahe-big.png"),
+         np.dstack([clahe(np.ascontiguousarray(big[..., k]), 2.0, 8, 8) for k in range(3)]))
     cam = png(IMAGES / "camera.png")
     same("CLAHE gray, luminance mode = the gray channel's CLAHE", read("clahe-camera-lum.png"),
          clahe(cam, 2.0, 8, 8))

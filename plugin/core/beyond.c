@@ -107,6 +107,7 @@ core_clahe (const CoreHost *host, gh_engine *engine, gpointer drawable,
   /* An empty region (the selection misses the drawable): nothing to
    * change. */
   ok = region.info.height == 0;
+  core_region_keep (&region);
   split_progress (progress, &count, &apply);
   /* Two passes over the strips: the tiles' histograms, then each pixel
    * mapped by the tiles around it. */
@@ -185,6 +186,8 @@ core_match (const CoreHost *host, gh_engine *engine, gpointer drawable,
   /* The reference's histogram in the first half; the drawable's (unless
    * given) and the apply in the rest. */
   split_progress (progress, &first, &rest);
+  if (! hist)
+    core_region_keep (&region);
   ok = reference_histogram (host, engine, reference, region.bins, &ref,
                             progress ? &first : NULL, error)
        && core_ensure_histogram (engine, &region, &hist, &own,
@@ -243,6 +246,8 @@ core_multi_otsu (const CoreHost *host, gh_engine *engine, gpointer drawable,
   /* Computing only reads: any drawable with the channel will do. */
   if (! core_channel_region (host, drawable, channel, apply, &region, error))
     return FALSE;
+  if (apply && ! hist)
+    core_region_keep (&region);
   gh_histogram_init (&own);
   ok = core_ensure_histogram (engine, &region, &hist, &own, progress,
                               &apply_progress, error);

@@ -167,6 +167,8 @@ core_equalize (const CoreHost *host, gh_engine *engine, gpointer drawable,
     }
   if (! core_changeable_region (host, drawable, &region, error))
     return FALSE;
+  if (! hist)
+    core_region_keep (&region);
   gh_histogram_init (&own);
   ok = core_ensure_histogram (engine, &region, &hist, &own, progress,
                               &apply_progress, error)
@@ -340,8 +342,15 @@ core_binarize (const CoreHost *host, gh_engine *engine, gpointer drawable,
       if (progress)
         apply_progress = *progress;
     }
-  else if ((ok = core_ensure_histogram (engine, &region, &hist, &own,
-                                        progress, &apply_progress, error)))
+  else
+    {
+      /* Otsu reads the pixels; the pixel path applies to them after. */
+      if (! hist && ! threshold_exact (&region, channel, 0))
+        core_region_keep (&region);
+      ok = core_ensure_histogram (engine, &region, &hist, &own, progress,
+                                  &apply_progress, error);
+    }
+  if (ok && threshold < 0)
     {
       gdouble *counts = g_new (gdouble, hist->bins);
 

@@ -10,6 +10,18 @@
  * that memory stays bounded. */
 #define STRIP_BYTES (4 << 20)
 
+/* The most a region keeps between a reading pass and its apply
+ * (core_region_keep): the plug-in's memory stays bounded. */
+#define KEEP_BYTES (128 << 20)
+
+/* The pixels of a reading pass, in the region's format, rows of the
+ * region's width. */
+struct CoreKept
+{
+  guchar  *pixels;
+  gboolean filled;
+};
+
 gboolean
 core_progress_shown (gsize pixels)
 {
@@ -113,7 +125,34 @@ core_region_name (const CoreRegion *region)
 void
 core_region_clear (CoreRegion *region)
 {
+  if (region->kept)
+    g_free (region->kept->pixels);
+  g_clear_pointer (&region->kept, g_free);
   core_drawable_info_clear (&region->info);
+}
+
+/* The region's bytes in the format it is read in. */
+static gsize
+region_bytes (const CoreRegion *region)
+{
+  return (gsize) region->info.width * region->info.height
+         * babl_format_get_bytes_per_pixel (region->format);
+}
+
+void
+core_region_keep (CoreRegion *region)
+{
+  gsize   bytes = region_bytes (region);
+  guchar *pixels;
+
+  /* A region of one strip keeps its tiles in the plug-in already
+   * (region_buffer); float regions apply through the layer's own format
+   * where alpha must stay bit for bit (AlphaKeeper). */
+  if (region->kept || region->sample != GH_SAMPLE_U8 || bytes <= STRIP_BYTES
+      || bytes > KEEP_BYTES || ! (pixels = g_try_malloc (bytes)))
+    return;
+  region->kept = g_new0 (CoreKept, 1);
+  region->kept->pixels = pixels;
 }
 
 /* The drawable's pixels (a new reference): those describe got where the
@@ -126,10 +165,7 @@ region_buffer (const CoreRegion *region)
 {
   const CoreDrawableInfo *info = &region->info;
 
-  if (info->buffer
-      && (gsize) info->width * info->height
-           * babl_format_get_bytes_per_pixel (region->format)
-         <= STRIP_BYTES)
+  if (info->buffer && region_bytes (region) <= STRIP_BYTES)
     return g_object_ref (info->buffer);
   return region->host->buffer (region->drawable);
 }
@@ -228,10 +264,15 @@ core_region_read (gh_engine *engine, const CoreRegion *region,
                                          info->width, end - y),
                          1.0, mask_format, mask, mask_stride,
                          GEGL_ABYSS_NONE);
+      if (region->kept)
+        memcpy (region->kept->pixels + (gsize) (y - info->y) * stride,
+                pixels, stride * (end - y));
       ok = func (&piece, y - info->y, data, error);
       y = end;
       progress_update (progress, region, y);
     }
+  if (region->kept)
+    region->kept->filled = ok;
   g_object_unref (buffer);
   g_clear_object (&mask_buffer);
   gh_engine_free_host (engine, pixels);
@@ -369,6 +410,7 @@ core_region_apply (const CoreRegion *region, const gh_op *op,
                                        region->format);
   const Babl             *layer_format;
   AlphaKeeper             keeper;
+  guchar                 *kept = NULL;
   gh_error                err;
   gint                    rows;
   gboolean                ok = TRUE;
@@ -382,16 +424,25 @@ core_region_apply (const CoreRegion *region, const gh_op *op,
                      MAX (babl_format_get_bytes_per_pixel (region->format),
                           babl_format_get_bytes_per_pixel (layer_format)));
   alpha_keeper_init (&keeper, region, layer_format, rows);
-  src = region_buffer (region);
+  /* The pixels a reading pass kept are changed where they lie, so they
+   * serve this apply only. */
+  if (region->kept && region->kept->filled && ! keeper.format)
+    kept = region->kept->pixels;
+  if (region->kept)
+    region->kept->filled = FALSE;
+  src = kept ? NULL : region_buffer (region);
   shadow = host->shadow_buffer (region->drawable);
-  pixels = g_malloc (stride * rows);
+  pixels = kept ? NULL : g_malloc (stride * rows);
   for (gint y = info->y; ok && y < info->y + info->height;)
     {
       gint           end = strip_end (region, y, rows);
       GeglRectangle *rect = GEGL_RECTANGLE (info->x, y, info->width,
                                             end - y);
 
-      strip_get (src, rect, region, &keeper, pixels, stride);
+      if (kept)
+        pixels = kept + (gsize) (y - info->y) * stride;
+      else
+        strip_get (src, rect, region, &keeper, pixels, stride);
       /* At the strip's place in the region: CLAHE's mapping depends on
        * it. */
       ok = core_error_from_engine (gh_op_apply_rect (op, pixels, 0,
@@ -404,9 +455,10 @@ core_region_apply (const CoreRegion *region, const gh_op *op,
       y = end;
       progress_update (progress, region, y);
     }
-  g_free (pixels);
+  if (! kept)
+    g_free (pixels);
   alpha_keeper_clear (&keeper);
-  g_object_unref (src);
+  g_clear_object (&src);
   /* Unreferencing flushes the shadow's tiles to the host before the
    * merge. */
   g_object_unref (shadow);

@@ -19,6 +19,14 @@
  * so a pass after the first finds its tiles in the plug-in; make a new
  * region to see pixels changed since (a merged apply).
  *
+ * A larger region reads its drawable anew at each pass, as its tiles
+ * would not stay in the plug-in's bounded tile cache.  An operation that
+ * reads the pixels and then applies (equalize, Otsu, CLAHE, matching)
+ * calls core_region_keep first: the reading pass then keeps an 8-bit
+ * region of up to KEEP_BYTES (128 MiB: a 33 MP RGBA photo) in memory and
+ * the apply takes its pixels from there, not from GIMP again, which in
+ * GIMP 2.10 is a round trip per 64 x 64 tile (BENCHMARKS.md, issue 14).
+ *
  * core_region_read hands every strip (and its selection mask) to a
  * function, for operations that read the pixels in passes of their own
  * (CLAHE's tile histograms).
@@ -35,6 +43,8 @@
 
 #include "host.h"
 
+typedef struct CoreKept CoreKept;
+
 typedef struct
 {
   const CoreHost  *host;
@@ -44,6 +54,7 @@ typedef struct
   gh_layout        layout;
   gh_sample        sample;
   gint             bins;     /* 256 for 8-bit storage, 1024 otherwise */
+  CoreKept        *kept;     /* core_region_keep's; NULL: none */
 } CoreRegion;
 
 /* Where progress goes while a region streams: from start to start + span
@@ -86,6 +97,12 @@ void core_region_clear (CoreRegion *region);
  * as floats when that is not its own number: a reference histogram
  * binned as the histogram it is compared with. */
 void core_region_use_bins (CoreRegion *region, gint bins);
+
+/* Keeps the region's pixels from the next reading pass (core_region_read,
+ * core_region_histogram) for core_region_apply, where the region is
+ * 8-bit, larger than a strip and at most KEEP_BYTES, and the memory is
+ * there; else each pass reads the drawable, as without it. */
+void core_region_keep (CoreRegion *region);
 
 /* One strip of the region: `piece` holds rows y .. y + piece->height - 1
  * of the region (0 its top row), with the selection mask when asked for
