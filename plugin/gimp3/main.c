@@ -524,16 +524,15 @@ static const ApplyProc apply_procs[] = {
     multi_otsu_apply },
 };
 
-/* The run of every procedure in apply_procs (procedure_new registers it
- * for those only): the dialog flow, or the arguments applied as one undo
- * step. */
+/* The run of every procedure in apply_procs, given its row
+ * (apply_procedure_new): the dialog flow, or the arguments applied as one
+ * undo step. */
 static GimpValueArray *
 run_apply (GimpProcedure *procedure, GimpRunMode run_mode, GimpImage *image,
            GimpDrawable **drawables, GimpProcedureConfig *config,
-           gpointer data G_GNUC_UNUSED)
+           gpointer data)
 {
-  const gchar     *name = gimp_procedure_get_name (procedure);
-  const ApplyProc *p = apply_procs;
+  const ApplyProc *p = data;
   ApplyCall        call = { run_mode, NULL, config, NULL, -1, { 0 }, 0 };
   GimpValueArray  *values;
   gint32           thresholds[CORE_CLASSES_MAX - 1];
@@ -541,8 +540,6 @@ run_apply (GimpProcedure *procedure, GimpRunMode run_mode, GimpImage *image,
   gboolean         ok;
   GError          *error = NULL;
 
-  while (g_strcmp0 (name, p->proc->name))
-    p++;
   gegl_init (NULL, NULL);
   gh_histogram_init (&hist);
   call.drawable = the_drawable (image, drawables, &error);
@@ -707,15 +704,16 @@ run_batch (GimpProcedure *procedure, GimpProcedureConfig *config,
  * temporary one of the same name has no menu entry (resident.h). */
 static GimpProcedure *
 image_procedure_new (GimpPlugIn *plug_in, const CoreProcText *text,
-                     GimpRunImageFunc run, gboolean temporary)
+                     GimpRunImageFunc run, gpointer run_data,
+                     gboolean temporary)
 {
   GimpProcedure *procedure;
 
   procedure = temporary ? resident_image_procedure_new (plug_in, text->name,
-                                                        run)
+                                                        run, run_data)
                         : gimp_image_procedure_new (plug_in, text->name,
                                                     GIMP_PDB_PROC_TYPE_PLUGIN,
-                                                    run, NULL, NULL);
+                                                    run, run_data, NULL);
   gimp_procedure_set_image_types (procedure, text->image_types);
   /* One drawable: the entries are greyed out with several selected. */
   gimp_procedure_set_sensitivity_mask (procedure,
@@ -726,6 +724,18 @@ image_procedure_new (GimpPlugIn *plug_in, const CoreProcText *text,
       gimp_procedure_add_menu_path (procedure, CORE_MENU_PATH);
     }
   return procedure;
+}
+
+/* An image procedure of apply_procs, run by run_apply with its row. */
+static GimpProcedure *
+apply_procedure_new (GimpPlugIn *plug_in, const CoreProcText *text,
+                     gboolean temporary)
+{
+  for (gsize i = 0; i < G_N_ELEMENTS (apply_procs); i++)
+    if (apply_procs[i].proc == text)
+      return image_procedure_new (plug_in, text, run_apply,
+                                  (gpointer) &apply_procs[i], temporary);
+  g_return_val_if_reached (NULL);
 }
 
 /* An int or double aux argument, unless the procedure has `name` as an
@@ -818,7 +828,8 @@ procedure_new (GimpPlugIn *plug_in, const gchar *name, gboolean temporary)
   if (! g_strcmp0 (name, core_proc_analyse.name))
     {
       text = &core_proc_analyse;
-      procedure = image_procedure_new (plug_in, text, run_analyse, temporary);
+      procedure = image_procedure_new (plug_in, text, run_analyse, NULL,
+                                       temporary);
       gimp_procedure_add_string_return_value (procedure,
                                               core_ret_backend.name,
                                               core_ret_backend.nick,
@@ -839,7 +850,7 @@ procedure_new (GimpPlugIn *plug_in, const gchar *name, gboolean temporary)
   else if (! g_strcmp0 (name, core_proc_equalize.name))
     {
       text = &core_proc_equalize;
-      procedure = image_procedure_new (plug_in, text, run_apply, temporary);
+      procedure = apply_procedure_new (plug_in, text, temporary);
       add_int_argument (procedure, &core_arg_mode,
                         CORE_MODE_MIN, CORE_MODE_MAX, GH_EQUALIZE_CHANNELS);
       add_dialog_settings (procedure, DIALOG_ACTION_EQUALIZE);
@@ -847,7 +858,7 @@ procedure_new (GimpPlugIn *plug_in, const gchar *name, gboolean temporary)
   else if (! g_strcmp0 (name, core_proc_binarize.name))
     {
       text = &core_proc_binarize;
-      procedure = image_procedure_new (plug_in, text, run_apply, temporary);
+      procedure = apply_procedure_new (plug_in, text, temporary);
       /* Otsu on luminance: the 2.10 dialog's first binarize. */
       add_int_argument (procedure, &core_arg_channel,
                         CORE_CHANNEL_MIN, CORE_CHANNEL_MAX,
@@ -864,7 +875,8 @@ procedure_new (GimpPlugIn *plug_in, const gchar *name, gboolean temporary)
   else if (! g_strcmp0 (name, core_proc_export.name))
     {
       text = &core_proc_export;
-      procedure = image_procedure_new (plug_in, text, run_export, temporary);
+      procedure = image_procedure_new (plug_in, text, run_export, NULL,
+                                       temporary);
       gimp_procedure_add_file_argument (procedure, core_arg_filename.name,
                                         core_arg_filename.nick,
                                         core_arg_filename.blurb,
@@ -908,7 +920,7 @@ procedure_new (GimpPlugIn *plug_in, const gchar *name, gboolean temporary)
   else if (! g_strcmp0 (name, core_proc_clahe.name))
     {
       text = &core_proc_clahe;
-      procedure = image_procedure_new (plug_in, text, run_apply, temporary);
+      procedure = apply_procedure_new (plug_in, text, temporary);
       gimp_procedure_add_double_argument (procedure, core_arg_clip_limit.name,
                                           core_arg_clip_limit.nick,
                                           core_arg_clip_limit.blurb,
@@ -928,7 +940,7 @@ procedure_new (GimpPlugIn *plug_in, const gchar *name, gboolean temporary)
   else if (! g_strcmp0 (name, core_proc_match.name))
     {
       text = &core_proc_match;
-      procedure = image_procedure_new (plug_in, text, run_apply, temporary);
+      procedure = apply_procedure_new (plug_in, text, temporary);
       gimp_procedure_add_drawable_argument (procedure,
                                             core_arg_reference.name,
                                             core_arg_reference.nick,
@@ -942,7 +954,7 @@ procedure_new (GimpPlugIn *plug_in, const gchar *name, gboolean temporary)
   else if (! g_strcmp0 (name, core_proc_multi_otsu.name))
     {
       text = &core_proc_multi_otsu;
-      procedure = image_procedure_new (plug_in, text, run_apply, temporary);
+      procedure = apply_procedure_new (plug_in, text, temporary);
       add_int_argument (procedure, &core_arg_otsu_channel,
                         CORE_CHANNEL_MIN, CORE_CHANNEL_MAX,
                         GH_CHANNEL_LUMINANCE);

@@ -68,6 +68,7 @@ served (GimpProcedure *procedure)
 typedef struct
 {
   GimpRunImageFunc run;
+  gpointer         data;
 } ImageRun;
 
 static GimpValueArray *
@@ -81,18 +82,19 @@ run_image (GimpProcedure *procedure, GimpRunMode run_mode, GimpImage *image,
   if (run_mode != GIMP_RUN_NONINTERACTIVE || busy)
     return pass_through (procedure, busy ? "busy" : "run mode");
   busy = TRUE;
-  values = r->run (procedure, run_mode, image, drawables, config, NULL);
+  values = r->run (procedure, run_mode, image, drawables, config, r->data);
   served (procedure);
   return values;
 }
 
 GimpProcedure *
 resident_image_procedure_new (GimpPlugIn *plug_in, const gchar *name,
-                              GimpRunImageFunc run)
+                              GimpRunImageFunc run, gpointer run_data)
 {
   ImageRun *r = g_new (ImageRun, 1);
 
   r->run = run;
+  r->data = run_data;
   return gimp_image_procedure_new (plug_in, name,
                                    GIMP_PDB_PROC_TYPE_TEMPORARY, run_image,
                                    r, g_free);

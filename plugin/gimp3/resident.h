@@ -59,11 +59,12 @@ GimpProcedure *resident_procedure_new (GimpPlugIn          *plug_in,
                                        ResidentProcedureNew procedure_new,
                                        gh_engine          **engine);
 
-/* A temporary image procedure whose run is `run` behind the resident's
- * rules; as gimp_image_procedure_new otherwise. */
+/* A temporary image procedure whose run is `run` (given `run_data`)
+ * behind the resident's rules; as gimp_image_procedure_new otherwise. */
 GimpProcedure *resident_image_procedure_new (GimpPlugIn      *plug_in,
                                              const gchar     *name,
-                                             GimpRunImageFunc run);
+                                             GimpRunImageFunc run,
+                                             gpointer         run_data);
 
 /* The same for a procedure without an image (the batch). */
 GimpProcedure *resident_plain_procedure_new (GimpPlugIn  *plug_in,
