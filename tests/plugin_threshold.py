@@ -1,8 +1,8 @@
 #!/usr/bin/python3
 """Binarize through GIMP's own threshold: the same bytes as the plug-in's pixel path.
 
-plug-in-gpu-histogram-binarize has GIMP do the pixel pass (gimp-drawable-threshold,
-in GIMP's process) where that gives exactly the pixels its own pass gives
+plug-in-gpu-histogram-binarize has GIMP do the pixel pass (gimp-drawable-threshold
+in GIMP 2.10, the gimp:threshold filter merged in GIMP 3, in GIMP's process) where that gives exactly the pixels its own pass gives
 (plugin/core/operations.c, threshold_exact).  This test proves it in a real
 gimp-console of either GIMP, on every input that decides it:
 

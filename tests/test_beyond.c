@@ -528,6 +528,8 @@ sk_search (sk *s, int hist_idx, int thresh_idx)
         }
       return;
     }
+  if (s->k < 1)  /* never (classes >= 2); tells GCC 15 cur[k - 1] is in bounds */
+    return;
   {
     float sigma = sk_get (s, 0, s->cur[0])
                   + sk_get (s, s->cur[s->k - 1] + 1, s->n - 1);

@@ -163,7 +163,8 @@ typedef struct
   gpointer    (*scratch_layer)    (gpointer drawable, gint width,
                                    gint height, gpointer *layer);
 
-  /* GIMP's own threshold (gimp-drawable-threshold) of the drawable's part
+  /* GIMP's own threshold (gimp-drawable-threshold; GIMP 3: its
+   * gimp:threshold filter, merged) of the drawable's part
    * inside the selection, in GIMP's process, as one undo step: colour
    * white where the pixel's `channel` (GimpHistogramChannel) lies in
    * low..high (0..1), else black; alpha kept.  Binarize calls it only

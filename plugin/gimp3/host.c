@@ -198,12 +198,31 @@ scratch_layer (gpointer drawable, gint width, gint height, gpointer *layer)
   return image;
 }
 
+/* GIMP's "gimp:threshold" filter, merged at once: what
+ * gimp_drawable_threshold did (the same operation over the selection, one
+ * undo step), which GIMP 3.2 deprecates for it; GIMP 3.0 has the same
+ * calls. */
 static gboolean
 threshold (gpointer drawable, gint channel, gdouble low, gdouble high,
            GError **error)
 {
-  if (gimp_drawable_threshold (drawable, (GimpHistogramChannel) channel,
-                               low, high))
+  GimpDrawableFilter *filter = gimp_drawable_filter_new (drawable,
+                                                         "gimp:threshold",
+                                                         NULL);
+
+  if (! filter)
+    {
+      set_pdb_error (error);
+      return FALSE;
+    }
+  g_object_set (gimp_drawable_filter_get_config (filter),
+                "channel", (GimpHistogramChannel) channel,
+                "low", low, "high", high, NULL);
+  gimp_drawable_filter_set_blend_mode (filter, GIMP_LAYER_MODE_REPLACE);
+  gimp_drawable_filter_set_opacity (filter, 1.0);
+  /* It returns nothing: the merge's own PDB call tells how it went. */
+  gimp_drawable_merge_filter (drawable, filter);
+  if (gimp_pdb_get_last_status (gimp_get_pdb ()) == GIMP_PDB_SUCCESS)
     return TRUE;
   set_pdb_error (error);
   return FALSE;
