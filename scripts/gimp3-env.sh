@@ -1,9 +1,12 @@
 #!/bin/bash
-# GIMP 3 on a machine that has none (Debian 12): a Debian 13 root made once
+# GIMP 3 on a machine that has none (Debian 12): a Debian root made once
 # with debootstrap, kept outside the clone so later builds, test runs and CI
-# on the same machine reuse it.
+# on the same machine reuse it.  GH_GIMP3 picks the GIMP: unset or 3.0 =
+# GIMP 3.0.4 in Debian 13 (/var/cache/gpu-histogram/gimp3-trixie); 3.2 =
+# GIMP 3.2.6 in Debian testing (/var/cache/gpu-histogram/gimp32-forky: it
+# needs a newer glibc than Debian 13's).  Each is made and used alone.
 #
-#   bash scripts/gimp3-env.sh setup        # make it (idempotent; ~5 min, ~2 GB)
+#   bash scripts/gimp3-env.sh setup        # make it (idempotent; ~3 min, ~1.5 GB)
 #   bash scripts/gimp3-env.sh run CMD ...  # run CMD inside, in the current folder
 #   bash scripts/gimp3-env.sh root         # print where it is
 #   bash scripts/gimp3-env.sh ready        # exit 0 when set up (and usable: root)
@@ -21,7 +24,15 @@
 # line, when the root cannot be made (no debootstrap, no archive).
 set -euo pipefail
 
-root=${GH_GIMP3_ROOT:-/var/cache/gpu-histogram/gimp3-trixie}
+# Per GIMP: the Debian suite, its root, and the debootstrap script (Debian
+# 12's debootstrap has no forky script; sid's makes any testing suite).
+case ${GH_GIMP3:-3.0} in
+  3.0) suite=trixie release="Debian 13" script=
+       root=${GH_GIMP3_ROOT:-/var/cache/gpu-histogram/gimp3-trixie} ;;
+  3.2) suite=forky release="Debian testing" script=/usr/share/debootstrap/scripts/sid
+       root=${GH_GIMP3_ROOT:-/var/cache/gpu-histogram/gimp32-forky} ;;
+  *) echo "gimp3-env: GH_GIMP3=$GH_GIMP3: 3.0 or 3.2" >&2; exit 2 ;;
+esac
 repo=$(cd "$(dirname "$0")/.." && pwd)
 packages=(gimp libgimp-3.0-dev meson ninja-build gcc pkg-config python3
           xvfb xauth xdotool x11-apps dbus-daemon imagemagick)
@@ -59,20 +70,25 @@ setup () {
     [ -n "$mirror" ] || cannot "no Debian mirror configured"
     rm -rf "$root.partial"
     mkdir -p "$(dirname "$root")"
-    echo "gimp3-env: debootstrap trixie into $root (from $mirror)"
-    if ! debootstrap --variant=minbase trixie "$root.partial" "$mirror" \
+    echo "gimp3-env: debootstrap $suite into $root (from $mirror)"
+    if ! debootstrap --variant=minbase "$suite" "$root.partial" "$mirror" $script \
          > "$root.debootstrap.log" 2>&1; then
       tail -5 "$root.debootstrap.log" >&2
-      cannot "debootstrap of Debian 13 failed (archive unreachable?)"
+      cannot "debootstrap of $release failed (archive unreachable?)"
     fi
+    # A testing suite's Release file may be past its Valid-Until date on a
+    # mirror or snapshot: apt inside accepts it (it is still signed).
+    [ "$suite" = trixie ] \
+      || echo 'Acquire::Check-Valid-Until "false";' \
+           > "$root.partial/etc/apt/apt.conf.d/99gpu-histogram-valid-until"
     rm -rf "$root"
     mv "$root.partial" "$root"
   fi
-  echo "gimp3-env: installing GIMP 3 and the build tools inside"
+  echo "gimp3-env: installing GIMP ${GH_GIMP3:-3.0} and the build tools inside"
   inside apt-get update -q >/dev/null
   inside env DEBIAN_FRONTEND=noninteractive apt-get install -y -q \
     --no-install-recommends "${packages[@]}" > "$root.install.log" 2>&1 \
-    || { tail -5 "$root.install.log" >&2; cannot "installing GIMP 3 inside failed"; }
+    || { tail -5 "$root.install.log" >&2; cannot "installing GIMP ${GH_GIMP3:-3.0} inside failed"; }
   inside apt-get clean
   echo "$want" > "$stamp"
   rm -f "$root.unavailable"
@@ -138,16 +154,16 @@ case ${1:-} in
     if is_ready; then echo "ready"
     elif [ -f "$root.unavailable" ]; then echo "cannot be made here: $(cat "$root.unavailable")"
     elif [ "$(id -u)" != 0 ]; then echo "needs root"
-    else echo "not set up (bash scripts/gimp3-env.sh setup)"; fi ;;
+    else echo "not set up (${GH_GIMP3:+GH_GIMP3=$GH_GIMP3 }bash scripts/gimp3-env.sh setup)"; fi ;;
   run|build)
     cmd=$1; shift
     need_root
-    is_ready || { echo "gimp3-env: not set up: bash $0 setup" >&2; exit 3; }
+    is_ready || { echo "gimp3-env: not set up: ${GH_GIMP3:+GH_GIMP3=$GH_GIMP3 }bash $0 setup" >&2; exit 3; }
     if [ "$cmd" = run ]; then
       inside "$@"
     else
       [ $# -ge 3 ] || { echo "usage: $0 build SRC BUILDDIR OUT [MESON-OPTION...]" >&2; exit 2; }
       build "$@"
     fi ;;
-  *) sed -n '2,21p' "$0" | sed 's/^# \{0,1\}//'; exit 2 ;;
+  *) sed -n '2,24p' "$0" | sed 's/^# \{0,1\}//'; exit 2 ;;
 esac

@@ -4,9 +4,10 @@
 # (the batch CSV) and writes equalized (per channel) and binarized (Otsu on
 # luminance) copies.
 #   bash scripts/run_plugin_batch.sh [--host gimp2|gimp3] PLUGIN INPUT_DIR OUTPUT_DIR
-# gimp2 (the default): gimp-console-2.10.  gimp3: gimp-console-3.0, on the
-# system if it has one, else inside the root of scripts/gimp3-env.sh (the
-# folders must then be under the repository or /tmp, which it sees).
+# gimp2 (the default): gimp-console-2.10.  gimp3: gimp-console-3, on the
+# system if it has one, else inside a root of scripts/gimp3-env.sh (GIMP 3.0's,
+# or GIMP 3.2's with GH_GIMP3=3.2; the folders must then be under the
+# repository or /tmp, which it sees).
 set -euo pipefail
 host=gimp2
 if [ "${1:-}" = --host ]; then
@@ -31,8 +32,8 @@ if [ "$host" = gimp2 ]; then
 else
   # BABL_LUT=0: babl's LUT set-up costs every GIMP 3 plug-in process ~1 s.
   export GIMP3_DIRECTORY=$profile/gimp BABL_LUT=0
-  gimp=(gimp-console-3.0 -i --batch-interpreter=plug-in-script-fu-eval)
-  if ! command -v gimp-console-3.0 >/dev/null; then
+  gimp=(gimp-console-3 -i --batch-interpreter=plug-in-script-fu-eval)
+  if ! command -v gimp-console-3 >/dev/null; then
     gimp=(bash "$(dirname "$0")/gimp3-env.sh" run "${gimp[@]}")
   fi
   quit=(--quit)

@@ -24,9 +24,11 @@ failing batch command [i]"): the session then goes on in a new gimp-console
 with the commands after it, so a command must not rely on images another
 command opened (none does: files carry results from one to the next).
 
-GIMP 3 runs natively (gimp-console-3.0 on the PATH) or, where the system
-has none (Debian 12), inside the Debian 13 root of scripts/gimp3-env.sh: the
-variable GH_GIMP3_ENV names that script (tests/meson.build sets it).
+GIMP 3 runs natively (gimp-console-3 on the PATH: GIMP 3.0 and 3.2 both
+have it) or, where the system has none (Debian 12), inside a root of
+scripts/gimp3-env.sh: the variable GH_GIMP3_ENV names that script, and
+GH_GIMP3 (3.0 or 3.2) which root, as the script reads it (tests/meson.build
+sets both).
 """
 import argparse
 import os
@@ -208,12 +210,16 @@ class Host:
             raise SystemExit(f"unknown host {name!r}: gimp2 or gimp3")
         self.name = name
         self.gimp3 = name == "gimp3"
-        self.label = "GIMP 3" if self.gimp3 else "GIMP 2.10"
-        self.console = "gimp-console-3.0" if self.gimp3 else "gimp-console-2.10"
+        # Which GIMP 3 where tests/meson.build says (GH_GIMP3, as
+        # scripts/gimp3-env.sh reads it); its fixtures are its own.
+        self.v32 = self.gimp3 and os.environ.get("GH_GIMP3") == "3.2"
+        self.label = ("GIMP 3.2" if self.v32 else "GIMP 3") if self.gimp3 else "GIMP 2.10"
+        self.console = "gimp-console-3" if self.gimp3 else "gimp-console-2.10"
         self.profile_var = "GIMP3_DIRECTORY" if self.gimp3 else "GIMP2_DIRECTORY"
         self.helpers = COMMON_HELPERS + (GIMP3_HELPERS if self.gimp3 else GIMP2_HELPERS)
         # The numbers each GIMP gave (tests/fixtures/capture_gimp.sh HOST).
-        self.fixtures = ROOT / "tests" / "fixtures" / ("gimp3" if self.gimp3 else "gimp")
+        self.fixtures = ROOT / "tests" / "fixtures" / (
+            ("gimp32" if self.v32 else "gimp3") if self.gimp3 else "gimp")
         # GIMP 2.10 bins the luminance of the stored (perceptual) samples,
         # GIMP 3 that of the linear-light ones (gimp3.md section 7).
         self.luminance = "linear" if self.gimp3 else "perceptual"
@@ -221,7 +227,7 @@ class Host:
         self.calling = (("Invalid value for argument", "out of range", "calling error",
                          "Calling error for procedure", "failed on invalid input arguments")
                         if self.gimp3 else ("failed on invalid input arguments",))
-        # GIMP 3 runs inside the Debian 13 root when this names its script.
+        # GIMP 3 runs inside a root of scripts/gimp3-env.sh when this names it.
         self.env_script = os.environ.get("GH_GIMP3_ENV") if self.gimp3 else None
 
     def precision(self, p):
@@ -279,10 +285,11 @@ def gimp3_problem(host):
                            stderr=subprocess.STDOUT, text=True)
         root = Path(p.stdout.strip())
         if p.returncode != 0 or not (root / ".gpu-histogram-ready").exists():
-            return (f"the GIMP 3 environment {root} is not ready "
-                    f"(bash {host.env_script} setup)")
+            v = os.environ.get("GH_GIMP3")
+            return (f"the {host.label} environment {root} is not ready "
+                    f"({'GH_GIMP3=' + v + ' ' if v else ''}bash {host.env_script} setup)")
         if os.geteuid() != 0:
-            return "the GIMP 3 environment needs root (chroot)"
+            return f"the {host.label} environment needs root (chroot)"
         return None
     if not shutil.which(host.console):
         return f"{host.console} not found"

@@ -11,6 +11,12 @@
   layers holding NaN, +-Inf, negative and > 1.0 values: statistics equal
   GIMP's own gimp-drawable-histogram (count, mean, median, std-dev), and
   equalize / binarize either work or refuse with a message, never crash;
+- GIMP 3.2's vector and link layers (pixels GIMP renders from a path or a
+  file; GIMP 3.0 has neither, which the test says): statistics equal
+  GIMP's, and every procedure (export, equalize, binarize, CLAHE, match
+  as the layer and as the reference, multi-level Otsu) works or refuses
+  with a message; what they changed stays (GIMP rasterizes a layer it
+  edits), the same after an XCF save and load, never re-rendered away;
 - batch inputs: a pattern matching nothing, a folder, a FIFO (which a
   loader would wait on forever), a dangling link and a link to a good
   file, JPEG, TIFF and XCF files (saved back in their own format with
@@ -22,7 +28,10 @@ Ends with "N passed, N failed"; exit 0 all passed, 1 a failure, 77 skipped.
 import csv
 import os
 import re
+import tempfile
+from pathlib import Path
 
+from plugin_beyond import GIMP2_CALLS, GIMP3_CALLS
 from plugin_gimp import ROOT, GimpSession, Tally, parse_args, require_gimp, scm_str
 from plugin_stats import RGB, check_stats
 
@@ -45,7 +54,10 @@ def main():
     def on(file, body):
         return (f"(let* ((l (gh-load {scm_str(file)})) (img (car l)) (drw (cadr l))) {body})")
 
-    with GimpSession(plugin, host) as s:
+    # plugin_beyond's calls of CLAHE, match and multi-level Otsu.
+    calls = Path(tempfile.mkdtemp(prefix="gh-hostile-", dir="/tmp")) / "gh-beyond-calls.scm"
+    calls.write_text(GIMP3_CALLS if host.gimp3 else GIMP2_CALLS)
+    with GimpSession(plugin, host, scripts=[calls]) as s:
         tmp = s.tmp
         csvf = scm_str(tmp / "x.csv")
         # ---- arguments ---------------------------------------------------
@@ -167,6 +179,9 @@ def main():
             for why in chunk.fields("REFUSED"):
                 t.check(f"{tag}: a refusal says why", bool(why and why[0]), repr(why))
 
+        if host.gimp3:
+            layer_kinds(t, s, host, che, stats)
+
         # ---- batch inputs -------------------------------------------------
         src = tmp / "in"
         src.mkdir()
@@ -213,7 +228,91 @@ def main():
             got = cv2.imread(str(tmp / "bo" / name))
             t.check(f"batch: {name}'s result reads back at the input's size",
                     got is not None and got.shape == a.shape)
+    calls.unlink()
+    calls.parent.rmdir()
     t.finish()
+
+
+# GIMP 3.2's new drawable kinds, made on chelsea: a vector layer (a filled
+# and stroked ellipse path) and a link layer (chelsea.png itself).
+KINDS = {
+    "vector layer": "(let ((p (car (gimp-path-new img \"p\"))))"
+                    " (gimp-image-insert-path img p 0 0)"
+                    " (gimp-path-bezier-stroke-new-ellipse p 200 150 120 80 0)"
+                    " (let ((v (car (gimp-vector-layer-new img p))))"
+                    "  (gimp-image-insert-layer img v 0 0)"
+                    "  (gimp-vector-layer-set-enable-fill v TRUE)"
+                    "  (gimp-vector-layer-set-fill-color v '(200 120 40))"
+                    "  (gimp-vector-layer-set-enable-stroke v TRUE)"
+                    "  (gimp-vector-layer-set-stroke-color v '(20 60 230))"
+                    "  (gimp-vector-layer-set-stroke-width v 12)"
+                    "  (gimp-vector-layer-refresh v) v))",
+    "link layer": "(let ((v (car (gimp-link-layer-new img {file}))))"
+                  " (gimp-image-insert-layer img v 0 0) v)",
+}
+IS_KIND = {"vector layer": "gimp-item-id-is-vector-layer", "link layer": "gimp-item-id-is-link-layer"}
+
+
+def layer_kinds(t, s, host, che, stats):
+    """Every procedure on GIMP 3.2's vector and link layers; in GIMP 3.0,
+    that it has none (its PDB lacks the procedures that make them)."""
+    has = ("(gh-say \"KINDS\" (car (gimp-pdb-procedure-exists \"gimp-vector-layer-new\"))"
+           " (car (gimp-pdb-procedure-exists \"gimp-link-layer-new\")))")
+    # A histogram of value as GIMP gives it: what the layer holds.
+    held = "(gh-join (map gh-str (gimp-drawable-histogram {d} 0 0.0 1.0)))"
+
+    cmds = {"kinds": has}
+    for tag, make in KINDS.items():
+        xcf = scm_str(s.tmp / f"{tag[0]}.xcf")
+        procedures = "".join(f"(gh-guard (lambda () {call}))" for call in (
+            f"(gh-export RUN-NONINTERACTIVE img v {scm_str(s.tmp / (tag[0] + '.csv'))})",
+            "(gh-equalize RUN-NONINTERACTIVE img v 0)",
+            "(gh-equalize RUN-NONINTERACTIVE img v 1)",
+            "(gh-binarize RUN-NONINTERACTIVE img v 0 -1)",
+            "(gh-clahe RUN-NONINTERACTIVE img v 2.0 8 8 0)",
+            "(gh-match RUN-NONINTERACTIVE img v drw 0)",
+            "(gh-match RUN-NONINTERACTIVE img drw v 0)",
+            "(gh-multi-otsu RUN-NONINTERACTIVE img v 5 3 TRUE)"))
+        top = "(vector-ref (car (gimp-image-get-layers back)) 0)"
+        cmds[tag] = (
+            "(if (= 1 (car (gimp-pdb-procedure-exists \"gimp-vector-layer-new\")))"
+            f" (let* ((l (gh-load {scm_str(che)})) (img (car l)) (drw (cadr l))"
+            f"        (v {make.format(file=scm_str(che))}))"
+            f"  (gh-say \"KIND\" (car ({IS_KIND[tag]} v)))"
+            f"  {stats(tag, 'v', list(range(6)))} (gh-say \"BEFORE\" {held.format(d='v')})"
+            f"  {procedures} (gh-say \"APPLIED\")"
+            f"  (gh-say \"HELD\" {held.format(d='v')})"
+            f"  (gimp-file-save RUN-NONINTERACTIVE img {xcf} -1)"
+            f"  (let ((back (car (gimp-file-load RUN-NONINTERACTIVE {xcf}))))"
+            f"   (gh-say \"LOADED\" {held.format(d=top)})))"
+            " (gh-say \"NONE\"))")
+    out = s.run(cmds)
+    kinds = out["kinds"].fields("KINDS")
+    if kinds != [["1", "1"]]:
+        # GIMP 3.0: the difference named, not skipped.
+        t.check("vector and link layers: GIMP 3.0 has none (new in GIMP 3.2), nothing to run",
+                kinds == [["0", "0"]] and not host.v32
+                and all(out[tag].messages == ["NONE"] for tag in KINDS),
+                f"{kinds} in {host.label}")
+        return
+    for tag in KINDS:
+        chunk = out[tag]
+        t.check(f"{tag}: GIMP 3.2 made one", chunk.fields("KIND") == [["1"]], chunk.text[-2000:])
+        t.check(f"{tag}: every procedure ran, no crash", chunk.ok
+                and chunk.messages.count("APPLIED") == 1
+                and not any(c in chunk.text.lower() for c in CRASH), chunk.text[-2000:])
+        check_stats(t, tag, chunk, list(range(6)))
+        for why in chunk.fields("REFUSED"):
+            t.check(f"{tag}: a refusal says why", bool(why and why[0]), repr(why))
+        held, loaded = chunk.fields("HELD"), chunk.fields("LOADED")
+        refused = chunk.fields("REFUSED")
+        t.check(f"{tag}: the procedures changed it ({len(refused)} of 8 refused)",
+                held and (held != chunk.fields("BEFORE") or len(refused) == 8),
+                f"{chunk.fields('BEFORE')} then {held}")
+        t.check(f"{tag}: what the procedures changed stays (saved as XCF and loaded back)",
+                held and held == loaded, f"{held} then {loaded}")
+        t.check(f"{tag}: the export wrote its CSV or said why",
+                (s.tmp / f"{tag[0]}.csv").exists() or refused)
 
 
 if __name__ == "__main__":

@@ -3,9 +3,9 @@
 GIMP host: every fenced block right after a `<!-- test: HOST NAME -->` line
 whose HOST is this one is run by bash in a fresh folder holding photo.png
 (chelsea) and photos/*.png (testimages/), with HOME in a private folder
-whose default GIMP profile (~/.config/GIMP/2.10 or 3.0) has the built
-plug-in installed.  Where GIMP 3 runs inside the environment of
-scripts/gimp3-env.sh, `gimp-console-3.0` on the PATH is a wrapper that runs
+whose default GIMP profile (~/.config/GIMP/2.10, 3.0 or 3.2) has the built
+plug-in installed.  Where GIMP 3 runs inside an environment of
+scripts/gimp3-env.sh, `gimp-console-3` on the PATH is a wrapper that runs
 it there.  NAME says what the example must have done:
 
   stats      printed "<backend>: value mean M, luminance Otsu T", M = numpy's
@@ -77,15 +77,14 @@ def main():
         if host.gimp3:
             env["BABL_LUT"] = "0"
             if host.env_script:
-                # gimp-console-3.0 as the reader would type it, run in the root
+                # gimp-console-3 as the reader would type it, run in the root
                 # (which keeps the folder, HOME and stdin).
                 bin_dir = base / "bin"
                 bin_dir.mkdir()
-                wrapper = bin_dir / "gimp-console-3.0"
-                wrapper.write_text(f"#!/bin/sh\nexec bash {host.env_script} run gimp-console-3.0 \"$@\"\n")
+                wrapper = bin_dir / host.console
+                wrapper.write_text(f"#!/bin/sh\nexec bash {host.env_script} run {host.console} \"$@\"\n")
                 wrapper.chmod(0o755)
                 env["PATH"] = f"{bin_dir}:{env.get('PATH', '/usr/bin:/bin')}"
-        profile = home / ".config" / "GIMP" / ("3.0" if host.gimp3 else "2.10")
 
         def bash(code, cwd, timeout=300):
             p = subprocess.run(["bash", "-c", code], cwd=cwd, env=env, stdout=subprocess.PIPE,
@@ -96,6 +95,11 @@ def main():
         first = (f"{host.console} -i --batch-interpreter=plug-in-script-fu-eval -b '(+ 1 1)' --quit"
                  if host.gimp3 else f"{host.console} -i -b '(gimp-quit 0)'")
         bash(first, base)
+        # Each GIMP minor version has its own folder (GIMP 3.2: 3.2).
+        made = sorted((home / ".config" / "GIMP").glob("[0-9]*"))
+        t.check(f"{host.label}'s first start made its default profile", len(made) == 1,
+                f"{[p.name for p in made]} in {home / '.config' / 'GIMP'}")
+        profile = made[-1] if made else home / ".config" / "GIMP" / "none"
         (profile / "plug-ins" / "gpu-histogram").mkdir(parents=True, exist_ok=True)
         shutil.copy2(plugin, profile / "plug-ins" / "gpu-histogram" / "gpu-histogram")
         (profile / "scripts").mkdir(exist_ok=True)
