@@ -20,7 +20,14 @@
  * written as ui_render_plot.png; every number shown equals the engine's
  * gh_stats_compute, also after a drag on the plot and a change of channel,
  * the channel picker lists only the layer's channels, and the threshold
- * slider starts at Otsu's level.
+ * slider starts at Otsu's level.  The whole window (dialog_window_new, with
+ * a stand-in for GIMP's drawable preview, shown on the display as
+ * ui_render_window.png) fits a 1366 x 768 laptop screen with its panels:
+ * at most 1000 x 700 requested and shown, whichever action is chosen, with
+ * the longest refusal too; in logical pixels, which GDK_SCALE=2 doubles on
+ * the display (a HiDPI laptop's 2732 x 1536 is 1366 x 768 logical).  And
+ * every mnemonic reaches its control: Alt+B, Alt+L, Alt+R, Alt+Z... choose
+ * their action, which shows its own controls, which their keys then reach.
  *
  *   ui_render [REFERENCE.png]
  *
@@ -33,6 +40,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include <gdk/gdkkeysyms.h>
 #include <gtk/gtk.h>
 #include <libgimp/gimp.h>
 #include <libgimp/gimpui.h>
@@ -792,12 +800,13 @@ find (GtkWidget *root, const char *name)
   return found;
 }
 
-/* Everything the widgets queued is done, redrawing included: GTK 3
- * paints on its frame clock's next tick, not at once. */
+/* Everything the widgets queued in the last `ms` milliseconds is done,
+ * redrawing included: GTK 3 paints on its frame clock's next tick, not at
+ * once. */
 static void
-settle (void)
+settle_for (int ms)
 {
-  gint64 end = g_get_monotonic_time () + 250 * 1000;
+  gint64 end = g_get_monotonic_time () + ms * 1000;
 
   while (g_get_monotonic_time () < end)
     {
@@ -805,6 +814,12 @@ settle (void)
         gtk_main_iteration ();
       g_usleep (5 * 1000);
     }
+}
+
+static void
+settle (void)
+{
+  settle_for (250);
 }
 
 static double
@@ -1307,6 +1322,364 @@ check_dialog_actions (const gh_histogram *h)
   dialog_state_clear (&st);
 }
 
+/* ---- the whole window: it fits a laptop's screen, keys reach it all ---- */
+
+/* A 1366 x 768 screen less the desktop's and GIMP's panels and the title
+ * bar: what the dialog may take, in logical pixels. */
+#define FIT_WIDTH  1000
+#define FIT_HEIGHT 700
+
+/* The host's GimpDrawablePreview needs GIMP running: a stand-in of the same
+ * GimpScrolledPreview, on a photo's bounds, its area sized as
+ * GimpDrawablePreview sizes it (the "size" style property at most), drawn
+ * grey. */
+typedef struct
+{
+  GimpScrolledPreview parent_instance;
+} StandInPreview;
+
+typedef struct
+{
+  GimpScrolledPreviewClass parent_class;
+} StandInPreviewClass;
+
+G_DEFINE_TYPE (StandInPreview, stand_in_preview, GIMP_TYPE_SCROLLED_PREVIEW)
+
+static void
+stand_in_preview_draw (GimpPreview *preview)
+{
+  gint width, height;
+
+  gimp_preview_get_size (preview, &width, &height);
+  gimp_preview_area_fill (GIMP_PREVIEW_AREA (gimp_preview_get_area (preview)),
+                          0, 0, width, height, 128, 128, 128);
+}
+
+static void
+stand_in_preview_class_init (StandInPreviewClass *klass)
+{
+  GIMP_PREVIEW_CLASS (klass)->draw = stand_in_preview_draw;
+}
+
+static void
+stand_in_preview_init (StandInPreview *preview)
+{
+  (void) preview;
+}
+
+static GtkWidget *
+stand_in_preview_new (gint width, gint height)
+{
+  GtkWidget *preview = g_object_new (stand_in_preview_get_type (), NULL);
+  gint       size;
+
+  gimp_preview_set_bounds (GIMP_PREVIEW (preview), 0, 0, width, height);
+  gtk_widget_style_get (preview, "size", &size, NULL);
+  gtk_widget_set_size_request (gimp_preview_get_area (GIMP_PREVIEW (preview)),
+                               MIN (width, size), MIN (height, size));
+  return preview;
+}
+
+/* The hooks' preview and export, which the sizes need present (the preview
+ * is drawn, the Export button shown) but no work from: nothing to apply,
+ * nothing written. */
+static guchar *
+unchanged_preview (const DialogChoice *choice, gint x, gint y, gint width,
+                   gint height, gint *rowstride, gpointer data,
+                   GError **error)
+{
+  (void) choice;
+  (void) x;
+  (void) y;
+  (void) width;
+  (void) height;
+  (void) rowstride;
+  (void) data;
+  (void) error;
+  return NULL;
+}
+
+static gboolean
+refused_export (const gchar *filename, gpointer data, GError **error)
+{
+  (void) data;
+  g_set_error (error, G_FILE_ERROR, G_FILE_ERROR_PERM, "not here: %s",
+               filename);
+  return FALSE;
+}
+
+/* The window's requested (GTK 3: natural) size and its size as shown, in
+ * logical pixels. */
+static void
+window_sizes (GtkWidget *window, int *req_w, int *req_h, int *w, int *h)
+{
+  GtkRequisition req;
+
+#if GTK_CHECK_VERSION (3, 0, 0)
+  gtk_widget_get_preferred_size (window, NULL, &req);
+#else
+  gtk_widget_size_request (window, &req);
+#endif
+  *req_w = req.width;
+  *req_h = req.height;
+  *w = gdk_window_get_width (gtk_widget_get_window (window));
+  *h = gdk_window_get_height (gtk_widget_get_window (window));
+}
+
+static void
+window_shot (GtkWidget *window, const char *png)
+{
+  GdkWindow *gdk = gtk_widget_get_window (window);
+  GdkPixbuf *shot;
+
+#if GTK_CHECK_VERSION (3, 0, 0)
+  shot = gdk_pixbuf_get_from_window (gdk, 0, 0, gdk_window_get_width (gdk),
+                                     gdk_window_get_height (gdk));
+#else
+  shot = gdk_pixbuf_get_from_drawable (NULL, gdk, NULL, 0, 0, 0, 0,
+                                       gdk_window_get_width (gdk),
+                                       gdk_window_get_height (gdk));
+#endif
+  if (shot)
+    {
+      gdk_pixbuf_save (shot, png, "png", NULL, NULL);
+      g_object_unref (shot);
+    }
+}
+
+/* The labels with a mnemonic under `root`, and the widgets they reach. */
+static void
+mnemonic_labels (GtkWidget *root, GPtrArray *labels)
+{
+  if (GTK_IS_LABEL (root)
+      && gtk_label_get_mnemonic_keyval (GTK_LABEL (root)) != GDK_KEY_VoidSymbol
+      && gtk_label_get_mnemonic_widget (GTK_LABEL (root)))
+    g_ptr_array_add (labels, root);
+  if (GTK_IS_CONTAINER (root))
+    {
+      GList *children = gtk_container_get_children (GTK_CONTAINER (root));
+
+      for (GList *l = children; l; l = l->next)
+        mnemonic_labels (l->data, labels);
+      g_list_free (children);
+    }
+}
+
+static int
+inside (GtkWidget *widget, GtkWidget *ancestor)
+{
+  return widget && (widget == ancestor
+                    || gtk_widget_is_ancestor (widget, ancestor));
+}
+
+/* Alt+key as a user presses it, pressed again while another target of
+ * the same key took it (mnemonics cycle), three times at most: `label`'s
+ * target must get the focus or, a radio button, be chosen, a check button
+ * toggled.  A button's is not pressed (OK, Help or Export would act): it
+ * reaches a button that is shown. */
+static int
+press_mnemonic (GtkWidget *window, GtkWidget *label)
+{
+  GtkWidget *target = gtk_label_get_mnemonic_widget (GTK_LABEL (label));
+  guint      key = gtk_label_get_mnemonic_keyval (GTK_LABEL (label));
+  int        toggle = GTK_IS_TOGGLE_BUTTON (target), was = 0;
+
+  if (GTK_IS_BUTTON (target) && ! toggle)
+    return gtk_widget_get_mapped (label) && gtk_widget_get_mapped (target);
+  if (toggle)
+    was = gtk_toggle_button_get_active (GTK_TOGGLE_BUTTON (target));
+  for (int k = 0; k < 3; k++)
+    {
+      gtk_window_mnemonic_activate (GTK_WINDOW (window), key,
+                                    gtk_window_get_mnemonic_modifier (
+                                      GTK_WINDOW (window)));
+      /* A button pressed by its key is released 250 ms later. */
+      settle_for (toggle ? 400 : 50);
+      if (toggle ? gtk_toggle_button_get_active (GTK_TOGGLE_BUTTON (target))
+                     != was
+                   || (GTK_IS_RADIO_BUTTON (target) && was)
+                 : inside (gtk_window_get_focus (GTK_WINDOW (window)), target))
+        return 1;
+    }
+  return 0;
+}
+
+/* Alt+key on `label`, which must reach its control; says which did not. */
+static int
+reaches (GtkWidget *window, GtkWidget *label, const char *when)
+{
+  if (press_mnemonic (window, label))
+    return 1;
+  printf ("  %sAlt+%s (%s) does not reach its control\n", when,
+          gdk_keyval_name (gtk_label_get_mnemonic_keyval (GTK_LABEL (label))),
+          gtk_label_get_label (GTK_LABEL (label)));
+  return 0;
+}
+
+/* The window's labels with a mnemonic, afresh (a radio button's label
+ * naming its channel is replaced when the channel changes). */
+static GPtrArray *
+window_mnemonics (GtkWidget *window)
+{
+  GPtrArray *labels = g_ptr_array_new ();
+
+  mnemonic_labels (window, labels);
+  return labels;
+}
+
+/* Every mnemonic reaches its control: an action's radio button chooses
+ * it (Alt+B binarize, Alt+L CLAHE, Alt+R match, Alt+Z posterize...), and
+ * then each of that action's own controls (its page, which the choice
+ * shows) by its own; the controls outside the pages at any time. */
+static void
+check_mnemonics (GtkWidget *window, const DialogState *st)
+{
+  GtkWidget *pages = find (window, "action-pages");
+  GPtrArray *labels;
+  int        reached = 0, missed = 0;
+
+  for (int a = 0; a < DIALOG_NUM_ACTIONS; a++)
+    {
+      char       name[32], when[32];
+      GtkWidget *radio;
+
+      g_snprintf (name, sizeof name, "action-%d", a);
+      radio = find (window, name);
+      labels = window_mnemonics (window);
+      for (guint k = 0; k < labels->len; k++)
+        if (inside (labels->pdata[k], radio))
+          {
+            guint key = gtk_label_get_mnemonic_keyval (labels->pdata[k]);
+
+            /* The label may be replaced by the choice: the last use. */
+            CHECK (press_mnemonic (window, labels->pdata[k])
+                   && st->settings.action == a,
+                   "Alt+%s chooses action %d (now %d)", gdk_keyval_name (key),
+                   a, st->settings.action);
+            break;
+          }
+      g_ptr_array_free (labels, TRUE);
+      labels = window_mnemonics (window);
+      g_snprintf (when, sizeof when, "action %d: ", a);
+      for (guint k = 0; k < labels->len; k++)
+        if (inside (labels->pdata[k], pages)
+            && gtk_widget_get_mapped (labels->pdata[k]))
+          {
+            if (reaches (window, labels->pdata[k], when))
+              reached++;
+            else
+              missed++;
+          }
+      g_ptr_array_free (labels, TRUE);
+    }
+  labels = window_mnemonics (window);
+  for (guint k = 0; k < labels->len; k++)
+    {
+      GtkWidget *label = labels->pdata[k];
+
+      if (inside (label, pages)
+          || GTK_IS_RADIO_BUTTON (gtk_label_get_mnemonic_widget (
+                                    GTK_LABEL (label))))
+        continue;
+      if (reaches (window, label, ""))
+        reached++;
+      else
+        missed++;
+    }
+  g_ptr_array_free (labels, TRUE);
+  CHECK (missed == 0 && reached >= 10, "every mnemonic reaches its control, "
+         "an action's own once it is chosen (%d reached, %d not)", reached,
+         missed);
+}
+
+/* The window's size now, requested and shown, folded into the largest. */
+static void
+measure (GtkWidget *window, int *w_max, int *h_max, int *w, int *h)
+{
+  int req_w, req_h;
+
+  settle ();
+  window_sizes (window, &req_w, &req_h, w, h);
+  *w_max = MAX (*w_max, MAX (*w, req_w));
+  *h_max = MAX (*h_max, MAX (*h, req_h));
+}
+
+/* The whole window (the stand-in preview, Help, Cancel and OK) fits a
+ * 1366 x 768 screen, requested and shown, whichever action is chosen
+ * (its height stays), with a long GPU name, three columns of numbers
+ * (RGB) and, the second time, the longest refusal; in logical pixels,
+ * which at GDK_SCALE=2 the display doubles.  Keys reach every control. */
+static void
+check_window_fits (const gh_histogram *h)
+{
+  static const char *refusals[] = {
+    NULL,
+    "Layer 'Background copy #12' is indexed: its colours come from a "
+    "palette; convert the image to RGB or grayscale first (Image > Mode)"
+  };
+  DialogHooks hooks = { unchanged_preview, refused_export, fake_picker,
+                        NULL };
+
+#if GTK_CHECK_VERSION (3, 0, 0)
+  /* libgimpwidgets 3.2's preview converts colours with babl, which a
+   * plug-in's gimp_main starts. */
+  babl_init ();
+#endif
+  for (guint r = 0; r < G_N_ELEMENTS (refusals); r++)
+    {
+      const char    *what = refusals[r] ? "the refusing dialog" : "the dialog";
+      DialogSettings settings;
+      DialogState    st;
+      GtkWidget     *window;
+      int            w, h0 = 0, h1, w_max = 0, h_max = 0, scale = 1;
+      int            same = 1;
+
+      dialog_settings_defaults (&settings);
+      dialog_state_init (&st, h, "cuda: NVIDIA GeForce RTX 4070 Laptop GPU",
+                         0.0012, &settings);
+      window = dialog_window_new (stand_in_preview_new (4000, 3000), &st,
+                                  refusals[r], &hooks);
+      gtk_widget_show (window);
+#if GTK_CHECK_VERSION (3, 0, 0)
+      scale = gtk_widget_get_scale_factor (window);
+#endif
+      for (int a = 0; a < DIALOG_NUM_ACTIONS; a++)
+        {
+          char name[32];
+
+          g_snprintf (name, sizeof name, "action-%d", a);
+          gtk_toggle_button_set_active (GTK_TOGGLE_BUTTON (find (window,
+                                                                 name)),
+                                        TRUE);
+          measure (window, &w_max, &h_max, &w, &h1);
+          if (a == 0)
+            h0 = h1;
+          same = same && h1 == h0;
+          if (a == DIALOG_ACTION_BINARIZE)
+            window_shot (window, refusals[r] ? "ui_render_window_refusing.png"
+                                             : "ui_render_window.png");
+        }
+      CHECK (same, "%s: choosing another action keeps its height", what);
+      if (! refusals[r])
+        {
+          check_mnemonics (window, &st);
+          /* Last: the overlay is slow to draw on Xvfb. */
+          gimp_int_combo_box_set_active (GIMP_INT_COMBO_BOX (
+                                           find (window, "channel")),
+                                         DIALOG_CHANNEL_RGB);
+          measure (window, &w_max, &h_max, &w, &h1);
+        }
+      printf ("  %s: at most %dx%d logical pixels, requested or shown "
+              "(%dx%d on the display at scale %d)\n", what, w_max, h_max,
+              w_max * scale, h_max * scale, scale);
+      CHECK (w_max <= FIT_WIDTH && h_max <= FIT_HEIGHT, "%s fits %dx%d "
+             "logical pixels (%dx%d)", what, FIT_WIDTH, FIT_HEIGHT, w_max,
+             h_max);
+      gtk_widget_destroy (window);
+      dialog_state_clear (&st);
+    }
+}
+
 int
 main (int argc, char **argv)
 {
@@ -1335,6 +1708,7 @@ main (int argc, char **argv)
   check_dialog (&h, argc > 1 ? argv[1] : NULL);
   check_dialog_opening (&h);
   check_dialog_actions (&h);
+  check_window_fits (&h);
   gh_histogram_clear (&h);
   return test_summary ();
 }

@@ -44,6 +44,13 @@
 GtkWidget *dialog_content_new (DialogState *state, const gchar *refusal,
                                const DialogHooks *hooks, GtkWidget *preview);
 
+/* The whole dialog window, not shown yet: the content about `preview`
+ * (dialog_run's is the host's drawable preview), Help, Cancel and OK (the
+ * default), the focus on the chosen action.  dialog_run shows and runs
+ * it; a test can measure it (it needs no GIMP running). */
+GtkWidget *dialog_window_new (GtkWidget *preview, DialogState *state,
+                              const gchar *refusal, const DialogHooks *hooks);
+
 /* The dialog's Export CSV file chooser, for the export procedure's own
  * interactive run too: asks for a CSV file to save to (confirming an
  * overwrite), starting at `filename` (NULL: histogram.csv).  The chosen

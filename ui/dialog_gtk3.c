@@ -89,12 +89,28 @@ dialog_indented (GtkWidget *row)
   return row;
 }
 
-void
-dialog_export_pack (GtkBox *column, GtkWidget *button)
+GtkWidget *
+dialog_pages_new (void)
 {
-  gtk_widget_set_halign (button, GTK_ALIGN_START);
-  gtk_widget_set_margin_top (button, 6);
-  gtk_box_pack_start (column, button, FALSE, FALSE, 0);
+  return gtk_stack_new ();
+}
+
+void
+dialog_pages_add (GtkWidget *pages, GtkWidget *page)
+{
+  gtk_container_add (GTK_CONTAINER (pages), page);
+}
+
+/* GtkStack shows a child by widget or name: the page-th. */
+void
+dialog_pages_show (GtkWidget *pages, gint page)
+{
+  GList *children = gtk_container_get_children (GTK_CONTAINER (pages));
+  GList *child = g_list_nth (children, page);
+
+  if (child)
+    gtk_stack_set_visible_child (GTK_STACK (pages), child->data);
+  g_list_free (children);
 }
 
 GtkWidget *

@@ -16,7 +16,8 @@
  * picker), "scale", "mode" (equalize's), "threshold" (the threshold
  * slider itself), "action-<DialogAction>" (the radio buttons),
  * "tiles-x", "tiles-y", "clip-limit", "clahe-mode" (CLAHE's), "reference"
- * (the host's picker), "match-mode", "classes" (posterize's).
+ * (the host's picker), "match-mode", "classes" (posterize's),
+ * "action-pages" (the chosen action's controls, a page per action).
  */
 #ifndef GH_UI_DIALOG_HOOKS_H
 #define GH_UI_DIALOG_HOOKS_H

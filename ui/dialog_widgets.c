@@ -10,6 +10,7 @@ static void
 sync_widgets (Dialog *d)
 {
   DialogState *st = d->state;
+  DialogChoice choice;
   gchar       *text;
 
   d->updating = TRUE;
@@ -77,6 +78,8 @@ sync_widgets (Dialog *d)
                                               st, DIALOG_ACTION_MATCH));
   gtk_widget_set_sensitive (d->classes, dialog_state_action_sensitive (
                                           st, DIALOG_ACTION_POSTERIZE));
+  dialog_state_choice (st, &choice);
+  dialog_pages_show (d->pages, choice.action);
   d->updating = FALSE;
   gtk_widget_queue_draw (d->plot);
 }
@@ -377,6 +380,16 @@ label_xalign (GtkWidget *label, gfloat xalign)
 #endif
 }
 
+static GtkWidget *
+separator_new (void)
+{
+#if GTK_CHECK_VERSION (3, 0, 0)
+  return gtk_separator_new (GTK_ORIENTATION_HORIZONTAL);
+#else
+  return gtk_hseparator_new ();
+#endif
+}
+
 GtkWidget *
 dialog_labelled (const gchar *text, GtkWidget *widget)
 {
@@ -462,14 +475,15 @@ plot_part (Dialog *d)
   return vbox;
 }
 
-/* The statistics: one row per number, one column per channel shown. */
+/* The statistics: one row per number, one column per channel shown;
+ * beside them the CSV export, under them the backend that counted. */
 static GtkWidget *
 stats_part (Dialog *d)
 {
   GtkWidget *grid = dialog_grid_new (DIALOG_NUM_STATS + 1,
                                      DIALOG_MAX_COLUMNS + 1, 18, 2);
   GtkWidget *vbox = box_new (GTK_ORIENTATION_VERTICAL, 6);
-  GtkWidget *backend;
+  GtkWidget *backend, *row;
   gchar     *text;
 
   for (gint k = 0; k < DIALOG_MAX_COLUMNS; k++)
@@ -498,7 +512,19 @@ stats_part (Dialog *d)
           dialog_grid_attach (grid, d->values[k][s], k + 1, s + 1);
         }
     }
-  gtk_box_pack_start (GTK_BOX (vbox), grid, FALSE, FALSE, 0);
+  /* The export at the numbers' right, level with their last row. */
+  row = box_new (GTK_ORIENTATION_HORIZONTAL, 12);
+  gtk_box_pack_start (GTK_BOX (row), grid, FALSE, FALSE, 0);
+  if (d->hooks && d->hooks->export_csv)
+    {
+      GtkWidget *button = gtk_button_new_with_mnemonic ("E_xport CSV...");
+      GtkWidget *column = box_new (GTK_ORIENTATION_VERTICAL, 0);
+
+      g_signal_connect (button, "clicked", G_CALLBACK (export_clicked), d);
+      gtk_box_pack_end (GTK_BOX (column), button, FALSE, FALSE, 0);
+      gtk_box_pack_end (GTK_BOX (row), column, FALSE, FALSE, 0);
+    }
+  gtk_box_pack_start (GTK_BOX (vbox), row, FALSE, FALSE, 0);
 
   text = dialog_state_backend_text (d->state);
   backend = named_label ("backend", 0);
@@ -525,63 +551,75 @@ spin_new (gdouble min, gdouble max, gdouble step, guint digits,
   return spin;
 }
 
-/* The mode picker under an action's radio button. */
+/* The mode picker of an action's page. */
 static GtkWidget *
-mode_row (Dialog *d, DialogAction action, const gchar *label,
-          const gchar *name)
+mode_new (Dialog *d, DialogAction action, const gchar *name)
 {
   const gchar *modes[] = { dialog_mode_label (0), dialog_mode_label (1) };
 
   d->modes[action] = int_combo (modes, G_N_ELEMENTS (modes),
                                 d->state->settings.mode, name,
                                 G_CALLBACK (mode_changed), d);
-  return dialog_indented (dialog_labelled (label, d->modes[action]));
+  return d->modes[action];
 }
 
-/* CLAHE's tile grid and clip limit, in one row. */
+/* CLAHE's tile grid: columns by rows. */
 static GtkWidget *
-clahe_row (Dialog *d)
+tiles_new (Dialog *d)
 {
-  const gchar *grid_tip = "The tile grid: columns by rows; each tile is "
-                          "equalized by its own histogram, blended with "
-                          "its neighbours'";
-  GtkWidget   *row;
+  const gchar *tip = "The tile grid: columns by rows; each tile is "
+                     "equalized by its own histogram, blended with its "
+                     "neighbours'";
+  GtkWidget   *row = box_new (GTK_ORIENTATION_HORIZONTAL, 6);
 
-  d->tiles_x = spin_new (1, GH_CLAHE_MAX_TILES, 1, 0, "tiles-x", grid_tip, d);
-  d->tiles_y = spin_new (1, GH_CLAHE_MAX_TILES, 1, 0, "tiles-y", grid_tip, d);
-  d->clip_limit = spin_new (0, DIALOG_CLIP_LIMIT_MAX, 0.1, 1, "clip-limit",
-                            "OpenCV's clipLimit: how far a tile's "
-                            "contrast may rise (0: no limit)", d);
-  row = dialog_labelled ("_Grid:", d->tiles_x);
+  d->tiles_x = spin_new (1, GH_CLAHE_MAX_TILES, 1, 0, "tiles-x", tip, d);
+  d->tiles_y = spin_new (1, GH_CLAHE_MAX_TILES, 1, 0, "tiles-y", tip, d);
+  gtk_box_pack_start (GTK_BOX (row), d->tiles_x, FALSE, FALSE, 0);
   gtk_box_pack_start (GTK_BOX (row), gtk_label_new ("\xc3\x97"), FALSE,
                       FALSE, 0);
   gtk_box_pack_start (GTK_BOX (row), d->tiles_y, FALSE, FALSE, 0);
-  gtk_box_pack_start (GTK_BOX (row), dialog_labelled ("Cl_ip limit:",
-                                                      d->clip_limit),
-                      FALSE, FALSE, 6);
-  return dialog_indented (row);
+  return row;
 }
 
-/* The rows of an action's own controls, under its radio button. */
+/* A row of a page's table: the label `text`, whose mnemonic reaches
+ * `target`, and `shown` (`target` or a row holding it) at its own width. */
 static void
-action_controls (Dialog *d, DialogAction action, GtkBox *column)
+page_row (GtkWidget *table, guint row, const gchar *text, GtkWidget *target,
+          GtkWidget *shown)
 {
-  GtkWidget *rows[2] = { NULL, NULL };
+  GtkWidget *label = gtk_label_new_with_mnemonic (text);
+  GtkWidget *box = box_new (GTK_ORIENTATION_HORIZONTAL, 0);
+
+  label_xalign (label, 0);
+  gtk_label_set_mnemonic_widget (GTK_LABEL (label), target);
+  gtk_box_pack_start (GTK_BOX (box), shown ? shown : target, FALSE, FALSE,
+                      0);
+  dialog_grid_attach (table, label, 0, row);
+  dialog_grid_attach (table, box, 1, row);
+}
+
+/* The table of labels and controls of an action that has one. */
+static GtkWidget *
+settings_table (Dialog *d, DialogAction action)
+{
+  GtkWidget *table = dialog_grid_new (3, 2, 6, 6);
+  GtkWidget *tiles;
 
   switch (action)
     {
     case DIALOG_ACTION_EQUALIZE:
-      rows[0] = mode_row (d, action, "_Mode:", "mode");
-      break;
-    case DIALOG_ACTION_BINARIZE:
-      rows[0] = dialog_threshold_new (d);
-      d->otsu = gtk_button_new_with_mnemonic ("_Use Otsu");
-      g_signal_connect (d->otsu, "clicked", G_CALLBACK (otsu_clicked), d);
-      rows[1] = dialog_indented (d->otsu);
+      page_row (table, 0, "_Mode:", mode_new (d, action, "mode"), NULL);
       break;
     case DIALOG_ACTION_CLAHE:
-      rows[0] = clahe_row (d);
-      rows[1] = mode_row (d, action, "Mode:", "clahe-mode");
+      tiles = tiles_new (d);
+      page_row (table, 0, "_Grid:", d->tiles_x, tiles);
+      d->clip_limit = spin_new (0, DIALOG_CLIP_LIMIT_MAX, 0.1, 1,
+                                "clip-limit", "OpenCV's clipLimit: how far "
+                                "a tile's contrast may rise (0: no limit)",
+                                d);
+      page_row (table, 1, "Cl_ip limit:", d->clip_limit, NULL);
+      page_row (table, 2, "_Mode:", mode_new (d, action, "clahe-mode"),
+                NULL);
       break;
     case DIALOG_ACTION_MATCH:
       if (d->reference)
@@ -589,9 +627,9 @@ action_controls (Dialog *d, DialogAction action, GtkBox *column)
           gimp_help_set_help_data (d->reference, "The layer or channel "
                                    "whose histogram to match, in any open "
                                    "image", NULL);
-          rows[0] = dialog_indented (dialog_labelled ("Re_ference:",
-                                                      d->reference));
-          rows[1] = mode_row (d, action, "Mo_de:", "match-mode");
+          page_row (table, 0, "Re_ference:", d->reference, NULL);
+          page_row (table, 1, "Mo_de:", mode_new (d, action, "match-mode"),
+                    NULL);
         }
       break;
     case DIALOG_ACTION_POSTERIZE:
@@ -601,15 +639,47 @@ action_controls (Dialog *d, DialogAction action, GtkBox *column)
                              "the levels into (the plot marks its "
                              "thresholds); class i becomes level "
                              "i \xc3\x97 255 / (classes - 1)", d);
-      rows[0] = dialog_indented (dialog_labelled ("_Number of classes:",
-                                                   d->classes));
+      page_row (table, 0, "_Number of classes:", d->classes, NULL);
       break;
     default:
       break;
     }
-  for (gint k = 0; k < 2; k++)
-    if (rows[k])
-      gtk_box_pack_start (column, rows[k], FALSE, FALSE, 0);
+  return dialog_indented (table);
+}
+
+/* An action's own controls, a page shown under the radio buttons while
+ * OK applies that action; analysing only, what OK does, and why when the
+ * layer cannot be changed (`refusal`). */
+static GtkWidget *
+action_page (Dialog *d, DialogAction action, const gchar *refusal)
+{
+  GtkWidget *page = box_new (GTK_ORIENTATION_VERTICAL, 6);
+  GtkWidget *text;
+
+  switch (action)
+    {
+    case DIALOG_ACTION_NONE:
+      text = dialog_wrapped_label (refusal ? refusal
+                                   : "OK leaves the layer as it is.");
+      label_xalign (text, 0);
+      gtk_box_pack_start (GTK_BOX (page), dialog_indented (text), FALSE,
+                          FALSE, 0);
+      break;
+    case DIALOG_ACTION_BINARIZE:
+      /* The threshold's label, slider and entry are a row of their own. */
+      gtk_box_pack_start (GTK_BOX (page), dialog_threshold_new (d), FALSE,
+                          FALSE, 0);
+      d->otsu = gtk_button_new_with_mnemonic ("_Use Otsu");
+      g_signal_connect (d->otsu, "clicked", G_CALLBACK (otsu_clicked), d);
+      gtk_box_pack_start (GTK_BOX (page), dialog_indented (d->otsu), FALSE,
+                          FALSE, 0);
+      break;
+    default:
+      gtk_box_pack_start (GTK_BOX (page), settings_table (d, action), FALSE,
+                          FALSE, 0);
+      break;
+    }
+  return page;
 }
 
 /* The host's reference picker, set to the remembered reference (or the
@@ -634,7 +704,9 @@ reference_new (Dialog *d)
                     d);
 }
 
-/* What OK applies, and the CSV export. */
+/* What OK applies: one radio button per action, and under them the
+ * chosen action's own controls (one page shown at a time keeps the
+ * dialog low enough for a 768-pixel screen). */
 static GtkWidget *
 actions_part (Dialog *d, const gchar *refusal)
 {
@@ -644,6 +716,8 @@ actions_part (Dialog *d, const gchar *refusal)
 
   gtk_container_add (GTK_CONTAINER (frame), vbox);
   reference_new (d);
+  d->pages = dialog_pages_new ();
+  gtk_widget_set_name (d->pages, "action-pages");
   for (gint a = 0; a < DIALOG_NUM_ACTIONS; a++)
     {
       gchar name[32];
@@ -662,8 +736,11 @@ actions_part (Dialog *d, const gchar *refusal)
                                     && (a != DIALOG_ACTION_MATCH
                                         || d->reference)));
       gtk_box_pack_start (GTK_BOX (vbox), d->action[a], FALSE, FALSE, 0);
-      action_controls (d, (DialogAction) a, GTK_BOX (vbox));
+      dialog_pages_add (d->pages, action_page (d, (DialogAction) a,
+                                               refusal));
     }
+  gtk_box_pack_start (GTK_BOX (vbox), separator_new (), FALSE, FALSE, 0);
+  gtk_box_pack_start (GTK_BOX (vbox), d->pages, FALSE, FALSE, 0);
   /* A remembered Match without a picker here analyses only. */
   if (! d->reference && d->state->settings.action == DIALOG_ACTION_MATCH)
     dialog_state_set_action (d->state, DIALOG_ACTION_NONE);
@@ -673,21 +750,6 @@ actions_part (Dialog *d, const gchar *refusal)
   for (gint a = 0; a < DIALOG_NUM_ACTIONS; a++)
     g_signal_connect (d->action[a], "toggled", G_CALLBACK (action_toggled),
                       d);
-
-  if (refusal)
-    {
-      GtkWidget *why = dialog_wrapped_label (refusal);
-
-      label_xalign (why, 0);
-      gtk_box_pack_start (GTK_BOX (vbox), why, FALSE, FALSE, 0);
-    }
-  if (d->hooks && d->hooks->export_csv)
-    {
-      GtkWidget *button = gtk_button_new_with_mnemonic ("E_xport CSV...");
-
-      g_signal_connect (button, "clicked", G_CALLBACK (export_clicked), d);
-      dialog_export_pack (GTK_BOX (vbox), button);
-    }
   return frame;
 }
 
@@ -712,6 +774,11 @@ dialog_content_new (DialogState *state, const gchar *refusal,
   gtk_box_pack_start (GTK_BOX (hbox), right, FALSE, FALSE, 0);
   gtk_box_pack_start (GTK_BOX (left), plot_part (d), TRUE, TRUE, 0);
   gtk_box_pack_start (GTK_BOX (left), stats_part (d), FALSE, FALSE, 0);
+  /* What the export and the preview did, under the numbers (the plot
+   * gives it room); a long file name wraps. */
+  d->message = dialog_wrapped_label (NULL);
+  label_xalign (d->message, 0);
+  gtk_box_pack_start (GTK_BOX (left), d->message, FALSE, FALSE, 0);
   if (preview)
     {
       gtk_box_pack_start (GTK_BOX (right), preview, TRUE, TRUE, 0);
@@ -720,9 +787,6 @@ dialog_content_new (DialogState *state, const gchar *refusal,
     }
   gtk_box_pack_start (GTK_BOX (right), actions_part (d, refusal), FALSE,
                       FALSE, 0);
-  /* What the export and the preview did; a long file name wraps. */
-  d->message = dialog_wrapped_label (NULL);
-  gtk_box_pack_start (GTK_BOX (right), d->message, FALSE, FALSE, 0);
 
   gtk_widget_show_all (hbox);
   gtk_widget_hide (d->message);
@@ -730,15 +794,13 @@ dialog_content_new (DialogState *state, const gchar *refusal,
   return hbox;
 }
 
-gboolean
-dialog_window_run (GtkWidget *preview, DialogState *state,
-                   const gchar *refusal, const DialogHooks *hooks,
-                   DialogChoice *choice)
+GtkWidget *
+dialog_window_new (GtkWidget *preview, DialogState *state,
+                   const gchar *refusal, const DialogHooks *hooks)
 {
   GtkWidget   *dialog, *content;
   Dialog      *d;
   DialogChoice now;
-  gboolean     ok;
 
   dialog = gimp_dialog_new (DIALOG_TITLE, DIALOG_ROLE, NULL, 0,
                             gimp_standard_help_func, DIALOG_HELP_ID,
@@ -755,7 +817,6 @@ dialog_window_run (GtkWidget *preview, DialogState *state,
                                            GTK_RESPONSE_CANCEL, -1);
 #endif
   gtk_dialog_set_default_response (GTK_DIALOG (dialog), GTK_RESPONSE_OK);
-  gimp_window_set_transient (GTK_WINDOW (dialog));
 
   content = dialog_content_new (state, refusal, hooks, preview);
   gtk_box_pack_start (GTK_BOX (gtk_dialog_get_content_area (
@@ -766,8 +827,19 @@ dialog_window_run (GtkWidget *preview, DialogState *state,
   d = g_object_get_data (G_OBJECT (content), "gh-dialog");
   dialog_state_choice (state, &now);
   gtk_widget_grab_focus (d->action[now.action]);
-  gtk_widget_show (dialog);
+  return dialog;
+}
 
+gboolean
+dialog_window_run (GtkWidget *preview, DialogState *state,
+                   const gchar *refusal, const DialogHooks *hooks,
+                   DialogChoice *choice)
+{
+  GtkWidget *dialog = dialog_window_new (preview, state, refusal, hooks);
+  gboolean   ok;
+
+  gimp_window_set_transient (GTK_WINDOW (dialog));
+  gtk_widget_show (dialog);
   ok = gimp_dialog_run (GIMP_DIALOG (dialog)) == GTK_RESPONSE_OK;
   if (ok)
     dialog_state_choice (state, choice);

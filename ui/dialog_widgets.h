@@ -5,11 +5,16 @@
  * dialog_gtk2.c and into the GTK 3 one beside dialog_gtk3.c.  It holds all
  * the dialog does: the Dialog below, the pointer, drag, range, channel
  * and action handlers, the refresh from dialog_state, the export and the
- * preview, and the layout both toolkits share (dialog_content_new).  What
- * GTK 2 and GTK 3 do differently (the threshold's GimpScaleEntry, painting
- * on "expose-event" or "draw", GtkTable or GtkGrid, GTK 3's margins where
- * GTK 2 pads with labels) each glue file defines under the names in the
- * second half of this header; dialog_widgets.c calls them.
+ * preview, and the layout both toolkits share (dialog_content_new,
+ * dialog_window_new): the plot, its numbers and the export at the left;
+ * the preview, the actions' radio buttons and, under them, the chosen
+ * action's own controls at the right, one page at a time, so the window
+ * fits a 1366 x 768 screen.  What GTK 2 and GTK 3 do differently (the
+ * threshold's GimpScaleEntry, painting on "expose-event" or "draw",
+ * GtkTable or GtkGrid, a tabless GtkNotebook or a GtkStack for the pages,
+ * GTK 3's margins where GTK 2 pads with labels, where a label wraps) each
+ * glue file defines under the names in the second half of this header;
+ * dialog_widgets.c calls them.
  */
 #ifndef GH_UI_DIALOG_WIDGETS_H
 #define GH_UI_DIALOG_WIDGETS_H
@@ -40,6 +45,9 @@ typedef struct
   GtkWidget         *tiles_x, *tiles_y, *clip_limit; /* CLAHE's */
   GtkWidget         *reference;      /* the host's picker; NULL: none */
   GtkWidget         *classes;        /* posterize's */
+  GtkWidget         *pages;          /* the actions' own controls, one
+                                       page per DialogAction, the chosen
+                                       one's shown */
   GtkWidget         *preview;
   gboolean           updating;       /* the dialog moves its own widgets */
 } Dialog;
@@ -57,9 +65,9 @@ void dialog_threshold_moved (Dialog *d, gint value);
 /* `widget` after a mnemonic label `text` that activates it, in a row. */
 GtkWidget *dialog_labelled (const gchar *text, GtkWidget *widget);
 
-/* Shows the dialog, its content about `preview` (the host's drawable
- * preview), until the user closes it: dialog_run's work once the glue has
- * made the preview (dialog_gtk.h says what it returns). */
+/* Shows the dialog (dialog_window_new's) until the user closes it:
+ * dialog_run's work once the glue has made the preview (dialog_gtk.h says
+ * what it returns). */
 gboolean dialog_window_run (GtkWidget *preview, DialogState *state,
                             const gchar *refusal, const DialogHooks *hooks,
                             DialogChoice *choice);
@@ -90,11 +98,16 @@ void dialog_threshold_show (Dialog *d, gint value, gboolean sensitive);
  * goes in the actions' column. */
 GtkWidget *dialog_indented (GtkWidget *row);
 
-/* Packs the Export CSV button at the end of the actions' column. */
-void dialog_export_pack (GtkBox *column, GtkWidget *button);
+/* Pages of which one is shown at a time, as large as the largest (GTK 2:
+ * a GtkNotebook without tabs or border; GTK 3: a GtkStack): the actions'
+ * own controls.  A page not shown is unmapped, so its mnemonics do
+ * nothing, as an insensitive control's do. */
+GtkWidget *dialog_pages_new (void);
+void dialog_pages_add (GtkWidget *pages, GtkWidget *page);
+void dialog_pages_show (GtkWidget *pages, gint page);
 
-/* A label whose text wraps (GTK 3: at 40 characters, left-aligned, rather
- * than widening the dialog). */
+/* A label whose text wraps at about 40 characters rather than widening
+ * the dialog (GTK 3: left-aligned). */
 GtkWidget *dialog_wrapped_label (const gchar *text);
 
 #endif
