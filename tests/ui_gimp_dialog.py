@@ -37,10 +37,16 @@ for both hosts (--host, as the plugin_*.py tests):
    calls it) on the gray photo opens the dialog with CLAHE chosen: Return
    alone must give OpenCV's createCLAHE(2.0, (8, 8)).apply.
 
+Every wait is bounded: a window that does not come ends the test there, with
+a screenshot of the whole screen (SCREENSHOT-failure.png), the visible
+windows' names and GIMP's last lines, GIMP and its plug-ins killed; the
+test ends within 560 s (meson's limit: 600).  Each run has a fresh X server
+(xvfb-run -a), a fresh GIMP profile and a fresh HOME (GimpSession).
+
 Usage: ui_gimp_dialog.py [--host gimp2|gimp3] PATH-TO-gpu-histogram [SCREENSHOT.png]
-GIMP 2.10 is gimp-2.10 on the PATH.  GIMP 3 runs natively (gimp-3.0 on the
+GIMP 2.10 is gimp-2.10 on the PATH.  GIMP 3 runs natively (gimp-3 on the
 PATH) or inside the root of scripts/gimp3-env.sh (GH_GIMP3_ENV names it; by
-default this checkout's script when there is no gimp-3.0).  Xvfb, xdotool,
+default this checkout's script when there is no gimp-3).  Xvfb, xdotool,
 ImageMagick's import, cv2 and scikit-image are the test's own, outside.
 Ends with "N passed, N failed"; exit 0 all passed, 1 a failure, 77 skipped
 (no gimp-2.10, Xvfb, xdotool, import, cv2 or scikit-image, or GIMP 3 marked
@@ -48,9 +54,11 @@ unavailable).
 """
 import os
 import shutil
+import signal
 import subprocess
 import sys
 import time
+from pathlib import Path
 
 from plugin_beyond import clahe, match_levels, posterized
 from plugin_gimp import ROOT, GimpSession, Tally, parse_args, require_gimp, scm_str
@@ -74,26 +82,36 @@ def skip(why):
 
 # --- The X side: windows, keys, screenshots (xdotool, ImageMagick) ---------
 
+def ask(env, *args):
+    """What an X query (xdotool) prints; nothing when it takes over 30 s."""
+    try:
+        return subprocess.run(args, env=env, stdout=subprocess.PIPE,
+                              stderr=subprocess.DEVNULL, text=True, timeout=30).stdout
+    except subprocess.TimeoutExpired:
+        return ""
+
+
 def visible(env, title):
     """Ids of the visible windows whose name matches the regex title."""
-    p = subprocess.run(["xdotool", "search", "--onlyvisible", "--name", title],
-                       env=env, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL,
-                       text=True)
-    return p.stdout.split()
+    return ask(env, "xdotool", "search", "--onlyvisible", "--name", title).split()
 
 
 def window_pid(env, window):
-    p = subprocess.run(["xdotool", "getwindowpid", window], env=env,
-                       stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True)
-    return p.stdout.strip()
+    return ask(env, "xdotool", "getwindowpid", window).strip()
 
 
-def find_window(env, title, done=(), timeout=90):
+class Abort(Exception):
+    """A step's window did not come: the rest would wait on GIMP for nothing."""
+
+
+def find_window(env, title, done=(), timeout=90, deadline=None):
     """The id of a visible window named exactly title, of a process not in
     done (each dialog is a new plug-in process, whose windows may get the
-    same ids as the last one's), or None."""
+    same ids as the last one's), or None; never waits past deadline."""
     pattern = "^" + title.replace("(", "\\(").replace(")", "\\)") + "$"
     end = time.time() + timeout
+    if deadline:
+        end = min(end, deadline)
     while time.time() < end:
         ids = [i for i in visible(env, pattern) if window_pid(env, i) not in done]
         if ids:
@@ -110,17 +128,26 @@ def wait_file(path, timeout=60):
     return path.exists()
 
 
+def x11(env, *args):
+    """One X command (xdotool, import), bounded: `windowfocus --sync` waits
+    for ever on a window that cannot take the focus."""
+    try:
+        subprocess.run(args, env=env, stdout=subprocess.DEVNULL,
+                       stderr=subprocess.DEVNULL, timeout=30)
+    except subprocess.TimeoutExpired:
+        raise Abort(f"{' '.join(args)} ends within 30 s")
+
+
 def screenshot(env, window, path):
-    subprocess.run(["import", "-window", window, str(path)], env=env, check=True,
-                   stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    x11(env, "import", "-window", window, str(path))
 
 
 def keys(env, window, *names):
     """Real key presses (XTEST) into a window, which takes the focus: Xvfb
     has no window manager to give it."""
-    subprocess.run(["xdotool", "windowfocus", "--sync", window], env=env)
+    x11(env, "xdotool", "windowfocus", "--sync", window)
     for name in names:
-        subprocess.run(["xdotool", "key", "--clearmodifiers", name], env=env)
+        x11(env, "xdotool", "key", "--clearmodifiers", name)
         time.sleep(0.4)
 
 
@@ -149,6 +176,9 @@ def picture_checks(t, path, what):
     h, w = img.shape[:2]
     colours = len(np.unique(img.reshape(-1, 3), axis=0))
     t.check(f"{what}: a dialog-sized window ({w}x{h})", w >= 600 and h >= 400)
+    # A 1366 x 768 laptop with GIMP's panels leaves about 700 px.
+    t.check(f"{what}: the window fits a 1366 x 768 screen ({w}x{h}: at most 1366x700)",
+            w <= 1366 and h <= 700)
     t.check(f"{what}: not blank ({colours} colours, std {img.std():.1f})",
             colours > 200 and img.std() > 20)
     marker = orange(img)
@@ -172,7 +202,7 @@ def drag_on_plot(env, window, shot):
                  ["mousemove", "--window", window, str(x - 20), str(y)],
                  ["mousemove", "--window", window, str(x + 30), str(y)],
                  ["mouseup", "1"]):
-        subprocess.run(["xdotool"] + step, env=env)
+        x11(env, "xdotool", *step)
         time.sleep(0.4)
     return True
 
@@ -239,7 +269,7 @@ class Gimp3Gui(Gimp2Gui):
     files = ("ranged.png", "repeated.png")
 
     def require(self):
-        if not shutil.which("gimp-3.0") and not self.host.env_script:
+        if not shutil.which("gimp-3") and not self.host.env_script:
             self.host.env_script = os.environ["GH_GIMP3_ENV"] = str(
                 ROOT / "scripts" / "gimp3-env.sh")
         require_gimp(self.host, ("cv2", "numpy", "skimage"))
@@ -256,7 +286,7 @@ class Gimp3Gui(Gimp2Gui):
     def argv(self, batch):
         """GIMP 3 with its GUI running `batch`, then quitting; in a D-Bus
         session of its own (gimp3.md section 8)."""
-        args = ["dbus-run-session", "--", "gimp-3.0", "-n", "-s", "-d", "-f",
+        args = ["dbus-run-session", "--", "gimp-3", "-n", "-s", "-d", "-f",
                 "--batch-interpreter=plug-in-script-fu-eval", "-b", batch,
                 "-b", "(gimp-quit 1)"]
         if self.host.env_script:
@@ -269,7 +299,9 @@ class Gimp3Gui(Gimp2Gui):
                 f" #:image img #:drawables (vector drw))")
 
     def no_file(self, quoted):
-        return f"(null? (car (file-glob {quoted} 0)))"
+        # By name: called by position, each turn of the wait prints three
+        # lines of deprecation warning.
+        return f"(null? (car (file-glob #:pattern {quoted} #:filename-encoding FALSE)))"
 
     def csv_typed(self, path):
         return str(path)
@@ -284,13 +316,12 @@ class Gimp3Gui(Gimp2Gui):
 
     def more_dialogs(self, t, env, f, dialog):
         window = dialog("Binarize (Otsu)... with a range")
-        if window:
-            time.sleep(self.settle)
-            shot = f["ranged.png"].with_name("dialog-range.png")
-            screenshot(env, window, shot)
-            t.check("a range is dragged on the plot", drag_on_plot(env, window, shot))
-            time.sleep(2)
-            keys(env, window, "Return")
+        time.sleep(self.settle)
+        shot = f["ranged.png"].with_name("dialog-range.png")
+        screenshot(env, window, shot)
+        t.check("a range is dragged on the plot", drag_on_plot(env, window, shot))
+        time.sleep(2)
+        keys(env, window, "Return")
 
     def more_comparisons(self, t, f, out, same, read):
         import cv2
@@ -336,23 +367,60 @@ def main():
     gui.require()
 
     t = Tally()
+    # meson kills the test at 600 s: the dialogs get until 480 s after the
+    # start, GIMP's end what is left before 560 s, so the test always reports.
+    start = time.time()
     with GimpSession(plugin, host) as s:
         env = dict(s.env, DISPLAY=os.environ["DISPLAY"])
         gui.prepare(s, env)
         f = {name: s.tmp / name for name in FILES + gui.files}
         q = {name: scm_str(path) for name, path in f.items()}
-        gimp = subprocess.Popen(gui.argv(batch_commands(gui, q)), env=env,
-                                stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
-                                text=True)
+        # GIMP's output goes to a file: a pipe read only at the end fills
+        # and blocks GIMP as soon as it has printed 64 KB.
+        log_path = s.dir / "gimp.log"
+        with open(log_path, "w") as log:
+            gimp = subprocess.Popen(gui.argv(batch_commands(gui, q)), env=env,
+                                    stdout=log, stderr=subprocess.STDOUT,
+                                    start_new_session=True)
         try:
-            drive(t, gui, env, f, shot_path)
-            out, _ = gimp.communicate(timeout=180)
+            drive(t, gui, env, f, shot_path, deadline=start + 480)
+            gimp.wait(timeout=max(10, start + 560 - time.time()))
+        except Abort as e:
+            failure_report(t, env, str(e), shot_path, log_path)
         except subprocess.TimeoutExpired:
-            gimp.kill()
-            out, _ = gimp.communicate()
-            t.check("GIMP finishes after the dialogs close", False, out[-3000:])
-        compare(t, gui, f, out)
+            failure_report(t, env, "GIMP finishes after the dialogs close", shot_path,
+                           log_path)
+        finally:
+            stop(gimp)
+        compare(t, gui, f, log_path.read_text(errors="replace"))
     t.finish()
+
+
+def stop(gimp):
+    """Ends GIMP and everything it started (its plug-ins, D-Bus), inside the
+    GIMP 3 root too: they share its session."""
+    try:
+        os.killpg(gimp.pid, signal.SIGKILL)
+    except ProcessLookupError:
+        pass
+    gimp.wait()
+
+
+def failure_report(t, env, what, shot_path, log_path):
+    """A step failed: what was on screen (a screenshot of the whole screen,
+    the visible windows' names) and GIMP's last words, as the failure's
+    detail."""
+    shot = (Path(shot_path).with_name(Path(shot_path).stem + "-failure.png")
+            if shot_path else log_path.with_name("failure.png"))
+    try:
+        x11(env, "import", "-window", "root", str(shot))
+    except Abort:
+        shot = "(no screenshot: import did not end)"
+    names = [ask(env, "xdotool", "getwindowname", w).strip() for w in visible(env, ".")]
+    # Less the flag wait's file-glob processes, a line each.
+    log = "\n".join(line for line in log_path.read_text(errors="replace").splitlines()
+                     if "file-glob" not in line)[-3000:]
+    t.check(what, False, f"the screen: {shot}; visible windows: {names}; GIMP said:\n{log}")
 
 
 def batch_commands(gui, q):
@@ -396,20 +464,24 @@ def batch_commands(gui, q):
             f" (gh-save img drw {q['clahe-menu.png']}))")
 
 
-def drive(t, gui, env, f, shot_path):
-    """Plays the user's part, dialog after dialog, as the batch opens them."""
+def drive(t, gui, env, f, shot_path, deadline):
+    """Plays the user's part, dialog after dialog, as the batch opens them;
+    raises Abort when a window does not come (by deadline at the latest)."""
     done = []
 
+    def window_of(what, title, patience, others=()):
+        window = find_window(env, title, others, timeout=patience, deadline=deadline)
+        if window is None:
+            raise Abort(f"{what}: the window '{title}' opens")
+        t.check(f"{what}: the window '{title}' opens", True)
+        return window
+
     def dialog(what):
-        window = find_window(env, TITLE, done, timeout=gui.patience)
-        t.check(f"{what}: the dialog '{TITLE}' opens", window is not None)
-        if window:
-            done.append(window_pid(env, window))
+        window = window_of(what, TITLE, gui.patience, done)
+        done.append(window_pid(env, window))
         return window
 
     window = dialog("Analyze...")
-    if not window:
-        return
     time.sleep(gui.settle)  # the preview's first drawing
     shot = f["cancelled.png"].with_name("dialog.png")
     screenshot(env, window, shot)
@@ -417,8 +489,6 @@ def drive(t, gui, env, f, shot_path):
     keys(env, window, "Escape")
 
     window = dialog("Equalize...")
-    if not window:
-        return
     time.sleep(gui.settle)  # the preview shows Equalize
     shot = f["equalized.png"].with_name("dialog-equalize.png")
     screenshot(env, window, shot)
@@ -429,73 +499,64 @@ def drive(t, gui, env, f, shot_path):
     keys(env, window, "Return")
 
     window = dialog("Analyze... with a display")
-    if not window:
-        return
     time.sleep(1)
     keys(env, window, "alt+b")
     time.sleep(1)
     keys(env, window, "Return")
-    if wait_file(f["binarized.png"], timeout=120):
-        image = visible(env, gui.image_title)
-        t.check("the image window is found", bool(image))
-        if image:
-            keys(env, image[-1], "ctrl+z")
-            time.sleep(2)
+    if not wait_file(f["binarized.png"], timeout=min(120, deadline - time.time())):
+        raise Abort("Alt+B, OK: the binarized image is saved")
+    image = visible(env, gui.image_title)
+    t.check("the image window is found", bool(image))
+    if image:
+        keys(env, image[-1], "ctrl+z")
+        time.sleep(2)
     f["flag"].touch()
 
-    window = find_window(env, CHOOSER, timeout=120)
-    t.check(f"Export as CSV...: the file chooser '{CHOOSER}' opens", window is not None)
-    if window:
-        time.sleep(1)
-        keys(env, window, "ctrl+a")
-        subprocess.run(["xdotool", "type", "--delay", "50", gui.csv_typed(f["menu.csv"])],
-                       env=env)
-        time.sleep(0.5)
-        keys(env, window, "Return")
+    window = window_of("Export as CSV...", CHOOSER, 120)
+    time.sleep(1)
+    keys(env, window, "ctrl+a")
+    x11(env, "xdotool", "type", "--delay", "50", gui.csv_typed(f["menu.csv"]))
+    time.sleep(0.5)
+    keys(env, window, "Return")
 
     window = dialog("Binarize (Otsu)...")
-    if window:
-        time.sleep(gui.settle)
-        keys(env, window, "Return")
+    time.sleep(gui.settle)
+    keys(env, window, "Return")
 
     gui.more_dialogs(t, env, f, dialog)
 
     window = dialog("Analyze... to CLAHE")
-    if window:
-        time.sleep(gui.settle)
-        keys(env, window, "alt+l")
-        time.sleep(gui.settle)  # the preview's CLAHE
-        screenshot(env, window, f["clahe.png"].with_name("dialog-clahe.png"))
-        keys(env, window, "Return")
+    time.sleep(gui.settle)
+    keys(env, window, "alt+l")
+    time.sleep(gui.settle)  # the preview's CLAHE
+    screenshot(env, window, f["clahe.png"].with_name("dialog-clahe.png"))
+    keys(env, window, "Return")
 
     window = dialog("Analyze... to match")
-    if window:
-        time.sleep(gui.settle)
-        # The picker lists every drawable of every open image; the focus
-        # back on the radio button, where Return means OK.
-        keys(env, window, "alt+r", "alt+f", gui.newest_drawable_key, "alt+r")
-        time.sleep(gui.settle)
-        screenshot(env, window, f["matched.png"].with_name("dialog-match.png"))
-        keys(env, window, "Return")
+    time.sleep(gui.settle)
+    # The picker lists every drawable of every open image; the focus
+    # back on the radio button, where Return means OK.
+    keys(env, window, "alt+r", "alt+f", gui.newest_drawable_key, "alt+r")
+    time.sleep(gui.settle)
+    screenshot(env, window, f["matched.png"].with_name("dialog-match.png"))
+    keys(env, window, "Return")
 
     window = dialog("Analyze... to posterize")
-    if window:
-        time.sleep(gui.settle)
-        keys(env, window, "alt+z")
-        time.sleep(gui.settle)
-        shot = f["posterized.png"].with_name("dialog-posterize.png")
-        screenshot(env, window, shot)
-        lines = marker_lines(shot)
-        t.check(f"posterize in 3 classes: the plot marks 2 thresholds ({lines} marker "
-                "lines)", lines == 2)
-        keys(env, window, "Return")
+    time.sleep(gui.settle)
+    keys(env, window, "alt+z")
+    time.sleep(gui.settle)
+    shot = f["posterized.png"].with_name("dialog-posterize.png")
+    screenshot(env, window, shot)
+    lines = marker_lines(shot)
+    t.check(f"posterize in 3 classes: the plot marks 2 thresholds ({lines} marker "
+            "lines)", lines == 2)
+    keys(env, window, "Return")
 
     # No key but OK: the dialog must open on CLAHE by itself.
     window = dialog("CLAHE...")
-    if window:
-        time.sleep(gui.settle)
-        screenshot(env, window, f["clahe-menu.png"].with_name("dialog-clahe-menu.png"))
-        keys(env, window, "Return")
+    time.sleep(gui.settle)
+    screenshot(env, window, f["clahe-menu.png"].with_name("dialog-clahe-menu.png"))
+    keys(env, window, "Return")
 
 
 def compare(t, gui, f, out):
