@@ -99,22 +99,48 @@ shared_shape ()
            gh_shared_atomic_smem<BPP, RAW, LIN, COPIES, SECTIONS> () };
 }
 
-/* The counts kernel; its bank sections exist only for two pair tables. */
-template <int BPP, bool MASK, bool RAW, bool LIN, int COPIES, bool SECTIONS>
+static bool
+shape_fits (const launch_shape &s, const gh_smem_budget *b)
+{
+  return s.fn && s.smem <= b->per_block && s.smem + b->reserved <= b->per_sm;
+}
+
+/* The counts kernel; its bank sections exist only for two pair tables.
+ * LSLOTS: the copies of GIMP 3's luminance table (LIN). */
+template <int BPP, bool MASK, bool RAW, bool LIN, int COPIES, bool SECTIONS,
+          int LSLOTS>
 static launch_shape
 counts_shape ()
 {
   if constexpr (!SECTIONS
                 || gh_count_sections<gh_counted_channels<BPP, RAW> (),
                                      COPIES, SECTIONS> ())
-    return { gh_kernel_counts<BPP, MASK, RAW, LIN, COPIES, SECTIONS>,
-             GH_CT_THREADS, gh_counts_smem<BPP, MASK, RAW, LIN, COPIES> () };
+    return { gh_kernel_counts<BPP, MASK, RAW, LIN, COPIES, SECTIONS,
+                              LIN ? LSLOTS : 0>,
+             GH_CT_THREADS,
+             gh_counts_smem<BPP, MASK, RAW, LIN, COPIES, LSLOTS> () };
   return { NULL, 0, 0 };
+}
+
+/* GIMP 3's luminance table has a copy a lane (32 KB: no lookup waits on a
+ * bank), except in a 16-copy counts kernel whose budget cannot hold that
+ * (for RGBA, 92 KB in all; the 64 KB cap of Turing): there 4 copies
+ * (64 KB), which the lanes of a copy share.  `b` NULL: the larger. */
+template <int BPP, bool MASK, bool RAW, bool LIN, int COPIES, bool SECTIONS>
+static launch_shape
+counts_shape_within (const gh_smem_budget *b)
+{
+  const launch_shape s
+    = counts_shape<BPP, MASK, RAW, LIN, COPIES, SECTIONS, 32> ();
+  if constexpr (LIN && COPIES == 16)
+    if (b && !shape_fits (s, b))
+      return counts_shape<BPP, MASK, RAW, LIN, COPIES, SECTIONS, 4> ();
+  return s;
 }
 
 template <int BPP, bool MASK, bool RAW, bool LIN>
 static launch_shape
-shape_of (gh_variant v)
+shape_of (gh_variant v, const gh_smem_budget *b)
 {
   switch (v)
     {
@@ -124,11 +150,11 @@ shape_of (gh_variant v)
     case GH_VARIANT_SHARED_32:
       return shared_shape<BPP, MASK, RAW, LIN, 32, false> ();
     case GH_VARIANT_COUNTS_32:
-      return counts_shape<BPP, MASK, RAW, LIN, 32, false> ();
+      return counts_shape_within<BPP, MASK, RAW, LIN, 32, false> (b);
     case GH_VARIANT_COUNTS_16S:
-      return counts_shape<BPP, MASK, RAW, LIN, 16, true> ();
+      return counts_shape_within<BPP, MASK, RAW, LIN, 16, true> (b);
     case GH_VARIANT_COUNTS_16:
-      return counts_shape<BPP, MASK, RAW, LIN, 16, false> ();
+      return counts_shape_within<BPP, MASK, RAW, LIN, 16, false> (b);
     case GH_VARIANT_SHARED_16S:
       return shared_shape<BPP, MASK, RAW, LIN, 16, true> ();
     case GH_VARIANT_SHARED_16:
@@ -144,19 +170,21 @@ shape_of (gh_variant v)
   return { gh_kernel_global<BPP, MASK, RAW, LIN>, GH_GL_THREADS, 0 };
 }
 
+/* Variant v's kernel for this kind within budget `b` (NULL: its largest
+ * form). */
 static launch_shape
-shape_for (gh_variant v, const gh_launch_kind *kind)
+shape_for (gh_variant v, const gh_launch_kind *kind, const gh_smem_budget *b)
 {
   return with_kind (kind, [&] (auto bpp, auto mask, auto raw, auto lin) {
     return shape_of<decltype (bpp)::value, decltype (mask)::value,
-                    decltype (raw)::value, decltype (lin)::value> (v);
+                    decltype (raw)::value, decltype (lin)::value> (v, b);
   });
 }
 
 size_t
 gh_variant_smem (gh_variant v, const gh_launch_kind *kind)
 {
-  return kind_valid (kind) ? shape_for (v, kind).smem : 0;
+  return kind_valid (kind) ? shape_for (v, kind, NULL).smem : 0;
 }
 
 cudaError_t
@@ -191,18 +219,12 @@ gh_cuda_budget (size_t cap, gh_smem_budget *b)
   return cudaSuccess;
 }
 
-static bool
-shape_fits (const launch_shape &s, const gh_smem_budget *b)
-{
-  return s.fn && s.smem <= b->per_block && s.smem + b->reserved <= b->per_sm;
-}
-
 bool
 gh_variant_fits (gh_variant v, const gh_launch_kind *kind,
                  const gh_smem_budget *b)
 {
   return kind_valid (kind) && v >= 0 && v < GH_VARIANT_COUNT
-         && shape_fits (shape_for (v, kind), b);
+         && shape_fits (shape_for (v, kind, b), b);
 }
 
 /* Blocks of one kernel resident on the whole device at once, under the
@@ -269,7 +291,7 @@ gh_cuda_histogram (gh_variant v, const gh_launch_kind *kind, size_t cap,
     return cudaSuccess;
   if ((e = gh_cuda_budget (cap, &b)) != cudaSuccess)
     return e;
-  s = shape_for (v, kind);
+  s = shape_for (v, kind, &b);
   if (!shape_fits (s, &b))
     return cudaErrorInvalidConfiguration;
   if ((e = full_grid (s, &b, &full)) != cudaSuccess)

@@ -79,7 +79,9 @@ typedef struct {
 
 const char *gh_variant_name (gh_variant v);
 
-/* Dynamic shared memory a block of variant v takes for this kind. */
+/* Dynamic shared memory a block of variant v takes for this kind, in its
+ * largest form (GIMP 3's luminance in a 16-copy counts kernel takes a
+ * smaller table where the budget has no room for it). */
 size_t gh_variant_smem (gh_variant v, const gh_launch_kind *kind);
 
 cudaError_t gh_cuda_budget (size_t cap, gh_smem_budget *budget);

@@ -13,6 +13,7 @@
 #include <stdint.h>
 
 #include "gpu_histogram.h"
+#include "kernel_lin.cuh"
 #include "pixel.h"
 
 #define GH_GROUP 16 /* pixels per thread per step */
@@ -88,10 +89,13 @@ template <int BPP, bool MASK> struct gh_group
   }
 
   /* Byte j of the group; j is a compile-time constant in unrolled loops,
-   * so this stays in registers. */
+   * so this stays in registers.  One byte move (PRMT), which the compiler
+   * does not fold into the bins' address arithmetic: a shift and mask
+   * folded there left the byte itself to be taken again for the value
+   * channel and the luminance (two to five more instructions a pixel). */
   __device__ __forceinline__ unsigned byte (int j) const
   {
-    return (w[j >> 2] >> (8 * (j & 3))) & 0xffu;
+    return __byte_perm (w[j >> 2], 0, 0x4440 | (j & 3));
   }
   __device__ __forceinline__ unsigned mask_byte (int i) const
   {
@@ -102,9 +106,11 @@ template <int BPP, bool MASK> struct gh_group
 /* The bins one pixel falls in, and its weights in the result's units
  * (accum.h): colour channels weigh alpha x mask, alpha weighs the mask;
  * without alpha and mask (and in RAW kernels) every weight is 1.  LIN:
- * the luminance is GIMP 3's (gh_luminance_bin_linear_lut, through the
- * kernel's copy of the sRGB decode table `lin`); only colour kernels
- * that are not RAW are built with it. */
+ * the luminance is GIMP 3's (kernel_lin.cuh, through the kernel's table
+ * `lin`); only colour kernels that are not RAW are built with it.  With
+ * NEAR, a LIN pixel takes the table's bin and sets `near` where that bin
+ * may be one too high, for the kernel to correct (gh_lin_exact); without,
+ * the bin is always GIMP 3's. */
 template <int BPP, bool MASK, bool RAW, bool LIN> struct gh_pixel_bins
 {
   static_assert (!LIN || (BPP >= 3 && !RAW),
@@ -117,17 +123,20 @@ template <int BPP, bool MASK, bool RAW, bool LIN> struct gh_pixel_bins
   static constexpr unsigned full_alpha = MASK ? 255u : 1u;
   unsigned bin[ch::count];
   unsigned colour_weight, alpha_weight;
+  bool near = false;
 
+  template <int SLOTS>
   __device__ __forceinline__ void compute (const uint8_t *s, unsigned m,
-                                           const float *lin)
+                                           gh_lin_table<SLOTS> lin)
   {
     set (s[0], BPP > 1 ? s[1] : 0u, BPP > 2 ? s[2] : 0u,
          BPP > 3 ? s[3] : 0u, m, lin);
   }
 
+  template <bool NEAR = false, int SLOTS>
   __device__ __forceinline__ void set (unsigned s0, unsigned s1, unsigned s2,
                                        unsigned s3, unsigned m,
-                                       const float *lin)
+                                       gh_lin_table<SLOTS> lin)
   {
     const unsigned a = BPP == 4 ? s3 : BPP == 2 ? s1 : 255u;
     colour_weight = alpha_weight = 1u;
@@ -148,9 +157,12 @@ template <int BPP, bool MASK, bool RAW, bool LIN> struct gh_pixel_bins
         bin[1 % ch::count] = s0;
         bin[2 % ch::count] = s1;
         bin[3 % ch::count] = s2;
-        bin[4 % ch::count]
-          = (unsigned) (LIN ? gh_luminance_bin_linear_lut (lin, s0, s1, s2)
-                            : gh_luminance_bin (s0, s1, s2));
+        if constexpr (!LIN)
+          bin[4 % ch::count] = (unsigned) gh_luminance_bin (s0, s1, s2);
+        else if constexpr (NEAR)
+          bin[4 % ch::count] = gh_lin_fast (lin, s0, s1, s2, near);
+        else
+          bin[4 % ch::count] = gh_lin_bin (lin, s0, s1, s2);
       }
     else
       bin[0] = s0;
@@ -175,29 +187,54 @@ template <int BPP, bool MASK, bool RAW, bool LIN> struct gh_pixel_bins
 };
 
 /* Pixel i of a group, unpacked from its bytes. */
-template <int BPP, bool MASK, bool RAW, bool LIN>
+template <bool NEAR = false, int BPP, bool MASK, bool RAW, bool LIN,
+          int SLOTS>
 __device__ __forceinline__ void
 gh_group_pixel (const gh_group<BPP, MASK> &grp, int i,
-                gh_pixel_bins<BPP, MASK, RAW, LIN> &px, const float *lin)
+                gh_pixel_bins<BPP, MASK, RAW, LIN> &px,
+                gh_lin_table<SLOTS> lin)
 {
-  px.set (grp.byte (i * BPP), BPP > 1 ? grp.byte (i * BPP + 1) : 0u,
+  px.template set<NEAR> (grp.byte (i * BPP), BPP > 1 ? grp.byte (i * BPP + 1) : 0u,
           BPP > 2 ? grp.byte (i * BPP + 2) : 0u,
           BPP > 3 ? grp.byte (i * BPP + 3) : 0u, grp.mask_byte (i), lin);
 }
 
-/* The sRGB decode table a LIN kernel reads, copied into the block's shared
- * memory (GH_LIN_SMEM bytes at `lin`) before its first barrier: three
- * lookups a pixel at scattered levels cost fewer shared-memory wavefronts
- * than global (L1) loads.  Nothing for other kernels. */
-#define GH_LIN_SMEM ((size_t) 256 * sizeof (float))
-
-template <bool LIN>
+/* GIMP 3's luminance where a kernel took the table's bins for a group
+ * (gh_group_pixel<true>): each pixel of the group that lay near a bin's
+ * edge (bit i of `near`) whose exact bin differs is handed to move (px,
+ * exact), px holding the table's bin, for the kernel to move its weight.
+ * A branch a pixel, with its convergence barrier, cost more than these
+ * rare moves (about 2^-14 of the pixels of uniform colours).  Not
+ * unrolled: the group stays in registers, its next quarter moved to the
+ * front each time. */
+template <class PIXEL, int BPP, bool MASK, int SLOTS, class MOVE>
 __device__ __forceinline__ void
-gh_lin_load (float *lin)
+gh_lin_correct (gh_group<BPP, MASK> grp, uint32_t near,
+                gh_lin_table<SLOTS> lin, MOVE move)
 {
-  if (LIN)
-    for (int i = threadIdx.x; i < 256; i += blockDim.x)
-      lin[i] = gh_srgb_decode_u8_dev[i];
+#pragma unroll 1
+  for (int q = 0; q < GH_GROUP / 4; q++, near >>= 4)
+    {
+#pragma unroll
+      for (int i = 0; i < 4; i++)
+        if (near & (1u << i))
+          {
+            PIXEL px;
+            gh_group_pixel<true> (grp, i, px, lin);
+            const unsigned e
+              = gh_lin_exact (grp.byte (i * BPP), grp.byte (i * BPP + 1),
+                              grp.byte (i * BPP + 2));
+            if (e != px.bin[4])
+              move (px, e);
+          }
+#pragma unroll
+      for (int i = 0; i < 3 * BPP; i++)
+        grp.w[i] = grp.w[i + BPP];
+      if (MASK)
+#pragma unroll
+        for (int i = 0; i < 3; i++)
+          grp.m[i] = grp.m[i + 1];
+    }
 }
 
 /* Adds v to the 32-bit word at shared-memory address `at` (from

@@ -49,14 +49,21 @@
  * this kernel is chosen where layers are opaque and not where a mask
  * weighs every pixel (cuda_launch.cu).
  *
+ * GIMP 3's luminance (LIN) comes from its table (kernel_lin.cuh; a copy a
+ * lane, at the count copies' stride with 32 of them, so a level's lookup
+ * and its count share one address register).  On the count path a
+ * pixel takes the table's bin and a group's pixels near a bin's edge are
+ * moved to their exact bin after the group (gh_lin_correct).
+ * The luminance counts then have 32 copies beside 32 of the pairs.
+ *
  * Counts are emptied into the global result (times a full weight) before
  * a 16-bit count could overflow: after 65535 / (16 x threads sharing a
  * copy) steps (127 with 32 copies, 63 with 16); the sums whenever
  * gh_flush_steps says so.  1024 threads; shared memory: counts
- * ((F / 2) * COPIES + (F % 2) * 16) * 1 KB for F counted channels (either
- * layout), sums NCH * 256 * PARTIAL_COPIES * 4 bytes when weights vary,
- * and the sRGB decode table for GIMP 3's luminance (LIN).  A launch
- * handles < 2^32 pixels.
+ * ((F / 2) * COPIES + (F % 2) * ODD) * 1 KB for F counted channels
+ * (either layout; ODD 16, or 32 for LIN beside 32), sums NCH * 256 *
+ * PARTIAL_COPIES * 4 bytes when weights vary, and GIMP 3's luminance
+ * table (LIN: LSLOTS KB).  A launch handles < 2^32 pixels.
  */
 #ifndef GH_KERNEL_COUNTS_CUH
 #define GH_KERNEL_COUNTS_CUH
@@ -64,8 +71,20 @@
 #include "kernel_shared_atomic.cuh" /* gh_copies_word, gh_copies_flush */
 
 #define GH_CT_THREADS 1024
-#define GH_CT_ODD_COPIES 16
 #define GH_CT_PARTIAL_COPIES 2
+
+/* Copies of the odd channel's 32-bit counts: 16 (lanes 2c and 2c + 1 in
+ * copy c); 32, one a lane, for GIMP 3's luminance beside 32 copies of the
+ * pairs.  That kernel's adds and table lookups share the shared-memory
+ * pipe, which bounds it: the odd channel's second pass on differing bins
+ * cost 0.02 of the read ceiling, and its 16 KB more matter to no cap
+ * (the table's 32 KB already keep it above 99 KB). */
+template <bool LIN, int COPIES>
+__host__ __device__ constexpr int
+gh_odd_copies ()
+{
+  return LIN && COPIES == 32 ? 32 : 16;
+}
 
 /* The channels counted per pixel: all but a GIMP alpha, which a full
  * pixel always puts in bin 255. */
@@ -78,24 +97,27 @@ gh_counted_channels ()
 }
 
 /* Words of count tables: pairs of channels, then the odd one's table. */
-template <int BPP, bool RAW, int COPIES>
+template <int BPP, bool RAW, int COPIES, int ODD>
 __host__ __device__ constexpr int
 gh_count_words ()
 {
   return gh_counted_channels<BPP, RAW> () / 2 * 256 * COPIES
-         + gh_counted_channels<BPP, RAW> () % 2 * 256 * GH_CT_ODD_COPIES;
+         + gh_counted_channels<BPP, RAW> () % 2 * 256 * ODD;
 }
 
-template <int BPP, bool MASK, bool RAW, bool LIN, int COPIES>
+/* LSLOTS: the copies of GIMP 3's luminance table (kernel_lin.cuh). */
+template <int BPP, bool MASK, bool RAW, bool LIN, int COPIES, int LSLOTS>
 __host__ __device__ constexpr size_t
 gh_counts_smem ()
 {
-  return (size_t) gh_count_words<BPP, RAW, COPIES> () * 4
+  return (size_t) gh_count_words<BPP, RAW, COPIES,
+                                 gh_odd_copies<LIN, COPIES> ()> ()
+           * 4
          + (gh_pixel_bins<BPP, MASK, RAW, LIN>::weighted
               ? (size_t) gh_channels<BPP, RAW>::count * 256
                   * GH_CT_PARTIAL_COPIES * 4
               : 0)
-         + (LIN ? GH_LIN_SMEM : 0);
+         + (LIN ? gh_lin_smem<LSLOTS> () : 0);
 }
 
 /* Whether the bank-sections layout applies: two pair tables, 16 copies. */
@@ -109,11 +131,11 @@ gh_count_sections ()
 /* Counted channel f's bin b: its word in copy 0 of its table, from the
  * table's start (sections: from its section's start); f < F / 2 * 2 is in
  * a pair table (half f % 2). */
-template <int F, int COPIES, bool SECTIONS>
+template <int F, int COPIES, bool SECTIONS, int ODD>
 __host__ __device__ constexpr int
 gh_count_word (int f, int b)
 {
-  return f >= F / 2 * 2 ? b * GH_CT_ODD_COPIES
+  return f >= F / 2 * 2 ? b * ODD
          : gh_count_sections<F, COPIES, SECTIONS> ()
            ? b * 32
            : ((f / 2) * 256 + b) * COPIES;
@@ -124,7 +146,7 @@ gh_count_word (int f, int b)
  * word for one bin: two counts, the low and high halves; or one bin of
  * the odd table) and starts at copy i, so neighbouring threads read
  * different banks. */
-template <class CH, class PIXEL, int F, int COPIES, bool SECTIONS>
+template <class CH, class PIXEL, int F, int COPIES, bool SECTIONS, int ODD>
 __device__ __forceinline__ void
 gh_counts_flush (uint32_t *counts, gh_u64 *out)
 {
@@ -132,13 +154,13 @@ gh_counts_flush (uint32_t *counts, gh_u64 *out)
   for (int r = threadIdx.x; r < PAIR_ROWS + F % 2 * 256; r += GH_CT_THREADS)
     {
       const bool pair = r < PAIR_ROWS;
-      const int copies = pair ? COPIES : GH_CT_ODD_COPIES;
+      const int copies = pair ? COPIES : ODD;
       uint32_t *row = pair ? counts
                                + (gh_count_sections<F, COPIES, SECTIONS> ()
                                     ? (r & 255) * 32 + (r >> 8) * 16
                                     : r * COPIES)
                            : counts + PAIR_ROWS * COPIES
-                               + (r - PAIR_ROWS) * GH_CT_ODD_COPIES;
+                               + (r - PAIR_ROWS) * ODD;
       uint32_t lo = 0, hi = 0; /* < 2^16 x COPIES; the odd one's in lo */
 #pragma unroll 8
       for (int c = 0; c < copies; c++)
@@ -162,7 +184,7 @@ gh_counts_flush (uint32_t *counts, gh_u64 *out)
  * are this lane's copy 0 of the pair tables and of the odd table.
  * Sections: mine[s] is its copy in section s ^ g, and the odd lane of a
  * pair (`swap`) adds channel f ^ 2 where the even one adds f. */
-template <int F, int COPIES, bool SECTIONS, class PIXEL>
+template <int F, int COPIES, bool SECTIONS, int ODD, class PIXEL>
 __device__ __forceinline__ void
 gh_counts_add (const PIXEL &px, const uint32_t (&mine)[2], uint32_t odd,
                bool swap)
@@ -174,12 +196,12 @@ gh_counts_add (const PIXEL &px, const uint32_t (&mine)[2], uint32_t odd,
       {
         const unsigned b = S && swap ? px.bin[f ^ 2] : px.bin[f];
         gh_shared_add (mine[S ? f / 2 : 0]
-                         + gh_count_word<F, COPIES, SECTIONS> (f, b) * 4,
+                         + gh_count_word<F, COPIES, SECTIONS, ODD> (f, b) * 4,
                        1u << (16 * (f & 1)));
       }
     else
       gh_shared_add (
-        odd + gh_count_word<F, COPIES, SECTIONS> (f, px.bin[f]) * 4, 1u);
+        odd + gh_count_word<F, COPIES, SECTIONS, ODD> (f, px.bin[f]) * 4, 1u);
 }
 
 /* A pixel of partial weight: colour weight wc and alpha weight wa (its
@@ -252,12 +274,13 @@ gh_group_same (const gh_group<BPP, MASK> &grp, int i, int j)
  * The loop is not unrolled (this path is rare, and a small body keeps it
  * from crowding the fast path out of the instruction cache): the group
  * stays in registers, its next quarter moved to the front each time. */
-template <int F, int COPIES, bool SECTIONS, int NCH, class PIXEL, int BPP,
-          bool MASK>
+template <int F, int COPIES, bool SECTIONS, int ODD, int NCH, class PIXEL,
+          int BPP, bool MASK, int LSLOTS>
 __device__ __forceinline__ void
 gh_counts_mixed (gh_group<BPP, MASK> grp, bool in,
                  const uint32_t (&mine)[2], uint32_t odd, bool swap,
-                 uint32_t partial, uint32_t &full_pixels, const float *lin)
+                 uint32_t partial, uint32_t &full_pixels,
+                 gh_lin_table<LSLOTS> lin)
 {
 #pragma unroll 1
   for (int q = 0; q < GH_GROUP / 4; q++)
@@ -271,7 +294,7 @@ gh_counts_mixed (gh_group<BPP, MASK> grp, bool in,
                 {
                   PIXEL px;
                   gh_group_pixel (grp, i, px, lin);
-                  gh_counts_add<F, COPIES, SECTIONS> (px, mine, odd, swap);
+                  gh_counts_add<F, COPIES, SECTIONS, ODD> (px, mine, odd, swap);
                 }
               full_pixels += 4;
             }
@@ -286,7 +309,7 @@ gh_counts_mixed (gh_group<BPP, MASK> grp, bool in,
               gh_group_pixel (grp, i, px, lin);
               if (px.colour_weight == PIXEL::full_colour)
                 {
-                  gh_counts_add<F, COPIES, SECTIONS> (px, mine, odd, swap);
+                  gh_counts_add<F, COPIES, SECTIONS, ODD> (px, mine, odd, swap);
                   full_pixels++;
                   continue;
                 }
@@ -308,12 +331,15 @@ gh_counts_mixed (gh_group<BPP, MASK> grp, bool in,
     }
 }
 
-template <int BPP, bool MASK, bool RAW, bool LIN, int COPIES, bool SECTIONS>
+/* LSLOTS: the copies of GIMP 3's luminance table (LIN; 0 otherwise). */
+template <int BPP, bool MASK, bool RAW, bool LIN, int COPIES, bool SECTIONS,
+          int LSLOTS>
 __global__ void __launch_bounds__ (GH_CT_THREADS)
 gh_kernel_counts (const uint8_t *__restrict__ pix,
                   const uint8_t *__restrict__ mask, size_t n, gh_u64 *sums)
 {
   static_assert (COPIES == 32 || COPIES == 16, "one or two lanes a copy");
+  static_assert (!LIN || LSLOTS > 0, "GIMP 3's luminance reads a table");
   static_assert (!SECTIONS
                    || gh_count_sections<gh_counted_channels<BPP, RAW> (),
                                         COPIES, SECTIONS> (),
@@ -323,7 +349,8 @@ gh_kernel_counts (const uint8_t *__restrict__ pix,
   constexpr int NCH = ch::count;
   constexpr int F = gh_counted_channels<BPP, RAW> ();
   constexpr bool weighted = pixel::weighted;
-  constexpr int WORDS = gh_count_words<BPP, RAW, COPIES> ();
+  constexpr int ODD = gh_odd_copies<LIN, COPIES> ();
+  constexpr int WORDS = gh_count_words<BPP, RAW, COPIES, ODD> ();
   constexpr int PWORDS = weighted ? NCH * 256 * GH_CT_PARTIAL_COPIES : 0;
   /* A count is shared by one lane in COPIES of each warp, 16 pixels each
    * a step. */
@@ -332,7 +359,6 @@ gh_kernel_counts (const uint8_t *__restrict__ pix,
     pixel::full_colour, GH_CT_THREADS / GH_CT_PARTIAL_COPIES);
   extern __shared__ __align__ (16) uint32_t counts[];
   uint32_t *partial = counts + WORDS;
-  float *lin = reinterpret_cast<float *> (partial + PWORDS);
   /* Neighbouring lanes share a copy (their pixels lie close together,
    * so they meet at one address, which costs no second pass, more often
    * than lanes half a warp apart); sections: the odd one of the pair
@@ -342,8 +368,8 @@ gh_kernel_counts (const uint8_t *__restrict__ pix,
   const uint32_t mine[2]
     = { gh_shared_address (counts + lane / (32 / COPIES) + swap * 16),
         gh_shared_address (counts + lane / (32 / COPIES) + !swap * 16) };
-  const uint32_t odd = gh_shared_address (
-    counts + F / 2 * 256 * COPIES + lane / (32 / GH_CT_ODD_COPIES));
+  const uint32_t odd
+    = gh_shared_address (counts + F / 2 * 256 * COPIES + lane / (32 / ODD));
   const uint32_t mine_partial = gh_shared_address (
     partial + (threadIdx.x & (GH_CT_PARTIAL_COPIES - 1)));
   const size_t groups = n / GH_GROUP;
@@ -353,7 +379,14 @@ gh_kernel_counts (const uint8_t *__restrict__ pix,
 
   for (int i = threadIdx.x; i < WORDS + PWORDS; i += GH_CT_THREADS)
     counts[i] = 0;
-  gh_lin_load<LIN> (lin);
+  /* The luminance table's slot: with 32, this lane's count copy (so a
+   * level's entry lies at a fixed offset from its count of that level
+   * when the copies are 32, one lookup address for both), else
+   * neighbouring lanes, whose pixels meet at one address most often. */
+  const gh_lin_table<LSLOTS> lin = gh_lin_load<LSLOTS> (
+    partial + PWORDS, LSLOTS < 32    ? lane * LSLOTS / 32
+                      : COPIES == 32 ? lane
+                                     : lane / 2 + (lane & 1) * 16);
   __syncthreads ();
 
   /* `base` is the same for the whole block, so the flushes' barriers are
@@ -374,24 +407,44 @@ gh_kernel_counts (const uint8_t *__restrict__ pix,
         {
           if (g < groups)
             {
+              uint32_t near = 0; /* LIN: pixels gh_lin_correct takes */
 #pragma unroll
               for (int i = 0; i < GH_GROUP; i++)
                 {
                   pixel px;
-                  gh_group_pixel (grp, i, px, lin);
-                  gh_counts_add<F, COPIES, SECTIONS> (px, mine, odd, swap);
+                  gh_group_pixel<LIN> (grp, i, px, lin);
+                  gh_counts_add<F, COPIES, SECTIONS, ODD> (px, mine, odd,
+                                                           swap);
+                  if (px.near)
+                    near |= 1u << i;
                 }
               full_pixels += GH_GROUP;
+              if constexpr (LIN)
+                if (near)
+                  gh_lin_correct<pixel> (
+                    grp, near, lin, [&] (const pixel &px, unsigned e) {
+                      gh_shared_add (
+                        odd
+                          + gh_count_word<F, COPIES, SECTIONS, ODD> (
+                              F - 1, px.bin[F - 1])
+                              * 4,
+                        ~0u);
+                      gh_shared_add (
+                        odd
+                          + gh_count_word<F, COPIES, SECTIONS, ODD> (F - 1, e)
+                              * 4,
+                        1u);
+                    });
             }
         }
       else
-        gh_counts_mixed<F, COPIES, SECTIONS, NCH, pixel> (
+        gh_counts_mixed<F, COPIES, SECTIONS, ODD, NCH, pixel> (
           grp, g < groups, mine, odd, swap, mine_partial, full_pixels, lin);
       if (++count_steps == COUNT_FLUSH)
         {
           count_steps = 0;
           __syncthreads ();
-          gh_counts_flush<ch, pixel, F, COPIES, SECTIONS> (counts, sums);
+          gh_counts_flush<ch, pixel, F, COPIES, SECTIONS, ODD> (counts, sums);
           __syncthreads ();
         }
       if (weighted && ++sum_steps == SUM_FLUSH)
@@ -410,7 +463,7 @@ gh_kernel_counts (const uint8_t *__restrict__ pix,
       px.compute (pix + i * BPP, MASK ? mask[i] : 255u, lin);
       if (!weighted || px.colour_weight == pixel::full_colour)
         {
-          gh_counts_add<F, COPIES, SECTIONS> (px, mine, odd, swap);
+          gh_counts_add<F, COPIES, SECTIONS, ODD> (px, mine, odd, swap);
           full_pixels++;
         }
       else
@@ -418,7 +471,7 @@ gh_kernel_counts (const uint8_t *__restrict__ pix,
                              mine_partial);
     }
   __syncthreads ();
-  gh_counts_flush<ch, pixel, F, COPIES, SECTIONS> (counts, sums);
+  gh_counts_flush<ch, pixel, F, COPIES, SECTIONS, ODD> (counts, sums);
   if (weighted)
     gh_copies_flush<ch, GH_CT_PARTIAL_COPIES, false> (partial, sums);
   /* Full pixels' alpha: bin 255, a full alpha weight each. */

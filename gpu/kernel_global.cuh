@@ -7,7 +7,8 @@
  * weights are skipped: here an atomic costs more than the test.
  *
  * 256 threads, each a group of 16 pixels per step.  GIMP 3's luminance
- * (LIN) reads the sRGB decode table from global memory (L1).
+ * (LIN) takes babl's float path for every pixel (gh_lin_exact: the sRGB
+ * decode table from global memory, through L1).
  */
 #ifndef GH_KERNEL_GLOBAL_CUH
 #define GH_KERNEL_GLOBAL_CUH
@@ -46,7 +47,7 @@ gh_kernel_global (const uint8_t *__restrict__ pix,
       for (int i = 0; i < GH_GROUP; i++)
         {
           pixel px;
-          gh_group_pixel (grp, i, px, gh_srgb_decode_u8_dev);
+          gh_group_pixel (grp, i, px, gh_lin_table<0> ());
           gh_global_add (px, sums);
         }
     }
@@ -55,8 +56,7 @@ gh_kernel_global (const uint8_t *__restrict__ pix,
     {
       size_t i = groups * GH_GROUP + threadIdx.x;
       pixel px;
-      px.compute (pix + i * BPP, MASK ? mask[i] : 255u,
-                  gh_srgb_decode_u8_dev);
+      px.compute (pix + i * BPP, MASK ? mask[i] : 255u, gh_lin_table<0> ());
       gh_global_add (px, sums);
     }
 }

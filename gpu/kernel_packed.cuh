@@ -16,8 +16,9 @@
  *
  * Shared memory: NCH * 64 * THREADS * 4 bytes of counters (96 KB for
  * RGBA), NCH * 256 * 4 bytes of totals and as many of partial sums, and
- * the sRGB decode table for GIMP 3's luminance (LIN).  A launch handles
- * < 2^32 pixels.
+ * one copy of GIMP 3's luminance table (LIN, kernel_lin.cuh: 1 KB; a
+ * block of two warps would pay 32 KB for a copy a lane).  A launch
+ * handles < 2^32 pixels.
  */
 #ifndef GH_KERNEL_PACKED_CUH
 #define GH_KERNEL_PACKED_CUH
@@ -34,7 +35,7 @@ gh_packed_smem ()
   return (size_t) gh_channels<BPP, RAW>::count
            * (64 * GH_PK_THREADS * 4 + 256 * 4
               + (gh_pixel_bins<BPP, MASK, RAW, LIN>::weighted ? 256 * 4 : 0))
-         + (LIN ? GH_LIN_SMEM : 0);
+         + (LIN ? gh_lin_smem<1> () : 0);
 }
 
 /* Sums every thread's counters into the block totals and clears them.
@@ -97,7 +98,6 @@ gh_kernel_packed (const uint8_t *__restrict__ pix,
   uint32_t *totals = smem;
   uint32_t *partial = totals + NCH * 256; /* unused when unweighted */
   uint32_t *priv = partial + (pixel::weighted ? NCH * 256 : 0);
-  float *lin = reinterpret_cast<float *> (priv + NCH * 64 * GH_PK_THREADS);
   const size_t groups = n / GH_GROUP;
   const size_t step = (size_t) gridDim.x * GH_PK_THREADS;
   int since_merge = 0;
@@ -110,7 +110,8 @@ gh_kernel_packed (const uint8_t *__restrict__ pix,
       if (pixel::weighted)
         partial[i] = 0;
     }
-  gh_lin_load<LIN> (lin);
+  const gh_lin_table<LIN ? 1 : 0> lin
+    = gh_lin_load<LIN ? 1 : 0> (priv + NCH * 64 * GH_PK_THREADS, 0);
   __syncthreads ();
 
   /* `base` is the same for the whole block, so the merges' barriers are

@@ -45,8 +45,9 @@
  * 64-bit atomic per non-empty bin.
  *
  * 1024 threads; shared memory NCH * COPIES KB (sections: the padded
- * channels times COPIES KB), and the sRGB decode table for GIMP 3's
- * luminance (LIN).  A launch handles < 2^32 pixels.
+ * channels times COPIES KB), and GIMP 3's luminance table (LIN,
+ * kernel_lin.cuh: a copy a lane, 32 KB; 16 KB beside 8 copies).  A launch
+ * handles < 2^32 pixels.
  */
 #ifndef GH_KERNEL_SHARED_ATOMIC_CUH
 #define GH_KERNEL_SHARED_ATOMIC_CUH
@@ -64,6 +65,15 @@ gh_padded_channels ()
                   : NCH;
 }
 
+/* Copies of GIMP 3's luminance table (kernel_lin.cuh): one a lane, 16
+ * beside 8 copies of the counts (64 KB in all for RGBA, the Turing cap). */
+template <int COPIES>
+__host__ __device__ constexpr int
+gh_sa_lin_slots ()
+{
+  return COPIES == 8 ? 16 : 32;
+}
+
 template <int BPP, bool RAW, bool LIN, int COPIES, bool SECTIONS>
 __host__ __device__ constexpr size_t
 gh_shared_atomic_smem ()
@@ -72,7 +82,7 @@ gh_shared_atomic_smem ()
            * gh_padded_channels<gh_channels<BPP, RAW>::count, COPIES,
                                 SECTIONS> ()
            * 256 * 4
-         + (LIN ? GH_LIN_SMEM : 0);
+         + (LIN ? gh_lin_smem<gh_sa_lin_slots<COPIES> ()> () : 0);
 }
 
 /* Word of bin b of channel k, copy 0, in either layout; in sections, k
@@ -203,6 +213,27 @@ gh_copies_add (const PIXEL &px, const uint32_t (&mine)[32 / COPIES],
     }
 }
 
+/* Where this lane adds channel k's bin b (as gh_copies_add places it),
+ * by selects: for the rare moves of GIMP 3's luminance (gh_lin_correct). */
+template <int NCH, int COPIES, bool SECTIONS>
+__device__ __forceinline__ uint32_t
+gh_copies_at (const uint32_t (&mine)[32 / COPIES], unsigned g, int k,
+              unsigned b)
+{
+  constexpr int G = SECTIONS ? 32 / COPIES : 1;
+  typedef gh_sections<NCH, G> sec;
+  const bool rest = k >= sec::blocks * G;
+  const int k0 = rest ? sec::blocks * G : k / G * G;
+  const unsigned j = rest ? (g ^ (unsigned) (k - k0)) & (sec::rest - 1u)
+                          : (unsigned) (k - k0) ^ g;
+  uint32_t at = mine[0];
+#pragma unroll
+  for (int i = 1; i < 32 / COPIES; i++)
+    if (j == (unsigned) i)
+      at = mine[i];
+  return at + gh_copies_word<COPIES, SECTIONS> (k0, b) * 4;
+}
+
 template <int BPP, bool MASK, bool RAW, bool LIN, int COPIES, bool SECTIONS>
 __global__ void __launch_bounds__ (GH_SA_THREADS)
 gh_kernel_shared_atomic (const uint8_t *__restrict__ pix,
@@ -221,8 +252,8 @@ gh_kernel_shared_atomic (const uint8_t *__restrict__ pix,
   /* A counter is shared by one lane in COPIES of each warp. */
   constexpr int FLUSH
     = gh_flush_steps (pixel::full_colour, GH_SA_THREADS / COPIES);
+  constexpr int LSLOTS = LIN ? gh_sa_lin_slots<COPIES> () : 0;
   extern __shared__ __align__ (16) uint32_t hist[];
-  float *lin = reinterpret_cast<float *> (hist + WORDS);
   /* This lane's group among those sharing its copy. */
   const unsigned lane_group = SECTIONS ? (threadIdx.x & 31) / COPIES : 0;
   uint32_t mine[32 / COPIES];
@@ -236,7 +267,8 @@ gh_kernel_shared_atomic (const uint8_t *__restrict__ pix,
 
   for (int i = threadIdx.x; i < WORDS; i += GH_SA_THREADS)
     hist[i] = 0;
-  gh_lin_load<LIN> (lin);
+  const gh_lin_table<LSLOTS> lin
+    = gh_lin_load<LSLOTS> (hist + WORDS, (threadIdx.x & 31) * LSLOTS / 32);
   __syncthreads ();
 
   /* `base` is the same for the whole block, so the flushes' barriers are
@@ -250,13 +282,28 @@ gh_kernel_shared_atomic (const uint8_t *__restrict__ pix,
           gh_group<BPP, MASK> grp;
           grp.load (pix, mask, g,
                     g - (threadIdx.x & 31) + 32 <= groups);
+          uint32_t near = 0; /* LIN: pixels gh_lin_correct takes */
 #pragma unroll
           for (int i = 0; i < GH_GROUP; i++)
             {
               pixel px;
-              gh_group_pixel (grp, i, px, lin);
+              gh_group_pixel<LIN> (grp, i, px, lin);
               gh_copies_add<COPIES, SECTIONS> (px, mine, lane_group);
+              if (px.near)
+                near |= 1u << i;
             }
+          if constexpr (LIN)
+            if (near)
+              gh_lin_correct<pixel> (
+                grp, near, lin, [&] (const pixel &px, unsigned e) {
+                  const unsigned w = px.weight (4);
+                  gh_shared_add (gh_copies_at<NCH, COPIES, SECTIONS> (
+                                   mine, lane_group, 4, px.bin[4]),
+                                 0u - w);
+                  gh_shared_add (gh_copies_at<NCH, COPIES, SECTIONS> (
+                                   mine, lane_group, 4, e),
+                                 w);
+                });
         }
       if (pixel::weighted && ++steps == FLUSH)
         {

@@ -112,10 +112,10 @@ float gh_srgb_decode_f32 (float v);
 #endif
 
 #ifdef __CUDACC__
-/* The device arithmetic, with the decode table given: the kernels pass
- * their copy in shared memory.  Each rounding is spelled out so nvcc
- * cannot fuse them into FMAs (the host's float arithmetic rounds each
- * step). */
+/* The device arithmetic, with the decode table given (the kernels reach
+ * it through gh_lin_exact, kernel_lin.cuh, where their integer table
+ * cannot decide).  Each rounding is spelled out so nvcc cannot fuse them
+ * into FMAs (the host's float arithmetic rounds each step). */
 __device__ __forceinline__ int
 gh_luminance_bin_linear_lut (const float *lin, unsigned r, unsigned g,
                              unsigned b)

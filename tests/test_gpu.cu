@@ -308,41 +308,113 @@ check_variants (void)
               }
 }
 
-/* Each colour's GIMP 3 luminance bin on the device, through the table the
- * kernels copy into shared memory, exactly as on the host. */
+/* Each colour's GIMP 3 luminance bin on the device, through the kernels'
+ * table (kernel_lin.cuh), and where the table's bin stood: 0 clear of a
+ * bin's edge, 1 near one and right, 2 near one and one too high (the
+ * colours whose counts the count kernel moves afterwards). */
 __global__ void
-linear_bins (uint8_t *out)
+linear_bins (uint8_t *out, uint8_t *near)
 {
-  __shared__ float lin[256];
-  gh_lin_load<true> (lin);
+  __shared__ uint32_t table[256 * 32];
+  const gh_lin_table<32> lin = gh_lin_load<32> (table, threadIdx.x & 31);
   __syncthreads ();
   for (uint32_t c = blockIdx.x * blockDim.x + threadIdx.x; c < (1u << 24);
        c += gridDim.x * blockDim.x)
-    out[c] = (uint8_t) gh_luminance_bin_linear_lut (lin, c >> 16,
-                                                     (c >> 8) & 255, c & 255);
+    {
+      const unsigned r = c >> 16, g = (c >> 8) & 255, b = c & 255;
+      bool is_near;
+      const unsigned fast = gh_lin_fast (lin, r, g, b, is_near);
+      out[c] = (uint8_t) gh_lin_bin (lin, r, g, b);
+      near[c] = !is_near ? 0 : fast == gh_lin_exact (r, g, b) ? 1 : 2;
+    }
 }
 
-/* All 2^24 colours: one by one against the host's bin, then as one
- * 4096x4096 RGB image through the engine on the GPU against the
- * reference. */
+/* A picture of the colours listed (rgb[3 * i]), each as many times as
+ * fit, in turn, opaque. */
 static void
-check_linear_all_colours (void)
+colours_picture (test_picture *p, gh_layout layout, int has_mask,
+                 size_t width, size_t height, const uint8_t *rgb,
+                 size_t colours)
+{
+  const size_t bpp = (size_t) layout;
+  test_picture_make (p, layout, has_mask, width, height, DIST_UNIFORM, 1);
+  for (size_t y = 0; y < height; y++)
+    for (size_t x = 0; x < width; x++)
+      memcpy (p->pixels + y * p->stride + x * bpp,
+              rgb + (y * width + x) % colours * 3, 3);
+  p->image.luminance = GH_LUMINANCE_LINEAR;
+}
+
+/* Every variant that fits, on a picture of GIMP 3's luminance, RGB and
+ * RGBA, with and without a mask (random: the counts kernel's mixed path
+ * too). */
+static void
+check_linear_variants (const uint8_t *rgb, size_t colours, size_t width,
+                       size_t height)
+{
+  gh_smem_budget b = budget ();
+  for (int v = 0; v < GH_VARIANT_COUNT; v++)
+    for (int layout = GH_LAYOUT_RGB; layout <= GH_LAYOUT_RGBA; layout++)
+      for (int mask = 0; mask <= 1; mask++)
+        {
+          const gh_launch_kind kind = { (gh_layout) layout, mask != 0, false,
+                                        GH_LUMINANCE_LINEAR };
+          test_picture p;
+          if (!gh_variant_fits ((gh_variant) v, &kind, &b))
+            continue;
+          colours_picture (&p, (gh_layout) layout, mask, width, height, rgb,
+                           colours);
+          check_variant_picture ((gh_variant) v, &p);
+          test_picture_free (&p);
+        }
+}
+
+/* GIMP 3's luminance where the kernels' table cannot decide: the colours
+ * near a bin's edge, those whose table bin is one too high first, then
+ * one of those alone (every pixel of the picture corrected), through
+ * every variant.  All 2^24 colours (not --quick): one by one against the
+ * host's bin, then as one 4096x4096 image through every variant and
+ * through the engine on the GPU, against the reference. */
+static void
+check_linear_colours (void)
 {
   const size_t n = (size_t) 1 << 24;
   uint8_t *d = NULL, *bins = (uint8_t *) malloc (n);
-  size_t wrong = 0, first = 0;
+  uint8_t *near = (uint8_t *) malloc (n), *rgb = (uint8_t *) malloc (3 * n);
+  size_t wrong = 0, first = 0, colours = 0, too_high = 0;
   cudaError_t e;
-  if (!bins || cudaMalloc (&d, n) != cudaSuccess)
+  if (!bins || !near || !rgb || cudaMalloc (&d, 2 * n) != cudaSuccess)
     {
       printf ("cannot allocate the colour check\n");
       exit (1);
     }
-  linear_bins<<<1024, 256>>> (d);
+  linear_bins<<<1024, 256>>> (d, d + n);
   e = cudaGetLastError ();
   if (e == cudaSuccess)
     e = cudaMemcpy (bins, d, n, cudaMemcpyDeviceToHost);
+  if (e == cudaSuccess)
+    e = cudaMemcpy (near, d + n, n, cudaMemcpyDeviceToHost);
   CHECK (e == cudaSuccess, "linear bins: %s", cudaGetErrorString (e));
-  for (size_t c = 0; c < n && e == cudaSuccess; c++)
+  for (int pass = 2; pass >= 1; pass--)
+    for (size_t c = 0; c < n; c++)
+      if (near[c] == pass)
+        {
+          rgb[3 * colours] = (uint8_t) (c >> 16);
+          rgb[3 * colours + 1] = (uint8_t) (c >> 8);
+          rgb[3 * colours + 2] = (uint8_t) c;
+          colours++;
+          too_high += pass == 2;
+        }
+  printf ("GIMP 3 luminance: %zu colours near a bin's edge, %zu of them "
+          "one bin too high in the table\n",
+          colours, too_high);
+  CHECK (too_high > 0 && colours < n / 4096,
+         "GIMP 3 luminance: %zu colours near an edge, %zu too high (the "
+         "correction must be exercised, and rare)",
+         colours, too_high);
+  check_linear_variants (rgb, colours, quick ? 301 : 1001, quick ? 67 : 313);
+  check_linear_variants (rgb, 1, quick ? 301 : 1001, quick ? 67 : 313);
+  for (size_t c = 0; c < n && !quick && e == cudaSuccess; c++)
     if (bins[c]
         != gh_luminance_bin_linear ((unsigned) (c >> 16),
                                     (unsigned) ((c >> 8) & 255),
@@ -355,6 +427,21 @@ check_linear_all_colours (void)
          "differ from the host, the first #%06zx", wrong, first);
   cudaFree (d);
   free (bins);
+  free (near);
+  if (quick)
+    {
+      free (rgb);
+      return;
+    }
+
+  for (size_t c = 0; c < n; c++)
+    {
+      rgb[3 * c] = (uint8_t) (c >> 16);
+      rgb[3 * c + 1] = (uint8_t) (c >> 8);
+      rgb[3 * c + 2] = (uint8_t) c;
+    }
+  check_linear_variants (rgb, n, 4096, 4096);
+  free (rgb);
 
   test_picture p;
   gh_engine *eng = gpu_engine (GH_KERNEL_AUTO, 0);
@@ -614,8 +701,7 @@ run_checks (void)
   check_pinned ();
   check_float ();
   check_linear ();
-  if (!quick)
-    check_linear_all_colours ();
+  check_linear_colours ();
   /* 20 M pixels are 5 chunks: fail at the first, in the middle, and at
    * the last one, submitted by finish. */
   for (int pinned = 0; pinned <= 1; pinned++)
