@@ -1,9 +1,10 @@
 """The Debian package, installed as a user installs it, in a stock GIMP 3.
 
 Builds the packages in the GIMP 3 root that GH_GIMP3 names (3.0: Debian 13,
-3.2: Debian testing) with scripts/build-deb.sh, installs them with apt into a
-clean copy of that root (an overlay over it: the root stays untouched, and
-nothing of the repository's builds is installed there), and runs every
+3.2: Debian testing) with scripts/build-deb.sh (which installs the build
+dependencies there), installs them with apt into a clean copy of that root
+(an overlay over it, gone afterwards: nothing of the repository's builds is
+installed there), and runs every
 procedure in that GIMP's own gimp-console-3 with a fresh profile and no
 plug-in folder of its own, on testimages/: the statistics equal that GIMP's
 gimp-drawable-histogram, each apply changes the pixels as it should, every
@@ -267,7 +268,7 @@ inside ldd "$plugin" | sed 's/^/LDD|/'
 inside find /usr /opt -name 'libcudart*' -o -name nvcc | sed 's/^/CUDA-IN-ROOT|/'
 inside gpu-histogram-cli mask.pgm 2>&1 | sed 's/^/CLI|/'
 inside gpu-histogram-cli --backend cuda mask.pgm 2>&1 >/dev/null | sed 's/^/CUDA-ASKED|/'
-HOME=$work/home GIMP3_DIRECTORY=$work/profile inside timeout 600 \
+HOME=$work/home GIMP3_DIRECTORY=$work/profile inside timeout 300 \
   gimp-console-3 -i --batch-interpreter=python-fu-eval -b - --quit < script.py 2>&1
 grep 'plug-in-def .*gpu-histogram/gpu-histogram' "$work/profile/pluginrc" | sed 's/^/PLUGINRC|/' || true
 '''
@@ -275,7 +276,7 @@ grep 'plug-in-def .*gpu-histogram/gpu-histogram' "$work/profile/pluginrc" | sed 
         r = subprocess.run(["unshare", "-m", "bash", "-c", script, "package_deb", str(ov), root,
                             str(work), str(ENV_SCRIPT), PLUGIN,
                             str(debs["gimp-plugin-gpu-histogram"]), str(debs["gpu-histogram-cli"])],
-                           capture_output=True, text=True, timeout=900,
+                           capture_output=True, text=True, timeout=480,
                            env=dict(os.environ, GH_GIMP3=VERSION))
         ran = time.monotonic() - start
         out = r.stdout + r.stderr
@@ -326,6 +327,9 @@ grep 'plug-in-def .*gpu-histogram/gpu-histogram' "$work/profile/pluginrc" | sed 
         if t.failed == 0:
             print(f"PASS: {VERSION}: build {built:.0f} s, install and GIMP {ran:.0f} s")
         return 1 if t.failed else 0
+    except subprocess.TimeoutExpired as e:
+        t.check(f"{' '.join(map(str, e.cmd[:3]))}... ends within {e.timeout} s", False)
+        return 1
     finally:
         shutil.rmtree(tmp, ignore_errors=True)
 
