@@ -482,6 +482,15 @@ gh_status gh_op_apply (const gh_op *op, void *pixels, size_t width,
                        size_t height, size_t stride, gh_error *error);
 void gh_op_clear (gh_op *op);
 
+/* The luminance modes' colour move, on one colour: c (3 samples of light,
+ * white at `white`) of luminance `lum` becomes of luminance `target`, c
+ * scaled by target / lum (hue and ratios kept; black becomes the gray of
+ * `target`), and where a sample would pass white the chroma shrinks
+ * instead.  For a host that decodes and encodes a colour space of its own
+ * (the GIMP 3 plug-in in an image's colour profile). */
+void gh_luminance_shift (double c[3], double lum, double target,
+                         double white);
+
 /* ---- Beyond GIMP: CLAHE, histogram matching, multi-level Otsu -------- */
 
 /* Operations that need a position: CLAHE's mapping depends on where a

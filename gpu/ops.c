@@ -4,7 +4,7 @@
  * every kind, match (match.c) and CLAHE (clahe.c) included.
  *
  * Luminance-only equalization moves each pixel's colour to a new
- * luminance keeping its hue (luminance_shift).  Under GIMP 2.10's rule
+ * luminance keeping its hue (gh_luminance_shift).  Under GIMP 2.10's rule
  * the model works on the stored R'G'B' samples and GIMP's perceptual
  * luminance of them; under GIMP 3's rule on the sRGB-decoded linear
  * samples and their Y, the samples being encoded back afterwards: in
@@ -37,8 +37,8 @@ perceptual_luminance (double r, double g, double b)
  * shrunk instead, c = target + s (c - target) with the largest s that
  * fits: luminance and hue stay, saturation drops, and at target = white
  * the pixel is white. */
-static void
-luminance_shift (double c[3], double lum, double target, double white)
+void
+gh_luminance_shift (double c[3], double lum, double target, double white)
 {
   double top = 0;
 
@@ -76,10 +76,10 @@ gh_op_move_luminance_u8 (const gh_op *op, uint8_t *p, double target)
     {
       for (int k = 0; k < 3; k++)
         c[k] = gh_srgb_decode_u8[p[k]];
-      luminance_shift (c,
-                       c[0] * GH_BABL_Y_WR + c[1] * GH_BABL_Y_WG
-                         + c[2] * GH_BABL_Y_WB,
-                       target / 255.0, 1.0);
+      gh_luminance_shift (c,
+                          c[0] * GH_BABL_Y_WR + c[1] * GH_BABL_Y_WG
+                            + c[2] * GH_BABL_Y_WB,
+                          target / 255.0, 1.0);
       for (int k = 0; k < 3; k++)
         c[k] = 255.0 * srgb_encode (c[k]);
     }
@@ -87,8 +87,8 @@ gh_op_move_luminance_u8 (const gh_op *op, uint8_t *p, double target)
     {
       for (int k = 0; k < 3; k++)
         c[k] = p[k];
-      luminance_shift (c, perceptual_luminance (c[0], c[1], c[2]), target,
-                       255.0);
+      gh_luminance_shift (c, perceptual_luminance (c[0], c[1], c[2]),
+                          target, 255.0);
     }
   for (int k = 0; k < 3; k++)
     p[k] = (uint8_t) clamp (floor (c[k] + 0.5), 0.0, 255.0);
@@ -114,7 +114,7 @@ gh_op_move_luminance_f32 (const gh_op *op, float *p, double target)
       float lum = gh_luminance_linear_f32 (p[0], p[1], p[2]);
       for (int k = 0; k < 3; k++)
         c[k] = gh_srgb_decode_f32 (p[k]);
-      luminance_shift (c, lum, target, 1.0);
+      gh_luminance_shift (c, lum, target, 1.0);
       for (int k = 0; k < 3; k++)
         c[k] = srgb_encode (c[k]);
     }
@@ -122,8 +122,8 @@ gh_op_move_luminance_f32 (const gh_op *op, float *p, double target)
     {
       for (int k = 0; k < 3; k++)
         c[k] = p[k];
-      luminance_shift (c, perceptual_luminance (p[0], p[1], p[2]), target,
-                       1.0);
+      gh_luminance_shift (c, perceptual_luminance (p[0], p[1], p[2]),
+                          target, 1.0);
     }
   /* Float layers may hold samples outside 0..1 (negative chroma, say);
    * the result lies within the range. */

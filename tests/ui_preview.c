@@ -13,6 +13,10 @@
  * rectangle's place, and a change of its parameters must not reuse the
  * last ones'.  Also: posterize with fewer levels in use than classes and
  * match without a reference fail with a message, changing nothing.
+ * Layers in another colour space than sRGB (an image's profile), under
+ * GIMP 3's luminance rule: the luminance modes and channel go through the
+ * region's luminance view (babl's luminance in the layer's space), and
+ * the preview comes in the layer's own space, as GIMP's previews draw it.
  *
  * Ends with "N passed, N failed".
  */
@@ -36,6 +40,7 @@ typedef struct
   GeglBuffer   *selection;
   GeglRectangle box;
   gboolean      gray, alpha, is_float;
+  const Babl   *space; /* NULL: sRGB */
 } Fake;
 
 static const Babl *
@@ -46,18 +51,20 @@ fake_format (const Fake *f)
     { { "R'G'B' float", "R'G'B'A float" }, { "Y' float", "Y'A float" } },
   };
 
-  return babl_format (names[f->is_float][f->gray][f->alpha]);
+  return babl_format_with_space (names[f->is_float][f->gray][f->alpha],
+                                 f->space);
 }
 
 static Fake *
 fake_new (gint width, gint height, gboolean gray, gboolean alpha,
-          gboolean is_float)
+          gboolean is_float, const Babl *space)
 {
   Fake *f = g_new0 (Fake, 1);
 
   f->gray = gray;
   f->alpha = alpha;
   f->is_float = is_float;
+  f->space = space;
   f->buffer = gegl_buffer_new (GEGL_RECTANGLE (0, 0, width, height),
                                fake_format (f));
   return f;
@@ -184,11 +191,13 @@ scratch_layer (gpointer drawable, gint width, gint height, gpointer *layer)
 {
   Fake *f = drawable;
 
-  *layer = fake_new (width, height, f->gray, f->alpha, f->is_float);
+  *layer = fake_new (width, height, f->gray, f->alpha, f->is_float,
+                     f->space);
   return *layer;
 }
 
-/* No files: the batch's calls are not the dialog's. */
+/* No files: the batch's calls are not the dialog's.  GIMP 2.10's
+ * luminance rule; host3 (made in main) GIMP 3's. */
 static const CoreHost host = {
   .luminance = GH_LUMINANCE_PERCEPTUAL,
   .describe = describe,
@@ -204,14 +213,15 @@ static const CoreHost host = {
   .image_close = image_close,
   .scratch_layer = scratch_layer,
 };
+static CoreHost host3;
 
 /* A photo-like layer: a gradient with texture, a different one per seed,
  * half-transparent in a corner where there is alpha. */
 static Fake *
 photo (gint width, gint height, gboolean gray, gboolean alpha,
-       gboolean is_float, guint seed)
+       gboolean is_float, const Babl *space, guint seed)
 {
-  Fake   *f = fake_new (width, height, gray, alpha, is_float);
+  Fake   *f = fake_new (width, height, gray, alpha, is_float, space);
   gint    n = (gray ? 1 : 3) + (alpha ? 1 : 0);
   gfloat *px = g_new (gfloat, (gsize) width * height * n);
   GRand  *rand = g_rand_new_with_seed (seed);
@@ -230,9 +240,11 @@ photo (gint width, gint height, gboolean gray, gboolean alpha,
       }
   /* Quantized as the layer stores it. */
   gegl_buffer_set (f->buffer, NULL, 0,
-                   babl_format (gray ? (alpha ? "Y'A float" : "Y' float")
-                                     : (alpha ? "R'G'B'A float"
-                                              : "R'G'B' float")),
+                   babl_format_with_space (gray ? (alpha ? "Y'A float"
+                                                         : "Y' float")
+                                                : (alpha ? "R'G'B'A float"
+                                                         : "R'G'B' float"),
+                                           space),
                    px, GEGL_AUTO_ROWSTRIDE);
   g_free (px);
   g_rand_free (rand);
@@ -291,21 +303,21 @@ shown_by_selection (const Fake *layer, const GeglRectangle *r,
 /* The preview of every rectangle, as the preview widget shows it, equals
  * OK's result there. */
 static void
-check_rects (gh_engine *engine, Fake *layer, Fake *reference,
-             const DialogChoice *choice, const gh_histogram *hist,
-             CorePreview *preview, const char *what)
+check_rects (const CoreHost *h, gh_engine *engine, Fake *layer,
+             Fake *reference, const DialogChoice *choice,
+             const gh_histogram *hist, CorePreview *preview, const char *what)
 {
   static const GeglRectangle rects[] = {
     { 0, 0, 40, 30 }, { 57, 41, 50, 50 }, { 100, 70, 57, 43 },
     { 10, 60, 147, 9 }, { 0, 0, 157, 113 },
   };
   Fake       *ok = fake_copy (layer);
-  const Babl *fmt = core_preview_format (&host, layer);
+  const Babl *fmt = core_preview_format (h, layer);
   gsize       bpp = babl_format_get_bytes_per_pixel (fmt);
   GError     *error = NULL;
   gboolean    applied;
 
-  applied = core_apply_choice (&host, engine, ok, choice, reference, hist,
+  applied = core_apply_choice (h, engine, ok, choice, reference, hist,
                                FALSE, &error);
   CHECK (applied, "%s: OK applies (%s)", what,
          error ? error->message : "");
@@ -337,59 +349,78 @@ check_rects (gh_engine *engine, Fake *layer, Fake *reference,
   fake_free (ok);
 }
 
-/* Every action on one kind of layer, with the dialog's own choices. */
+/* Every action on one kind of layer, with the dialog's own choices; on a
+ * colour layer in another space than sRGB (GIMP 3's rule: `h` host3),
+ * each in both modes and on the luminance channel too. */
 static void
-check_layer (gh_engine *engine, gboolean gray, gboolean alpha,
-             gboolean is_float, gboolean selected)
+check_layer (const CoreHost *h, gh_engine *engine, gboolean gray,
+             gboolean alpha, gboolean is_float, gboolean selected,
+             const Babl *space)
 {
   static const DialogAction actions[] = {
     DIALOG_ACTION_EQUALIZE, DIALOG_ACTION_BINARIZE, DIALOG_ACTION_CLAHE,
     DIALOG_ACTION_MATCH, DIALOG_ACTION_POSTERIZE,
   };
-  Fake          *layer = photo (157, 113, gray, alpha, is_float, 1);
-  Fake          *reference = photo (90, 70, FALSE, FALSE, FALSE, 2);
+  Fake          *layer = photo (157, 113, gray, alpha, is_float, space, 1);
+  Fake          *reference = photo (90, 70, FALSE, FALSE, FALSE, space, 2);
+  gboolean       both = space && ! gray;
   gh_histogram   hist;
   GError        *error = NULL;
   DialogSettings settings;
   DialogState    st;
   CorePreview   *preview;
-  char           kind[64];
+  char           kind[80];
 
-  g_snprintf (kind, sizeof kind, "%s%s%s%s", gray ? "gray" : "RGB",
+  g_snprintf (kind, sizeof kind, "%s%s%s%s%s", gray ? "gray" : "RGB",
               alpha ? "A" : "", is_float ? " float" : " u8",
-              selected ? " in a selection" : "");
+              space ? " in " : "", space ? babl_get_name (space) : "");
   if (selected)
-    select_box (layer, GEGL_RECTANGLE (30, 20, 90, 70));
+    {
+      g_strlcat (kind, " in a selection", sizeof kind);
+      select_box (layer, GEGL_RECTANGLE (30, 20, 90, 70));
+    }
+  CHECK (babl_format_get_space (core_preview_format (h, layer))
+         == babl_format_get_space (fake_format (layer)),
+         "%s: the preview is in the layer's own space", kind);
   gh_histogram_init (&hist);
-  if (! core_histogram (&host, engine, layer, &hist, NULL, &error))
+  if (! core_histogram (h, engine, layer, &hist, NULL, &error))
     {
       CHECK (0, "%s: histogram (%s)", kind, error->message);
       g_clear_error (&error);
       return;
     }
-  preview = core_preview_new (&host, engine, layer, &hist);
+  preview = core_preview_new (h, engine, layer, &hist);
   dialog_settings_defaults (&settings);
   dialog_state_init (&st, &hist, "cpu: test", 0, &settings);
-  for (guint a = 0; a < G_N_ELEMENTS (actions); a++)
+  for (guint a = 0; a < G_N_ELEMENTS (actions) * (both ? 2 : 1); a++)
     {
+      DialogAction action = actions[a % G_N_ELEMENTS (actions)];
+      gboolean     second = a >= G_N_ELEMENTS (actions);
       DialogChoice choice;
-      char         what[128];
+      char         what[160];
 
-      dialog_state_set_action (&st, actions[a]);
-      dialog_state_set_mode (&st, a % 2);
+      dialog_state_set_action (&st, action);
+      dialog_state_set_mode (&st, both ? (gint) second : (gint) (a % 2));
+      if (both)
+        dialog_state_set_channel (&st, second ? GH_CHANNEL_LUMINANCE
+                                              : GH_CHANNEL_VALUE);
       dialog_state_choice (&st, &choice);
-      g_snprintf (what, sizeof what, "%s, %s", kind,
-                  dialog_action_label (actions[a]));
-      check_rects (engine, layer, reference, &choice, &hist, preview, what);
-      if (actions[a] == DIALOG_ACTION_CLAHE)
+      g_snprintf (what, sizeof what, "%s, %s%s", kind,
+                  dialog_action_label (action),
+                  both && second ? " (luminance)" : "");
+      check_rects (h, engine, layer, reference, &choice, &hist, preview,
+                   what);
+      if (action == DIALOG_ACTION_CLAHE)
         {
           /* New parameters: a new preparation, not the last one's. */
           dialog_state_set_tiles (&st, 3, 5);
           dialog_state_set_clip_limit (&st, 0);
           dialog_state_choice (&st, &choice);
           g_strlcat (what, " 3 x 5, no clipping", sizeof what);
-          check_rects (engine, layer, reference, &choice, &hist, preview,
+          check_rects (h, engine, layer, reference, &choice, &hist, preview,
                        what);
+          dialog_state_set_tiles (&st, 8, 8);
+          dialog_state_set_clip_limit (&st, 2.0);
         }
     }
   dialog_state_clear (&st);
@@ -403,7 +434,7 @@ check_layer (gh_engine *engine, gboolean gray, gboolean alpha,
 static void
 check_refusals (gh_engine *engine)
 {
-  Fake          *layer = photo (64, 48, TRUE, FALSE, FALSE, 3);
+  Fake          *layer = photo (64, 48, TRUE, FALSE, FALSE, NULL, 3);
   Fake          *before = fake_copy (layer);
   gh_histogram   hist;
   GError        *error = NULL;
@@ -460,14 +491,23 @@ main (void)
       printf ("no engine: %s\n", error->message);
       return 1;
     }
+  host3 = host;
+  host3.luminance = GH_LUMINANCE_LINEAR;
   for (int selected = 0; selected <= 1; selected++)
     {
-      check_layer (engine, FALSE, FALSE, FALSE, selected);
-      check_layer (engine, TRUE, FALSE, FALSE, selected);
+      check_layer (&host, engine, FALSE, FALSE, FALSE, selected, NULL);
+      check_layer (&host, engine, TRUE, FALSE, FALSE, selected, NULL);
     }
-  check_layer (engine, FALSE, TRUE, FALSE, FALSE);
-  check_layer (engine, TRUE, TRUE, TRUE, TRUE);
-  check_layer (engine, FALSE, FALSE, TRUE, FALSE);
+  check_layer (&host, engine, FALSE, TRUE, FALSE, FALSE, NULL);
+  check_layer (&host, engine, TRUE, TRUE, TRUE, TRUE, NULL);
+  check_layer (&host, engine, FALSE, FALSE, TRUE, FALSE, NULL);
+  /* Profiled: Adobe RGB (babl's "Adobish"), ProPhoto above 8 bits. */
+  check_layer (&host3, engine, FALSE, FALSE, FALSE, TRUE,
+               babl_space ("Adobish"));
+  check_layer (&host3, engine, FALSE, TRUE, FALSE, FALSE,
+               babl_space ("Adobish"));
+  check_layer (&host3, engine, FALSE, TRUE, TRUE, TRUE,
+               babl_space ("ProPhoto"));
   check_refusals (engine);
   gh_engine_destroy (engine);
   gegl_exit ();

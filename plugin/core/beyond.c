@@ -104,6 +104,7 @@ core_clahe (const CoreHost *host, gh_engine *engine, gpointer drawable,
   if (! check_clahe (clip_limit, tiles_x, tiles_y, mode, error)
       || ! core_changeable_region (host, drawable, &region, error))
     return FALSE;
+  mode = core_region_view_mode (&region, mode);
   /* An empty region (the selection misses the drawable): nothing to
    * change. */
   ok = region.info.height == 0;
@@ -181,6 +182,9 @@ core_match (const CoreHost *host, gh_engine *engine, gpointer drawable,
   if (! check_mode (mode, error)
       || ! core_changeable_region (host, drawable, &region, error))
     return FALSE;
+  /* A gray source (the luminance view too) takes a colour reference's
+   * luminance. */
+  mode = core_region_view_mode (&region, mode);
   gh_histogram_init (&own);
   gh_histogram_init (&ref);
   /* The reference's histogram in the first half; the drawable's (unless
@@ -246,6 +250,7 @@ core_multi_otsu (const CoreHost *host, gh_engine *engine, gpointer drawable,
   /* Computing only reads: any drawable with the channel will do. */
   if (! core_channel_region (host, drawable, channel, apply, &region, error))
     return FALSE;
+  channel = core_region_view_channel (&region, channel);
   if (apply && ! hist)
     core_region_keep (&region);
   gh_histogram_init (&own);

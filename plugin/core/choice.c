@@ -63,8 +63,10 @@ core_posterize_bins (const CoreHost *host, gpointer drawable, gint channel,
                                                       region.sample,
                                                       core_region_luminance (&region),
                                                       region.bins,
-                                                      (gh_channel) channel, n,
-                                                      bins, &err),
+                                                      (gh_channel)
+                                                      core_region_view_channel (
+                                                        &region, channel),
+                                                      n, bins, &err),
                                      &err, error);
   if (ok)
     {
@@ -160,17 +162,20 @@ core_choice_without_dialog (const DialogState *state, const gchar *backend,
 const Babl *
 core_preview_format (const CoreHost *host, gpointer drawable)
 {
-  CoreDrawableInfo info = { 0 };
-  const Babl      *format = NULL;
+  CoreRegion  region;
+  const Babl *format;
 
-  if (host->describe (drawable, &info) && info.exists)
-    {
-      if (info.is_gray)
-        format = babl_format (info.has_alpha ? "Y'A u8" : "Y' u8");
-      else
-        format = babl_format (info.has_alpha ? "R'G'B'A u8" : "R'G'B' u8");
-    }
-  core_drawable_info_clear (&info);
+  if (! core_region_init (host, drawable, &region, NULL))
+    return NULL;
+  /* In the drawable's own space, as GIMP's sub-thumbnails, which the
+   * preview shows where the selection is not, are. */
+  format = babl_format_with_space (region.info.is_gray
+                                   ? (region.info.has_alpha ? "Y'A u8"
+                                                            : "Y' u8")
+                                   : (region.info.has_alpha ? "R'G'B'A u8"
+                                                            : "R'G'B' u8"),
+                                   region.space);
+  core_region_clear (&region);
   return format;
 }
 
@@ -226,8 +231,10 @@ clahe_ready (CorePreview *preview, const DialogChoice *choice, GError **error)
   if (preview->has_clahe
       && ! core_clahe_prepare (preview->engine, &preview->region,
                                choice->clip_limit, choice->tiles_x,
-                               choice->tiles_y, choice->mode, &preview->clahe,
-                               NULL, error))
+                               choice->tiles_y,
+                               core_region_view_mode (&preview->region,
+                                                      choice->mode),
+                               &preview->clahe, NULL, error))
     {
       core_region_clear (&preview->region);
       return FALSE;
@@ -245,39 +252,20 @@ clahe_rect (CorePreview *preview, gpointer layer, gint x, gint y, gint width,
             gint height, GError **error)
 {
   const CoreDrawableInfo *r = &preview->region.info;
-  const Babl             *format = preview->region.format;
   gint                    x0 = MAX (x, r->x), y0 = MAX (y, r->y);
   gint                    x1 = MIN (x + width, r->x + r->width);
   gint                    y1 = MIN (y + height, r->y + r->height);
   GeglBuffer             *buffer;
-  gsize                   stride;
-  guchar                 *pixels;
-  gh_error                err;
   gboolean                ok;
 
   if (x0 >= x1 || y0 >= y1 || ! preview->has_clahe)
     return TRUE;
-  stride = (gsize) (x1 - x0) * babl_format_get_bytes_per_pixel (format);
-  pixels = g_malloc (stride * (y1 - y0));
-  buffer = preview->host->buffer (preview->drawable);
-  gegl_buffer_get (buffer, GEGL_RECTANGLE (x0, y0, x1 - x0, y1 - y0), 1.0,
-                   format, pixels, stride, GEGL_ABYSS_NONE);
+  buffer = preview->host->buffer (layer);
+  ok = core_region_apply_to (&preview->region, &preview->clahe,
+                             GEGL_RECTANGLE (x0, y0, x1 - x0, y1 - y0),
+                             buffer, x0 - x, y0 - y, error);
+  /* Unreferencing sends the tiles to GIMP before they are read. */
   g_object_unref (buffer);
-  ok = core_error_from_engine (gh_op_apply_rect (&preview->clahe, pixels,
-                                                 x0 - r->x, y0 - r->y,
-                                                 x1 - x0, y1 - y0, stride,
-                                                 &err),
-                               &err, error);
-  if (ok)
-    {
-      buffer = preview->host->buffer (layer);
-      gegl_buffer_set (buffer, GEGL_RECTANGLE (x0 - x, y0 - y, x1 - x0,
-                                               y1 - y0),
-                       0, format, pixels, stride);
-      /* Unreferencing sends the tiles to GIMP before they are read. */
-      g_object_unref (buffer);
-    }
-  g_free (pixels);
   return ok;
 }
 

@@ -62,8 +62,9 @@ gchar *core_choice_without_dialog (const DialogState *state,
                                    const gchar *backend,
                                    DialogChoice *choice);
 
-/* The 8-bit format of the drawable's type, what GIMP's drawable previews
- * draw: "Y'(A) u8" or "R'G'B'(A) u8"; NULL when it does not exist. */
+/* The 8-bit format of the drawable's type in its own colour space, what
+ * GIMP's drawable previews draw: "Y'(A) u8" or "R'G'B'(A) u8"; NULL when
+ * it does not exist. */
 const Babl *core_preview_format (const CoreHost *host, gpointer drawable);
 
 /* The dialog's preview of its choices on one drawable, with the

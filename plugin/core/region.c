@@ -45,24 +45,38 @@ core_region_image (const CoreRegion *region, gh_image *image)
   image->luminance = core_region_luminance (region);
 }
 
-/* The format a region is read in (region->layout, sample, info). */
+/* A format in the region's colour space: gray or colour, with alpha or
+ * not, of tone curve `trc` (babl's mark: "'", "~" or ""), u8 or float. */
 static const Babl *
-read_format (const CoreRegion *region)
+space_format (const CoreRegion *region, gboolean gray, gboolean alpha,
+              const gchar *trc, gh_sample sample)
 {
-  /* By sample type (U8, F32) and layout (gray, gray+alpha, RGB, RGBA);
-   * linear-light floats for drawables binned in linear light. */
-  static const gchar *const linear[4] = {
-    "Y float", "YA float", "RGB float", "RGBA float",
-  };
-  static const gchar *const formats[2][4] = {
-    { "Y' u8", "Y'A u8", "R'G'B' u8", "R'G'B'A u8" },
-    { "Y' float", "Y'A float", "R'G'B' float", "R'G'B'A float" },
-  };
+  const gchar *type = sample == GH_SAMPLE_F32 ? "float" : "u8";
+  gchar        name[32];
 
-  return babl_format (region->info.bins_linear
-                      ? linear[region->layout - 1]
-                      : formats[region->sample == GH_SAMPLE_F32]
-                               [region->layout - 1]);
+  if (gray)
+    g_snprintf (name, sizeof name, "Y%s%s %s", trc, alpha ? "A" : "", type);
+  else
+    g_snprintf (name, sizeof name, "R%sG%sB%s%s %s", trc, trc, trc,
+                alpha ? "A" : "", type);
+  return babl_format_with_space (name, region->space);
+}
+
+/* The region's formats for its sample type: the drawable's pixels as
+ * stored (their own space and tone curve: babl converts the sample type
+ * only) and the pieces'.  A luminance view's pieces are made here, never
+ * exchanged with GIMP: their format gives their size. */
+static void
+set_formats (CoreRegion *region)
+{
+  const CoreDrawableInfo *info = &region->info;
+
+  region->source = space_format (region, info->is_gray, info->has_alpha,
+                                 region->trc, region->sample);
+  region->format = region->view ? space_format (region, TRUE,
+                                                info->has_alpha, "",
+                                                region->sample)
+                                : region->source;
 }
 
 gboolean
@@ -70,6 +84,7 @@ core_region_init (const CoreHost *host, gpointer drawable, CoreRegion *region,
                   GError **error)
 {
   CoreDrawableInfo *info = &region->info;
+  const Babl       *layer;
 
   memset (region, 0, sizeof *region);
   region->host = host;
@@ -98,7 +113,21 @@ core_region_init (const CoreHost *host, gpointer drawable, CoreRegion *region,
   region->sample = info->precision == CORE_PRECISION_U8_PERCEPTUAL
                    && ! info->bins_linear ? GH_SAMPLE_U8 : GH_SAMPLE_F32;
   region->bins = info->precision == CORE_PRECISION_OTHER ? 1024 : 256;
-  region->format = read_format (region);
+  layer = core_region_layer_format (region);
+  region->space = babl_format_get_space (layer);
+  /* GIMP 3 reads a drawable in its own tone curve: linear (bins_linear),
+   * sRGB's ("~", perceptual precisions) or its space's ("'"); GIMP 2.10
+   * as "'" always. */
+  region->trc = info->bins_linear ? ""
+                : strchr (babl_get_name (babl_format_get_model (layer)), '~')
+                  ? "~" : "'";
+  set_formats (region);
+  /* GIMP 3's luminance in a space other than sRGB: babl's, GIMP's
+   * histogram's own conversion (see region.h). */
+  if (host->luminance == GH_LUMINANCE_LINEAR && ! info->is_gray
+      && region->space != babl_space ("sRGB"))
+    region->luminance_from = space_format (region, FALSE, info->has_alpha,
+                                           region->trc, GH_SAMPLE_F32);
   return TRUE;
 }
 
@@ -109,7 +138,73 @@ core_region_use_bins (CoreRegion *region, gint bins)
     return;
   region->sample = GH_SAMPLE_F32;
   region->bins = bins;
-  region->format = read_format (region);
+  set_formats (region);
+}
+
+/* Makes the region its luminance view (see region.h). */
+static gboolean
+luminance_view (CoreRegion *region, CoreView view)
+{
+  if (! region->luminance_from || region->view != CORE_VIEW_PIXELS)
+    return FALSE;
+  region->view = view;
+  region->layout = region->info.has_alpha ? GH_LAYOUT_GRAYA : GH_LAYOUT_GRAY;
+  set_formats (region);
+  return TRUE;
+}
+
+gint
+core_region_view_channel (CoreRegion *region, gint channel)
+{
+  return channel == GH_CHANNEL_LUMINANCE
+         && luminance_view (region, CORE_VIEW_PAINT) ? GH_CHANNEL_VALUE
+                                                      : channel;
+}
+
+gint
+core_region_view_mode (CoreRegion *region, gint mode)
+{
+  return mode == GH_EQUALIZE_LUMINANCE
+         && luminance_view (region, CORE_VIEW_MOVE) ? GH_EQUALIZE_CHANNELS
+                                                     : mode;
+}
+
+/* Channel `from` of `src` as channel `to` of `dst`: histograms of the
+ * same bins and sample type. */
+static void
+copy_channel (gh_histogram *dst, gh_channel to, const gh_histogram *src,
+              gh_channel from)
+{
+  gsize n = (gsize) src->bins;
+
+  memcpy (dst->raw + to * n, src->raw + from * n, n * sizeof *src->raw);
+  if (src->weight && dst->weight)
+    memcpy (dst->weight + to * n, src->weight + from * n,
+            n * sizeof *src->weight);
+  dst->unit[to] = src->unit[from];
+}
+
+gboolean
+core_region_view_histogram (const CoreRegion *region,
+                            const gh_histogram **hist, gh_histogram *out,
+                            GError **error)
+{
+  const gh_histogram *full = *hist;
+  gh_error            err;
+
+  if (region->view == CORE_VIEW_PIXELS)
+    return TRUE;
+  if (! core_error_from_engine (gh_histogram_reset (out, full->bins,
+                                                    full->weight != NULL,
+                                                    &err),
+                                &err, error))
+    return FALSE;
+  copy_channel (out, GH_CHANNEL_VALUE, full, GH_CHANNEL_LUMINANCE);
+  if (region->info.has_alpha)
+    copy_channel (out, GH_CHANNEL_ALPHA, full, GH_CHANNEL_ALPHA);
+  out->channels = gh_layout_channel_mask (region->layout);
+  *hist = out;
+  return TRUE;
 }
 
 gchar *
@@ -147,8 +242,10 @@ core_region_keep (CoreRegion *region)
 
   /* A region of one strip keeps its tiles in the plug-in already
    * (region_buffer); float regions apply through the layer's own format
-   * where alpha must stay bit for bit (AlphaKeeper). */
-  if (region->kept || region->sample != GH_SAMPLE_U8 || bytes <= STRIP_BYTES
+   * where alpha must stay bit for bit (AlphaKeeper); a luminance view's
+   * apply reads the pixels as floats too. */
+  if (region->kept || region->sample != GH_SAMPLE_U8
+      || region->view != CORE_VIEW_PIXELS || bytes <= STRIP_BYTES
       || bytes > KEEP_BYTES || ! (pixels = g_try_malloc (bytes)))
     return;
   region->kept = g_new0 (CoreKept, 1);
@@ -215,6 +312,91 @@ progress_update (const CoreProgress *progress, const CoreRegion *region,
                                    / (gdouble) region->info.height);
 }
 
+/* What a luminance view's strips are made from: the drawable's pixels as
+ * GIMP's histogram reads them (luminance_from), their luminance, and for
+ * MOVE the same pixels in linear light; a strip's worth of each. */
+typedef struct
+{
+  gfloat *read;
+  gfloat *y;
+  gfloat *linear;
+} ViewScratch;
+
+static void
+view_scratch_init (ViewScratch *s, const CoreRegion *region, gsize pixels)
+{
+  memset (s, 0, sizeof *s);
+  if (region->view == CORE_VIEW_PIXELS)
+    return;
+  s->read = g_new (gfloat, pixels * 4);
+  s->y = g_new (gfloat, pixels);
+  if (region->view == CORE_VIEW_MOVE)
+    s->linear = g_new (gfloat, pixels * 4);
+}
+
+static void
+view_scratch_clear (ViewScratch *s)
+{
+  g_free (s->read);
+  g_free (s->y);
+  g_free (s->linear);
+}
+
+/* A strip's bytes per pixel at most: the pieces', the drawable's pixels'
+ * and, on a view, those read for the luminance. */
+static gsize
+strip_bpp (const CoreRegion *region)
+{
+  gsize bpp = MAX (babl_format_get_bytes_per_pixel (region->format),
+                   babl_format_get_bytes_per_pixel (region->source));
+
+  if (region->view != CORE_VIEW_PIXELS)
+    bpp = MAX (bpp, babl_format_get_bytes_per_pixel (region->luminance_from));
+  return bpp;
+}
+
+/* The view's piece of `rect` from `buffer`: rows `stride` apart, each
+ * pixel's luminance (8-bit: its bin, as GIMP bins it) and alpha. */
+static void
+view_piece (const CoreRegion *region, GeglBuffer *buffer,
+            const GeglRectangle *rect, ViewScratch *s, guchar *piece,
+            gsize stride)
+{
+  /* GIMP's own target: the luminance is the same in every space. */
+  const Babl *y = babl_format_with_space ("Y float", babl_space ("sRGB"));
+  gint        in = babl_format_get_n_components (region->luminance_from);
+  gint        out = region->info.has_alpha ? 2 : 1;
+
+  gegl_buffer_get (buffer, rect, 1.0, region->luminance_from, s->read,
+                   GEGL_AUTO_ROWSTRIDE, GEGL_ABYSS_NONE);
+  babl_process (babl_fish (region->luminance_from, y), s->read, s->y,
+                (glong) rect->width * rect->height);
+  for (gint r = 0; r < rect->height; r++)
+    for (gint x = 0; x < rect->width; x++)
+      {
+        gsize  i = (gsize) r * rect->width + x;
+        gfloat a = in == 4 ? s->read[i * 4 + 3] : 1.0f;
+
+        if (region->sample == GH_SAMPLE_U8)
+          {
+            guchar *p = piece + r * stride + x * out;
+
+            p[0] = (guchar) gh_pixel_bin_f32 (GH_LAYOUT_GRAY, &s->y[i],
+                                              GH_CHANNEL_VALUE, 256);
+            if (out == 2)
+              p[1] = (guchar) (CLAMP (a, 0.0f, 1.0f) * 255.0f + 0.5f);
+          }
+        else
+          {
+            gfloat *p = (gfloat *) (piece + r * stride) + x * out;
+
+            p[0] = s->y[i];
+            if (out == 2)
+              p[1] = a;
+          }
+      }
+}
+
 gboolean
 core_region_read (gh_engine *engine, const CoreRegion *region,
                   gboolean with_mask, CoreStripFunc func, gpointer data,
@@ -222,40 +404,52 @@ core_region_read (gh_engine *engine, const CoreRegion *region,
 {
   const CoreDrawableInfo *info = &region->info;
   GeglBuffer             *buffer, *mask_buffer = NULL;
-  /* The selection is stored as "Y u8" in 8-bit images, so bytes are its
-   * exact values there; GIMP reads it as "Y float" otherwise. */
-  const Babl *mask_format = babl_format (region->sample == GH_SAMPLE_U8
-                                         ? "Y u8" : "Y float");
-  gpointer    pixels, mask = NULL;
-  gsize       stride = (gsize) info->width
-                       * babl_format_get_bytes_per_pixel (region->format);
-  gsize       mask_stride = (gsize) info->width
-                            * babl_format_get_bytes_per_pixel (mask_format);
-  gint        rows;
-  gboolean    ok = TRUE;
+  const Babl             *mask_format = NULL;
+  ViewScratch             scratch;
+  gpointer                pixels, mask = NULL;
+  gsize                   stride = (gsize) info->width
+                                   * babl_format_get_bytes_per_pixel (
+                                       region->format);
+  gsize                   mask_stride = 0;
+  gint                    rows;
+  gboolean                ok = TRUE;
 
   if (info->height == 0)
     return TRUE;
   with_mask = with_mask && info->has_selection;
-  rows = strip_rows (region, babl_format_get_bytes_per_pixel (region->format));
+  rows = strip_rows (region, strip_bpp (region));
   buffer = region_buffer (region);
+  view_scratch_init (&scratch, region, (gsize) info->width * rows);
   /* Page-locked when the engine is on the GPU: strips then go straight
    * to the device. */
   pixels = gh_engine_alloc_host (engine, stride * rows);
   if (with_mask)
     {
+      /* The selection is stored as "Y u8" in 8-bit images, so bytes are
+       * its exact values there; GIMP reads it as "Y float" otherwise.
+       * In its own space: linear gray converts the sample type only. */
       mask_buffer = region->host->selection_buffer (region->drawable);
+      mask_format = babl_format_with_space (region->sample == GH_SAMPLE_U8
+                                            ? "Y u8" : "Y float",
+                                            gegl_buffer_get_format (
+                                              mask_buffer));
+      mask_stride = (gsize) info->width
+                    * babl_format_get_bytes_per_pixel (mask_format);
       mask = gh_engine_alloc_host (engine, mask_stride * rows);
     }
   for (gint y = info->y; ok && y < info->y + info->height;)
     {
-      gint     end = strip_end (region, y, rows);
-      gh_piece piece = { pixels, info->width, end - y, stride,
-                         mask, mask_stride };
+      gint           end = strip_end (region, y, rows);
+      GeglRectangle *rect = GEGL_RECTANGLE (info->x, y, info->width,
+                                            end - y);
+      gh_piece       piece = { pixels, info->width, end - y, stride,
+                               mask, mask_stride };
 
-      gegl_buffer_get (buffer,
-                       GEGL_RECTANGLE (info->x, y, info->width, end - y),
-                       1.0, region->format, pixels, stride, GEGL_ABYSS_NONE);
+      if (region->view != CORE_VIEW_PIXELS)
+        view_piece (region, buffer, rect, &scratch, pixels, stride);
+      else
+        gegl_buffer_get (buffer, rect, 1.0, region->format, pixels, stride,
+                         GEGL_ABYSS_NONE);
       /* The selection channel is in image coordinates. */
       if (mask)
         gegl_buffer_get (mask_buffer,
@@ -275,6 +469,7 @@ core_region_read (gh_engine *engine, const CoreRegion *region,
     region->kept->filled = ok;
   g_object_unref (buffer);
   g_clear_object (&mask_buffer);
+  view_scratch_clear (&scratch);
   gh_engine_free_host (engine, pixels);
   gh_engine_free_host (engine, mask);
   return ok;
@@ -290,10 +485,11 @@ feed_piece (const gh_piece *piece, gint y G_GNUC_UNUSED, gpointer engine,
                                  error);
 }
 
-gboolean
-core_region_histogram (gh_engine *engine, const CoreRegion *region,
-                       gh_histogram *hist, const CoreProgress *progress,
-                       GError **error)
+/* One pass of the engine over the region's pieces. */
+static gboolean
+count_pieces (gh_engine *engine, const CoreRegion *region,
+              gh_histogram *hist, const CoreProgress *progress,
+              GError **error)
 {
   gh_image image;
   gh_error err;
@@ -310,6 +506,39 @@ core_region_histogram (gh_engine *engine, const CoreRegion *region,
   finished = core_error_from_engine (gh_engine_finish (engine, hist, &err),
                                      &err, ok ? error : NULL);
   return ok && finished;
+}
+
+gboolean
+core_region_histogram (gh_engine *engine, const CoreRegion *region,
+                       gh_histogram *hist, const CoreProgress *progress,
+                       GError **error)
+{
+  CoreRegion   view;
+  CoreProgress half[2];
+  gh_histogram luminance;
+  gboolean     ok;
+
+  if (region->view != CORE_VIEW_PIXELS || ! region->luminance_from)
+    return count_pieces (engine, region, hist, progress, error);
+  /* The luminance is babl's: a second pass over the luminance view, whose
+   * value channel takes the engine's luminance's place. */
+  if (progress)
+    {
+      half[0].start = progress->start;
+      half[0].span = half[1].span = progress->span / 2;
+      half[1].start = half[0].start + half[0].span;
+    }
+  view = *region;
+  view.kept = NULL;
+  luminance_view (&view, CORE_VIEW_PAINT);
+  gh_histogram_init (&luminance);
+  ok = count_pieces (engine, region, hist, progress ? &half[0] : NULL, error)
+       && count_pieces (engine, &view, &luminance,
+                        progress ? &half[1] : NULL, error);
+  if (ok)
+    copy_channel (hist, GH_CHANNEL_LUMINANCE, &luminance, GH_CHANNEL_VALUE);
+  gh_histogram_clear (&luminance);
+  return ok;
 }
 
 /* A float strip holds 24 bits of a sample: alpha of 32-bit integer and
@@ -332,25 +561,23 @@ typedef struct
 
 static void
 alpha_keeper_init (AlphaKeeper *k, const CoreRegion *region,
-                   const Babl *layer_format, gint rows)
+                   const Babl *layer_format, gsize pixels)
 {
   const Babl *type = babl_format_get_type (layer_format, 0);
 
   memset (k, 0, sizeof *k);
-  if (region->sample != GH_SAMPLE_F32
-      || (region->layout != GH_LAYOUT_GRAYA
-          && region->layout != GH_LAYOUT_RGBA)
+  if (region->sample != GH_SAMPLE_F32 || ! region->info.has_alpha
       || (type != babl_type ("u32") && type != babl_type ("double")))
     return;
   k->format = layer_format;
-  k->to_float = babl_fish (k->format, region->format);
-  k->to_layer = babl_fish (region->format, k->format);
+  k->to_float = babl_fish (k->format, region->source);
+  k->to_layer = babl_fish (region->source, k->format);
   k->bpp = babl_format_get_bytes_per_pixel (k->format);
   /* GIMP's layer formats: samples of one type, alpha last. */
   k->alpha_bytes = k->bpp / babl_format_get_n_components (k->format);
   k->alpha_offset = k->bpp - k->alpha_bytes;
-  k->read = g_malloc (k->bpp * region->info.width * rows);
-  k->written = g_malloc (k->bpp * region->info.width * rows);
+  k->read = g_malloc (k->bpp * pixels);
+  k->written = g_malloc (k->bpp * pixels);
 }
 
 static void
@@ -367,7 +594,7 @@ strip_get (GeglBuffer *src, const GeglRectangle *rect,
 {
   if (! k->format)
     {
-      gegl_buffer_get (src, rect, 1.0, region->format, pixels, stride,
+      gegl_buffer_get (src, rect, 1.0, region->source, pixels, stride,
                        GEGL_ABYSS_NONE);
       return;
     }
@@ -377,24 +604,146 @@ strip_get (GeglBuffer *src, const GeglRectangle *rect,
                 (glong) rect->width * rect->height);
 }
 
+/* Writes the strip `pixels` of the region's `rect` at `dest` in `to`. */
 static void
-strip_set (GeglBuffer *shadow, const GeglRectangle *rect,
+strip_set (GeglBuffer *to, const GeglRectangle *dest,
            const CoreRegion *region, AlphaKeeper *k, gpointer pixels,
            gsize stride)
 {
-  gsize n = (gsize) rect->width * rect->height;
+  gsize n = (gsize) dest->width * dest->height;
 
   if (! k->format)
     {
-      gegl_buffer_set (shadow, rect, 0, region->format, pixels, stride);
+      gegl_buffer_set (to, dest, 0, region->source, pixels, stride);
       return;
     }
   babl_process (k->to_layer, pixels, k->written, (glong) n);
   for (gsize i = 0; i < n; i++)
     memcpy (k->written + i * k->bpp + k->alpha_offset,
             k->read + i * k->bpp + k->alpha_offset, k->alpha_bytes);
-  gegl_buffer_set (shadow, rect, 0, k->format, k->written,
-                   k->bpp * rect->width);
+  gegl_buffer_set (to, dest, 0, k->format, k->written,
+                   k->bpp * dest->width);
+}
+
+/* A view's apply, PAINT: each pixel's colour samples become its piece's
+ * gray result (`pixels` rows of `rect`, packed, in region->source). */
+static void
+view_paint (const CoreRegion *region, const GeglRectangle *rect,
+            const guchar *piece, gsize piece_stride, gpointer pixels)
+{
+  gint  out = region->info.has_alpha ? 2 : 1;
+  gint  n = region->info.has_alpha ? 4 : 3;
+  gsize count = (gsize) rect->width * rect->height;
+
+  for (gsize i = 0; i < count; i++)
+    {
+      const guchar *p = piece + (i / rect->width) * piece_stride;
+      gsize         x = i % rect->width;
+
+      for (gint k = 0; k < 3; k++)
+        if (region->sample == GH_SAMPLE_U8)
+          ((guchar *) pixels)[i * n + k] = p[x * out];
+        else
+          ((gfloat *) pixels)[i * n + k] = ((const gfloat *) p)[x * out];
+    }
+}
+
+/* A view's apply, MOVE: each pixel's colour, in the space's linear light,
+ * moved to the luminance its piece's gray result says (8-bit: a level),
+ * hue kept (gh_luminance_shift, as the engine's luminance modes), then
+ * encoded back into `pixels` (packed rows of `rect`, region->source);
+ * alpha goes through as read. */
+static void
+view_move (const CoreRegion *region, const GeglRectangle *rect,
+           ViewScratch *s, const guchar *piece, gsize piece_stride,
+           gpointer pixels)
+{
+  const Babl *linear = space_format (region, FALSE, region->info.has_alpha,
+                                     "", GH_SAMPLE_F32);
+  gint        in = babl_format_get_n_components (linear);
+  gint        out = region->info.has_alpha ? 2 : 1;
+  gsize       count = (gsize) rect->width * rect->height;
+
+  babl_process (babl_fish (region->luminance_from, linear), s->read,
+                s->linear, (glong) count);
+  for (gsize i = 0; i < count; i++)
+    {
+      const guchar *p = piece + (i / rect->width) * piece_stride;
+      gsize         x = i % rect->width;
+      gfloat       *c = s->linear + i * in;
+      gdouble       rgb[3] = { c[0], c[1], c[2] };
+      gdouble       target = region->sample == GH_SAMPLE_U8
+                             ? p[x * out] / 255.0
+                             : ((const gfloat *) p)[x * out];
+
+      gh_luminance_shift (rgb, s->y[i], target, 1.0);
+      /* Within the range, as the engine's moves leave a float layer. */
+      for (gint k = 0; k < 3; k++)
+        c[k] = (gfloat) CLAMP (rgb[k], 0.0, 1.0);
+    }
+  babl_process (babl_fish (linear, region->source), s->linear, pixels,
+                (glong) count);
+}
+
+/* What an apply holds while it runs. */
+typedef struct
+{
+  AlphaKeeper keeper;
+  ViewScratch scratch;
+  guchar     *piece;  /* a view's piece of the strip */
+  gsize       piece_stride;
+} Applying;
+
+static void
+applying_init (Applying *a, const CoreRegion *region, gint width, gint rows)
+{
+  gsize pixels = (gsize) width * rows;
+
+  alpha_keeper_init (&a->keeper, region, core_region_layer_format (region),
+                     pixels);
+  view_scratch_init (&a->scratch, region, pixels);
+  a->piece_stride = (gsize) width
+                    * babl_format_get_bytes_per_pixel (region->format);
+  a->piece = region->view != CORE_VIEW_PIXELS
+             ? g_malloc (a->piece_stride * rows) : NULL;
+}
+
+static void
+applying_clear (Applying *a)
+{
+  alpha_keeper_clear (&a->keeper);
+  view_scratch_clear (&a->scratch);
+  g_free (a->piece);
+}
+
+/* `op` on the strip `pixels` of the region's `rect` (packed rows, in
+ * region->source), at its place in the region; a view's through its
+ * piece, read from `src`. */
+static gboolean
+apply_strip (const CoreRegion *region, const gh_op *op, GeglBuffer *src,
+             const GeglRectangle *rect, Applying *a, gpointer pixels,
+             gsize stride, GError **error)
+{
+  gsize    x0 = rect->x - region->info.x, y0 = rect->y - region->info.y;
+  gh_error err;
+
+  if (region->view == CORE_VIEW_PIXELS)
+    return core_error_from_engine (gh_op_apply_rect (op, pixels, x0, y0,
+                                                     rect->width,
+                                                     rect->height, stride,
+                                                     &err),
+                                   &err, error);
+  view_piece (region, src, rect, &a->scratch, a->piece, a->piece_stride);
+  if (! core_error_from_engine (gh_op_apply_rect (op, a->piece, x0, y0,
+                                                  rect->width, rect->height,
+                                                  a->piece_stride, &err),
+                                &err, error))
+    return FALSE;
+  if (region->view == CORE_VIEW_PAINT)
+    view_paint (region, rect, a->piece, a->piece_stride, pixels);
+  else
+    view_move (region, rect, &a->scratch, a->piece, a->piece_stride, pixels);
+  return TRUE;
 }
 
 gboolean
@@ -407,26 +756,24 @@ core_region_apply (const CoreRegion *region, const gh_op *op,
   gpointer                pixels;
   gsize                   stride = (gsize) info->width
                                    * babl_format_get_bytes_per_pixel (
-                                       region->format);
-  const Babl             *layer_format;
-  AlphaKeeper             keeper;
+                                       region->source);
+  Applying                a;
   guchar                 *kept = NULL;
-  gh_error                err;
   gint                    rows;
   gboolean                ok = TRUE;
 
   if (info->height == 0)
     return TRUE; /* the selection misses the drawable: nothing to change */
-  layer_format = core_region_layer_format (region);
-  /* Sized by the wider of the two formats, so the strips held stay a few
+  /* Sized by the widest of the formats, so the strips held stay a few
    * MiB each. */
   rows = strip_rows (region,
-                     MAX (babl_format_get_bytes_per_pixel (region->format),
-                          babl_format_get_bytes_per_pixel (layer_format)));
-  alpha_keeper_init (&keeper, region, layer_format, rows);
+                     MAX (strip_bpp (region),
+                          babl_format_get_bytes_per_pixel (
+                            core_region_layer_format (region))));
+  applying_init (&a, region, info->width, rows);
   /* The pixels a reading pass kept are changed where they lie, so they
    * serve this apply only. */
-  if (region->kept && region->kept->filled && ! keeper.format)
+  if (region->kept && region->kept->filled && ! a.keeper.format)
     kept = region->kept->pixels;
   if (region->kept)
     region->kept->filled = FALSE;
@@ -442,22 +789,18 @@ core_region_apply (const CoreRegion *region, const gh_op *op,
       if (kept)
         pixels = kept + (gsize) (y - info->y) * stride;
       else
-        strip_get (src, rect, region, &keeper, pixels, stride);
+        strip_get (src, rect, region, &a.keeper, pixels, stride);
       /* At the strip's place in the region: CLAHE's mapping depends on
        * it. */
-      ok = core_error_from_engine (gh_op_apply_rect (op, pixels, 0,
-                                                     y - info->y,
-                                                     info->width, end - y,
-                                                     stride, &err),
-                                   &err, error);
+      ok = apply_strip (region, op, src, rect, &a, pixels, stride, error);
       if (ok)
-        strip_set (shadow, rect, region, &keeper, pixels, stride);
+        strip_set (shadow, rect, region, &a.keeper, pixels, stride);
       y = end;
       progress_update (progress, region, y);
     }
   if (! kept)
     g_free (pixels);
-  alpha_keeper_clear (&keeper);
+  applying_clear (&a);
   g_clear_object (&src);
   /* Unreferencing flushes the shadow's tiles to the host before the
    * merge. */
@@ -465,5 +808,30 @@ core_region_apply (const CoreRegion *region, const gh_op *op,
   if (ok)
     host->merge_shadow (region->drawable, info->x, info->y, info->width,
                         info->height);
+  return ok;
+}
+
+gboolean
+core_region_apply_to (const CoreRegion *region, const gh_op *op,
+                      const GeglRectangle *rect, GeglBuffer *dest,
+                      gint dest_x, gint dest_y, GError **error)
+{
+  gsize       stride = (gsize) rect->width
+                       * babl_format_get_bytes_per_pixel (region->source);
+  GeglBuffer *src = region_buffer (region);
+  gpointer    pixels = g_malloc (stride * rect->height);
+  Applying    a;
+  gboolean    ok;
+
+  applying_init (&a, region, rect->width, rect->height);
+  strip_get (src, rect, region, &a.keeper, pixels, stride);
+  ok = apply_strip (region, op, src, rect, &a, pixels, stride, error);
+  if (ok)
+    strip_set (dest, GEGL_RECTANGLE (dest_x, dest_y, rect->width,
+                                     rect->height),
+               region, &a.keeper, pixels, stride);
+  applying_clear (&a);
+  g_free (pixels);
+  g_object_unref (src);
   return ok;
 }

@@ -37,6 +37,24 @@
  * 32-bit and double layers too), then merges it as one undo step; GIMP's
  * merge blends the result with the original by the selection's value.  If
  * it fails nothing is merged and the drawable is unchanged.
+ *
+ * Colour spaces.  Pixels are read and written in the drawable's own
+ * colour space (its storage format's: the image's colour profile in GIMP
+ * 3; GIMP 2.10's plug-ins see none) and tone curve, so babl converts
+ * nothing but the sample type, as GIMP's own histogram reads them
+ * (app/core/gimphistogram.c).  GIMP 3 bins a colour drawable's luminance
+ * as babl's "Y float" of those pixels: in sRGB that is the engine's
+ * GH_LUMINANCE_LINEAR, but in any other space (a profile: Adobe RGB,
+ * Display P3, a PNG's gAMA and cHRM...) the weights and the curve are the
+ * space's, which the engine does not know.  There the region asks babl
+ * itself, the conversion GIMP runs (region->luminance_from), and a
+ * luminance question goes to the engine as a gray image of those
+ * luminances: the region's luminance view (core_region_view_channel).
+ * Its histogram is the drawable's luminance histogram (core_region_
+ * histogram puts it in place of the engine's), and an operation applied
+ * to it paints its gray result into the colour (binarize, posterize) or
+ * moves each colour to it keeping the hue, in the space's own linear
+ * light (equalize, CLAHE, match on luminance).
  */
 #ifndef GH_CORE_REGION_H
 #define GH_CORE_REGION_H
@@ -45,15 +63,38 @@
 
 typedef struct CoreKept CoreKept;
 
+/* What the region hands the engine: the drawable's pixels, or its
+ * luminance view (gray, and alpha, pieces of its luminance), whose
+ * apply paints the result into R, G and B or moves each colour to the
+ * result's luminance. */
+typedef enum
+{
+  CORE_VIEW_PIXELS = 0,
+  CORE_VIEW_PAINT,
+  CORE_VIEW_MOVE
+} CoreView;
+
 typedef struct
 {
   const CoreHost  *host;
   gpointer         drawable;
   CoreDrawableInfo info;
-  const Babl      *format;   /* "R'G'B'(A)" or "Y'(A)", u8 or float */
-  gh_layout        layout;
+  const Babl      *space;    /* the drawable's colour space */
+  const gchar     *trc;      /* its tone curve in babl's names: "'" non-
+                                linear, "~" perceptual, "" linear */
+  const Babl      *source;   /* the drawable's pixels as read and written:
+                                "R'G'B'(A)" or "Y'(A)" (trc), u8 or
+                                float, in space */
+  const Babl      *format;   /* the pieces the engine gets: source, or on a
+                                luminance view "Y(A)" of the sample type */
+  gh_layout        layout;   /* of the pieces */
   gh_sample        sample;
   gint             bins;     /* 256 for 8-bit storage, 1024 otherwise */
+  /* GIMP 3, a colour drawable in a space other than sRGB: its pixels as
+   * GIMP's histogram reads them ("R'G'B'(A) float" in space, trc), whose
+   * babl "Y float" is their luminance; NULL: the engine's rule. */
+  const Babl      *luminance_from;
+  CoreView         view;
   CoreKept        *kept;     /* core_region_keep's; NULL: none */
 } CoreRegion;
 
@@ -74,7 +115,8 @@ gboolean core_progress_shown (gsize pixels);
 /* The luminance rule for the region's samples: the host's, except for
  * drawables read in linear light (bins_linear), whose samples are already
  * linear, so their luminance is the weighted sum of the samples as given
- * (GH_LUMINANCE_PERCEPTUAL's arithmetic). */
+ * (GH_LUMINANCE_PERCEPTUAL's arithmetic).  (A region whose luminance is
+ * babl's answers luminance questions through its view.) */
 gh_luminance core_region_luminance (const CoreRegion *region);
 
 /* The engine's description of the region's pixels. */
@@ -97,6 +139,24 @@ void core_region_clear (CoreRegion *region);
  * as floats when that is not its own number: a reference histogram
  * binned as the histogram it is compared with. */
 void core_region_use_bins (CoreRegion *region, gint bins);
+
+/* For an operation on `channel` (a gh_channel) or in `mode` (a
+ * gh_equalize_mode), called before anything is read (core_region_keep
+ * keeps nothing of a view): where that is the luminance and the region's
+ * is babl's (region->luminance_from), the region becomes its luminance
+ * view, PAINT for a channel, MOVE for a mode, and the channel or mode to
+ * use on its pieces is returned (value, each channel); else `channel` or
+ * `mode`, the region unchanged. */
+gint core_region_view_channel (CoreRegion *region, gint channel);
+gint core_region_view_mode (CoreRegion *region, gint mode);
+
+/* The histogram the region's pieces make, from *hist, the drawable's own
+ * (core_region_histogram of its pixels): that one, or on a luminance view
+ * `out` (gh_histogram_init'ed), a copy with its luminance as the value
+ * channel, then in *hist. */
+gboolean core_region_view_histogram (const CoreRegion *region,
+                                     const gh_histogram **hist,
+                                     gh_histogram *out, GError **error);
 
 /* Keeps the region's pixels from the next reading pass (core_region_read,
  * core_region_histogram) for core_region_apply, where the region is
@@ -127,5 +187,13 @@ gboolean core_region_histogram (gh_engine *engine, const CoreRegion *region,
  * in it) to every strip and merges the result. */
 gboolean core_region_apply (const CoreRegion *region, const gh_op *op,
                             const CoreProgress *progress, GError **error);
+
+/* The same for the part `rect` of the region (drawable coordinates,
+ * inside the region), written into `dest` at (dest_x, dest_y) as the
+ * drawable's pixels are stored (`dest` a buffer of the same format):
+ * CLAHE's preview of one rectangle, mapped at its place in the region. */
+gboolean core_region_apply_to (const CoreRegion *region, const gh_op *op,
+                               const GeglRectangle *rect, GeglBuffer *dest,
+                               gint dest_x, gint dest_y, GError **error);
 
 #endif
