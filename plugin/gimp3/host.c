@@ -1,6 +1,7 @@
 /* host.c — the plug-in core's host for GIMP 3 (libgimp 3.0). */
 #include "host.h"
 
+#include <string.h>
 
 #include "core/errors.h"
 
@@ -150,16 +151,70 @@ file_load (const gchar *path, gpointer *drawable, GError **error)
   return image;
 }
 
+/* The export procedure of `path`'s format by GIMP's naming
+ * (file-<extension>-export), where it takes include-color-profile; else
+ * NULL. */
+static GimpProcedure *
+profile_exporter (const gchar *path)
+{
+  static const gchar *const aliases[][2] = {
+    { "jpg", "jpeg" }, { "jpe", "jpeg" }, { "tif", "tiff" },
+  };
+  const gchar   *dot = strrchr (path, '.');
+  gchar         *ext, *name;
+  GimpProcedure *procedure;
+
+  if (! dot || strchr (dot, G_DIR_SEPARATOR))
+    return NULL;
+  ext = g_ascii_strdown (dot + 1, -1);
+  for (guint i = 0; i < G_N_ELEMENTS (aliases); i++)
+    if (! strcmp (ext, aliases[i][0]))
+      {
+        g_free (ext);
+        ext = g_strdup (aliases[i][1]);
+      }
+  name = g_strdup_printf ("file-%s-export", ext);
+  procedure = gimp_pdb_lookup_procedure (gimp_get_pdb (), name);
+  g_free (name);
+  g_free (ext);
+  if (procedure
+      && ! gimp_procedure_find_argument (procedure, "include-color-profile"))
+    return NULL;
+  return procedure;
+}
+
 /* `drawable` is not needed: GIMP 3 exports the image, and formats that
  * hold one layer get what the export procedure makes of it (the visible
- * layers merged), with the file's default export options (NULL). */
+ * layers merged), with the file's default export options (NULL).  But the
+ * colour profile is kept: gimp-file-save would run the export with the
+ * defaults it registered, which in GIMP 3.0.4 and 3.2.6 leave the profile
+ * out (a PNG is then tagged sRGB whatever its pixels mean), where GIMP
+ * 2.10's scripted export and GIMP 3's own Export keep it.  So a format
+ * whose export procedure takes include-color-profile is exported by it
+ * with that on; others through gimp-file-save. */
 static gboolean
 file_save (gpointer image, gpointer drawable G_GNUC_UNUSED, const gchar *path,
            GError **error)
 {
-  GFile   *file = g_file_new_for_path (path);
-  gboolean ok = gimp_file_save (GIMP_RUN_NONINTERACTIVE, image, file, NULL);
+  GFile         *file = g_file_new_for_path (path);
+  GimpProcedure *exporter = profile_exporter (path);
+  gboolean       ok;
 
+  if (exporter)
+    {
+      GimpProcedureConfig *config = gimp_procedure_create_config (exporter);
+      GimpValueArray      *result;
+
+      g_object_set (config, "run-mode", GIMP_RUN_NONINTERACTIVE,
+                    "image", image, "file", file,
+                    "include-color-profile", TRUE, NULL);
+      result = gimp_procedure_run_config (exporter, config);
+      ok = GIMP_VALUES_GET_ENUM (result, 0) == GIMP_PDB_SUCCESS;
+      gimp_value_array_unref (result);
+      g_object_unref (config);
+    }
+  else
+    ok = gimp_file_save (GIMP_RUN_NONINTERACTIVE, image, file, NULL);
   g_object_unref (file);
   if (! ok)
     set_pdb_error (error);
