@@ -311,8 +311,8 @@ gh_cuda_histogram (gh_variant v, const gh_launch_kind *kind, size_t cap,
  * and cap, cached for the process.  Each variant of the family that fits
  * counts a probe of 1 M pixels of random bytes, alpha opaque (most
  * layers' pixels are) and a random mask, once to warm up, then three times, and the variants follow by time; then
- * the first in the enum's order (most copies first) whose time is within
- * TIE of the fastest goes first: on a probe of about 10 us variants a few
+ * the first in the enum's order (most copies first; tie_rank) whose time
+ * is within TIE of the fastest goes first: on a probe of about 10 us variants a few
  * percent apart swap from run to run, while on a whole image fewer shared
  * copies lose (on the H100 32 copies beat 16 by 0.71 to 0.67 of the read
  * ceiling on weighted images where the probe had them level; BENCHMARKS.md).
@@ -354,6 +354,20 @@ fill_probe (uint32_t *p, size_t words, size_t pixel_words, uint32_t opaque)
       x *= 0x297A2D39u;
       p[i] = (x ^ (x >> 15)) | (i < pixel_words ? opaque : 0u);
     }
+}
+
+/* The order ties are broken in: gh_variant's (most copies first), except
+ * that for GIMP 3's luminance counts/32 goes before shared-atomic/32: on
+ * whole images the counts kernel ran at 0.83-0.87 of the read ceiling and
+ * shared-atomic/32 at 0.76-0.81 (it adds alpha a pixel too, one more
+ * shared-memory add beside the table's three lookups), where the probe
+ * had them within TIE (BENCHMARKS.md, issue 27). */
+static int
+tie_rank (gh_variant v, const gh_launch_kind *kind)
+{
+  if (kind->luminance == GH_LUMINANCE_LINEAR && v == GH_VARIANT_COUNTS_32)
+    return 2 * GH_VARIANT_SHARED_32 - 1;
+  return 2 * v;
 }
 
 static bool
@@ -454,7 +468,8 @@ calibrate (gh_kernel family, const gh_launch_kind *kind, size_t cap,
     }
   const float fastest = c->count > 0 ? c->ms[c->order[0]] : 0;
   for (int i = 1; i < c->count; i++)
-    if (c->order[i] < c->order[0] && c->ms[c->order[i]] > 0
+    if (tie_rank (c->order[i], kind) < tie_rank (c->order[0], kind)
+        && c->ms[c->order[i]] > 0
         && c->ms[c->order[i]] <= fastest * TIE)
       {
         gh_variant first = c->order[i];
