@@ -17,7 +17,8 @@
 # installed with apt (as root).  DEB_BUILD_OPTIONS (nocheck, parallel=N) and
 # DEB_BUILD_PROFILES (pkg.gpu-histogram.nocuda) are passed on.  Where
 # nvcc works (/usr/local/cuda/bin or the PATH), the packages have the CUDA
-# backend (debian/rules); the roots have no CUDA toolkit.
+# backend (debian/rules); the roots see this machine's /usr/local/cuda
+# (GH_CUDA, mounted read-only by scripts/gimp3-env.sh).
 set -euo pipefail
 repo=$(cd "$(dirname "$0")/.." && pwd)
 cd "$repo"
@@ -29,6 +30,8 @@ if [ "${1:-}" = -o ]; then
   out=$(cd "$2" && pwd)
   shift 2
 fi
+
+[ -x /usr/local/cuda/bin/nvcc ] && export GH_CUDA=/usr/local/cuda
 
 root_ready () {
   GH_GIMP3=$1 bash "$repo/scripts/gimp3-env.sh" ready

@@ -113,6 +113,13 @@ inside () {
     mount -t devpts -o newinstance,ptmxmode=0666 devpts "$root/dev/pts" 2>/dev/null || true
     mount --bind /tmp "$root/tmp"
     mount --bind "$repo" "$root$repo"
+    # GH_CUDA: a CUDA toolkit seen read-only as /usr/local/cuda inside
+    # (scripts/build-deb.sh: the packages get the CUDA backend).
+    if [ -n "${GH_CUDA:-}" ]; then
+      mkdir -p "$root/usr/local/cuda"
+      mount --bind "$GH_CUDA" "$root/usr/local/cuda"
+      mount -o remount,bind,ro "$root/usr/local/cuda"
+    fi
     exec chroot "$root" /usr/bin/env -i "${vars[@]}" /bin/sh -c \
       '"'"'cd "$1" 2>/dev/null || cd /; shift; exec "$@"'"'"' sh "$cwd" "$@"
   ' inside "$root" "$repo" "$PWD" "${#vars[@]}" "${vars[@]}" "$@"
