@@ -8,7 +8,8 @@ float; palette images; a one-pixel image: make_profiled_images.py there).
 
 - statistics: every channel of every image, with and without a feathered selection,
   equals GIMP's own gimp-drawable-histogram on the same drawable (GIMP 3's luminance:
-  babl's "Y float" in the image's space, not sRGB's);
+  babl's "Y float" in the image's space, not sRGB's); in GIMP 3 also at perceptual
+  and linear precisions in the image's space;
 - applies that must change nothing leave the pixels byte for byte and the profile:
   equalize of an image whose channels are flat, binarize (value and luminance) of a
   black-and-white image (8 and 16-bit), CLAHE without clipping of an image it maps
@@ -50,6 +51,12 @@ IMAGES = {"adobe.png": (RGB, False), "p3.jpg": (RGB, False), "p3_alpha.png": (RG
           "prophoto16.tif": (RGB, True), "adobe_float.tif": (RGB, True),
           "gray22.png": (GRAY, False), "gray22_16.png": (GRAY, True),
           "palette.png": (RGB, False), "pixel.png": (RGB, False)}
+# GIMP 3 only (GIMP 2.10 has no perceptual precision, and after a conversion in a
+# command its PDB gives linear numbers: plugin_precision.py): the image converted to
+# another tone curve in its own space, ("~": sRGB's curve; linear light), and the
+# channels asked.
+CONVERTED = {"adobe.png": ("U8-PERCEPTUAL", RGB), "prophoto16.png": ("U16-LINEAR", RGB),
+             "p3_alpha.png": ("FLOAT-LINEAR", RGBA)}
 # GIMP 2.10 makes no profile of a PNG's gAMA and cHRM: there these are sRGB images.
 GAMA_CHRM = ("gama_chrm.png", "pixel.png")
 ELLIPSE = "(ellipse 20 15 120 90)"
@@ -130,6 +137,14 @@ def commands(tmp, host):
                                    f"(gh-stats \"{tag}\" img drw)"
                                    f"(gh-gimp-stats \"{tag}\" drw '({' '.join(map(str, chans))}))",
                                    sel)
+    if host.gimp3:
+        for name, (precision, chans) in CONVERTED.items():
+            tag = f"{name} as {precision}"
+            c[f"stats {tag}"] = on(PROFILED / name,
+                                   f"(gimp-image-convert-precision img PRECISION-{precision})"
+                                   f"(gh-stats \"{tag}\" img drw)"
+                                   f"(gh-gimp-stats \"{tag}\" drw '({' '.join(map(str, chans))}))",
+                                   ELLIPSE)
     # Applies that must change nothing.
     c["identity equalize"] = before_after("flat.png", "(gh-equalize RUN-NONINTERACTIVE img drw 0)",
                                           "id-eq")
@@ -347,6 +362,12 @@ def run_checks(t, s, host, cv2, np, threshold_multiotsu):
             check_stats(t, f"{name}/{sel}", chunk, chans, rel)
             gimp[name, sel] = {int(f[1]): [float(v) for v in f[2:]]
                                for f in chunk.fields("GIMP") if f[0] == f"{name}/{sel}"}
+
+    if host.gimp3:
+        for name, (precision, chans) in CONVERTED.items():
+            tag = f"{name} as {precision}"
+            rel = None if precision.startswith("U8") else {5: DEEP_LUMINANCE_REL}
+            check_stats(t, tag, out[f"stats {tag}"], chans, rel)
 
     # --- Applies that change nothing ---------------------------------------
     for tag, name, what in (("identity equalize", "id-eq", "equalize of flat channels"),
