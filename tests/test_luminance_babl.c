@@ -8,7 +8,10 @@
  * 0.1.114 has more than one conversion path for "R'G'B' float" ->
  * "Y float" and picks one by timing them (then keeps the choice in its
  * fish cache, ~/.cache/babl): the engine equals one exactly (0 colours
- * off) and the other on all but 4 colours, the bound held here.
+ * off) and the other on all but 4 colours in babl 0.1.114 (GIMP 3.0.4)
+ * and 20 in 0.1.128 (GIMP 3.2.6), the bounds held here.  GIMP's own
+ * histogram takes whichever path its babl chose, so those colours' bins
+ * differ between GIMP sessions too.
  * It also reports how many colours babl's direct "R'G'B' u8" -> "Y float"
  * fish bins differently (not GIMP's path; reported only), and, for float
  * input, how many of a dense sample of R'G'B' floats bin differently among
@@ -95,7 +98,8 @@ main (void)
             "%ld of %u 8-bit colours bin differently from babl's "
             "u8 -> float -> Y float",
             via_float, COLOURS);
-  check (via_float <= 4, line);
+  check (via_float <= (BABL_MINOR_VERSION == 1 && BABL_MICRO_VERSION >= 128 ? 20 : 4),
+         line);
 
   /* Float input: random R'G'B' in [-0.05, 1.05], and every 8-bit level's
    * neighbours one float step apart. */
