@@ -174,7 +174,8 @@ profile_exporter (const gchar *path)
         ext = g_strdup (aliases[i][1]);
       }
   name = g_strdup_printf ("file-%s-export", ext);
-  procedure = gimp_pdb_lookup_procedure (gimp_get_pdb (), name);
+  procedure = gimp_is_canonical_identifier (name)
+              ? gimp_pdb_lookup_procedure (gimp_get_pdb (), name) : NULL;
   g_free (name);
   g_free (ext);
   if (procedure
