@@ -351,7 +351,7 @@ strip_bpp (const CoreRegion *region)
                    babl_format_get_bytes_per_pixel (region->source));
 
   if (region->view != CORE_VIEW_PIXELS)
-    bpp = MAX (bpp, babl_format_get_bytes_per_pixel (region->luminance_from));
+    bpp = MAX (bpp, (gsize) babl_format_get_bytes_per_pixel (region->luminance_from));
   return bpp;
 }
 
@@ -768,7 +768,7 @@ core_region_apply (const CoreRegion *region, const gh_op *op,
    * MiB each. */
   rows = strip_rows (region,
                      MAX (strip_bpp (region),
-                          babl_format_get_bytes_per_pixel (
+                          (gsize) babl_format_get_bytes_per_pixel (
                             core_region_layer_format (region))));
   applying_init (&a, region, info->width, rows);
   /* The pixels a reading pass kept are changed where they lie, so they
