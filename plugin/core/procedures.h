@@ -54,7 +54,7 @@ extern const CoreArgText core_arg_channel;    /* binarize: 0..5                 
 extern const CoreArgText core_arg_threshold;  /* binarize: -1 Otsu, 0..254         */
 extern const CoreArgText core_arg_filename;   /* export: the CSV file              */
 extern const CoreArgText core_arg_pattern;    /* batch                             */
-extern const CoreArgText core_arg_operation;  /* batch: 0..3                       */
+extern const CoreArgText core_arg_operation;  /* batch: 0..5                       */
 extern const CoreArgText core_arg_output_dir; /* batch                             */
 extern const CoreArgText core_arg_stats_csv;  /* batch                             */
 extern const CoreArgText core_arg_clip_limit; /* clahe: 0 none, else OpenCV's      */
