@@ -46,6 +46,19 @@ template <int BPP, bool MASK> struct gh_group
   uint32_t w[4 * BPP];
   uint32_t m[4];
 
+  /* Moves the next quarter (4 pixels, their mask bytes) to the front: a
+   * loop over the quarters keeps the group in registers. */
+  __device__ __forceinline__ void next_quarter ()
+  {
+#pragma unroll
+    for (int i = 0; i < 3 * BPP; i++)
+      w[i] = w[i + BPP];
+    if (MASK)
+#pragma unroll
+      for (int i = 0; i < 3; i++)
+        m[i] = m[i + 1];
+  }
+
   /* Loads group g.  spread: the 32 lanes of this warp load groups
    * g - lane .. g - lane + 31, all in the image, with no mask; then, where
    * whole pixels allow it (not RGB), lane l's k-th load takes the warp's
@@ -227,13 +240,7 @@ gh_lin_correct (gh_group<BPP, MASK> grp, uint32_t near,
             if (e != px.bin[4])
               move (px, e);
           }
-#pragma unroll
-      for (int i = 0; i < 3 * BPP; i++)
-        grp.w[i] = grp.w[i + BPP];
-      if (MASK)
-#pragma unroll
-        for (int i = 0; i < 3; i++)
-          grp.m[i] = grp.m[i + 1];
+      grp.next_quarter ();
     }
 }
 

@@ -321,13 +321,7 @@ gh_counts_mixed (gh_group<BPP, MASK> grp, bool in,
               carry_c = carry_a = 0;
             }
         }
-#pragma unroll
-      for (int i = 0; i < 3 * BPP; i++)
-        grp.w[i] = grp.w[i + BPP];
-      if (MASK)
-#pragma unroll
-        for (int i = 0; i < 3; i++)
-          grp.m[i] = grp.m[i + 1];
+      grp.next_quarter ();
     }
 }
 
