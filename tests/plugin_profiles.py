@@ -128,23 +128,24 @@ def commands(tmp, host):
                                    f"{call}(gh-save img drw {out(name + '.png')})"
                                    f"{profile(name)}")
 
+    def stats(tag, name, chans, prep, sel):
+        """The plug-in's statistics and GIMP's own of channels chans."""
+        return on(PROFILED / name, f"{prep}(gh-stats \"{tag}\" img drw)"
+                                   f"(gh-gimp-stats \"{tag}\" drw '({' '.join(map(str, chans))}))",
+                  sel)
+
     c = {}
     for name, (chans, _) in IMAGES.items():
         for sel_name, sel in (("none", "(none)"), ("ellipse", ELLIPSE)):
             tag = f"{name}/{sel_name}"
-            c[f"stats {tag}"] = on(PROFILED / name,
-                                   f"{profile('stats-' + name + '-' + sel_name)}"
-                                   f"(gh-stats \"{tag}\" img drw)"
-                                   f"(gh-gimp-stats \"{tag}\" drw '({' '.join(map(str, chans))}))",
-                                   sel)
+            c[f"stats {tag}"] = stats(tag, name, chans,
+                                      profile('stats-' + name + '-' + sel_name), sel)
     if host.gimp3:
         for name, (precision, chans) in CONVERTED.items():
             tag = f"{name} as {precision}"
-            c[f"stats {tag}"] = on(PROFILED / name,
-                                   f"(gimp-image-convert-precision img PRECISION-{precision})"
-                                   f"(gh-stats \"{tag}\" img drw)"
-                                   f"(gh-gimp-stats \"{tag}\" drw '({' '.join(map(str, chans))}))",
-                                   ELLIPSE)
+            c[f"stats {tag}"] = stats(
+                tag, name, chans, f"(gimp-image-convert-precision img PRECISION-{precision})",
+                ELLIPSE)
     # Applies that must change nothing.
     c["identity equalize"] = before_after("flat.png", "(gh-equalize RUN-NONINTERACTIVE img drw 0)",
                                           "id-eq")
