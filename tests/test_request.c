@@ -1,0 +1,233 @@
+/* test_request.c — the operations' vocabulary (gh_request.h): every
+ * default inside its range, every range's edges accepted and the values
+ * past them refused with the parameter named, names and parsing, and a
+ * prepared request applying the same bytes as the gh_op_* call it stands
+ * for, on random pictures. */
+#include "gh_request.h"
+#include "test_util.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+static void
+check_ranges (void)
+{
+  gh_error err;
+  double v;
+
+  for (int o = 0; o < GH_NUM_REQS; o++)
+    {
+      const gh_operation_spec *spec = gh_operation_get ((gh_operation) o);
+      gh_request r;
+
+      CHECK (spec && gh_operation_lookup (spec->name) == o, "op %d name", o);
+      gh_request_defaults (&r, (gh_operation) o);
+      CHECK (gh_request_check (&r, &err) == GH_OK, "%s defaults: %s",
+             spec->name, err.message);
+      CHECK (gh_request_needs (&r) == spec->needs, "%s needs", spec->name);
+    }
+  CHECK (gh_param_default (GH_REQ_CLAHE, GH_PARAM_MODE)
+           == GH_EQUALIZE_LUMINANCE
+           && gh_param_default (GH_REQ_EQUALIZE, GH_PARAM_MODE)
+                == GH_EQUALIZE_CHANNELS
+           && gh_param_default (GH_REQ_NONE, GH_PARAM_CLASSES) == 3,
+         "per-operation defaults");
+  for (int p = 0; p < GH_NUM_PARAMS; p++)
+    {
+      const gh_param_spec *s = gh_param_get ((gh_param) p);
+      double past = s->is_integer ? 1 : 0.5;
+
+      CHECK (gh_param_lookup (s->name) == p, "param %s", s->name);
+      CHECK (gh_param_check ((gh_param) p, s->min, &err) == GH_OK
+               && gh_param_check ((gh_param) p, s->max, &err) == GH_OK,
+             "%s edges", s->name);
+      CHECK (gh_param_check ((gh_param) p, s->min - past, &err) != GH_OK
+               && !strncmp (err.message, s->name, strlen (s->name)),
+             "%s below: %s", s->name, err.message);
+      CHECK (gh_param_check ((gh_param) p, s->max + past, &err) != GH_OK
+               && strstr (err.message, "out of range"),
+             "%s above: %s", s->name, err.message);
+      CHECK (gh_param_check ((gh_param) p, NAN, &err) != GH_OK, "%s NaN",
+             s->name);
+      if (s->is_integer)
+        CHECK (gh_param_check ((gh_param) p, s->min + 0.5, &err) != GH_OK,
+               "%s whole", s->name);
+    }
+  /* The drift issue 25 names: one range for every host. */
+  CHECK (gh_param_get (GH_PARAM_CLIP_LIMIT)->max == 256
+           && gh_param_get (GH_PARAM_CLASSES)->min == 3
+           && gh_param_get (GH_PARAM_CLASSES)->max
+                == GH_MULTI_OTSU_MAX_CLASSES
+           && gh_param_get (GH_PARAM_THRESHOLD)->max == 254
+           && gh_param_get (GH_PARAM_TILES_X)->max == GH_CLAHE_MAX_TILES,
+         "the ranges");
+  CHECK (gh_param_parse (GH_PARAM_CHANNEL, "luminance", &v, &err) == GH_OK
+           && v == GH_CHANNEL_LUMINANCE, "parse channel name");
+  CHECK (gh_param_parse (GH_PARAM_MODE, "luminance", &v, &err) == GH_OK
+           && v == GH_EQUALIZE_LUMINANCE, "parse mode name");
+  CHECK (gh_param_parse (GH_PARAM_CLIP_LIMIT, "2.5", &v, &err) == GH_OK
+           && v == 2.5, "parse double");
+  CHECK (gh_param_parse (GH_PARAM_CLIP_LIMIT, "1e9", &v, &err) != GH_OK,
+         "parse out of range");
+  CHECK (gh_param_parse (GH_PARAM_TILES_X, "8x", &v, &err) != GH_OK
+           && strstr (err.message, "tiles-x"), "parse junk: %s",
+         err.message);
+  CHECK (gh_param_parse (GH_PARAM_CLASSES, "2", &v, &err) != GH_OK,
+         "two classes is binarize");
+}
+
+/* The picture's bytes after `op`. */
+static uint8_t *
+applied (const test_picture *p, const gh_op *op)
+{
+  uint8_t *copy = malloc (p->height * p->stride);
+  gh_error err;
+
+  memcpy (copy, p->pixels, p->height * p->stride);
+  if (gh_op_apply (op, copy, p->width, p->height, p->stride, &err) != GH_OK)
+    CHECK (0, "apply: %s", err.message);
+  return copy;
+}
+
+static void
+check_same (const test_picture *p, const gh_op *a, const gh_op *b,
+            const char *what)
+{
+  uint8_t *x = applied (p, a), *y = applied (p, b);
+
+  CHECK (!memcmp (x, y, p->height * p->stride), "%s: bytes differ", what);
+  free (x);
+  free (y);
+}
+
+static void
+check_prepare (gh_engine *e)
+{
+  for (int round = 0; round < 40; round++)
+    {
+      test_picture p, q;
+      gh_histogram h, hq;
+      gh_error err;
+      gh_op a, b;
+      gh_request r;
+      gh_request_result res;
+      double counts[256];
+      int expect[4];
+
+      test_picture_random (&p, 300);
+      test_picture_random (&q, 200);
+      if (!p.width || !p.height)
+        {
+          test_picture_free (&p);
+          test_picture_free (&q);
+          continue;
+        }
+      gh_histogram_init (&h);
+      gh_histogram_init (&hq);
+      if (test_engine_run (e, &p, &h, &err) != GH_OK
+          || test_engine_run (e, &q, &hq, &err) != GH_OK)
+        {
+          CHECK (0, "count: %s", err.message);
+          continue;
+        }
+      gh_request_inputs in = { p.image.layout, GH_SAMPLE_U8,
+                               GH_LUMINANCE_PERCEPTUAL, 256, &h, &hq, NULL };
+
+      for (int mode = 0; mode < 2; mode++)
+        {
+          gh_request_defaults (&r, GH_REQ_EQUALIZE);
+          r.mode = (gh_equalize_mode) mode;
+          CHECK (gh_request_prepare (&r, &in, &a, NULL, &err) == GH_OK,
+                 "equalize: %s", err.message);
+          gh_op_equalize (&b, &h, in.layout, in.sample, in.luminance,
+                          (gh_equalize_mode) mode, &err);
+          check_same (&p, &a, &b, "equalize");
+          gh_op_clear (&a);
+          gh_op_clear (&b);
+          /* An empty reference is refused alike. */
+          r.operation = GH_REQ_MATCH;
+          gh_status got = gh_request_prepare (&r, &in, &a, NULL, &err);
+          gh_status want = gh_op_match (&b, &h, &hq, in.layout, in.sample,
+                                        in.luminance, (gh_equalize_mode) mode,
+                                        &err);
+          CHECK (got == want, "match status %d vs %d", got, want);
+          if (got == GH_OK && want == GH_OK)
+            check_same (&p, &a, &b, "match");
+          gh_op_clear (&a);
+          gh_op_clear (&b);
+        }
+
+      gh_request_defaults (&r, GH_REQ_BINARIZE);
+      r.channel = gh_default_binarize_channel (in.layout);
+      gh_histogram_counts (&h, (gh_channel) r.channel, counts);
+      CHECK (gh_request_prepare (&r, &in, &a, &res, &err) == GH_OK
+               && res.n == 1
+               && res.bins[0] == gh_otsu_threshold (counts, 0, 255)
+               && res.levels[0] == res.bins[0],
+             "binarize Otsu: %s", err.message);
+      gh_op_binarize (&b, in.layout, in.sample, in.luminance, 256,
+                      (gh_channel) r.channel, res.bins[0], &err);
+      check_same (&p, &a, &b, "binarize");
+      gh_op_clear (&a);
+      gh_op_clear (&b);
+      r.threshold = (int) test_below (255);
+      CHECK (gh_request_thresholds (&r, NULL, 256, &res, &err) == GH_OK
+               && res.bins[0] == r.threshold, "fixed threshold");
+
+      gh_request_defaults (&r, GH_REQ_POSTERIZE);
+      r.channel = gh_default_binarize_channel (in.layout);
+      r.classes = 3 + (int) test_below (3);
+      gh_status want = gh_multi_otsu (counts, 256, r.classes, expect, &err);
+      gh_status got = gh_request_prepare (&r, &in, &a, &res, &err);
+      CHECK (got == want, "posterize status %d vs %d", got, want);
+      if (got == GH_OK)
+        {
+          CHECK (res.n == r.classes - 1
+                   && !memcmp (res.bins, expect, sizeof (int) * res.n),
+                 "posterize thresholds");
+          gh_op_posterize (&b, in.layout, in.sample, in.luminance, 256,
+                           (gh_channel) r.channel, res.n, expect, &err);
+          check_same (&p, &a, &b, "posterize");
+          gh_op_clear (&a);
+          gh_op_clear (&b);
+        }
+      /* The dialog's bins win over Otsu. */
+      r.n_bins = 2;
+      r.bins[0] = 10;
+      r.bins[1] = 200;
+      CHECK (gh_request_thresholds (&r, &h, 256, &res, &err) == GH_OK
+               && res.n == 2 && res.bins[1] == 200, "given bins");
+
+      gh_request_defaults (&r, GH_REQ_CLAHE);
+      CHECK (gh_request_prepare (&r, &in, &a, NULL, &err) != GH_OK
+               && strstr (err.message, "missing"),
+             "CLAHE without its pass: %s", err.message);
+      r.operation = GH_REQ_NONE;
+      CHECK (gh_request_prepare (&r, &in, &a, NULL, &err) != GH_OK,
+             "analyse prepares nothing");
+      gh_histogram_clear (&h);
+      gh_histogram_clear (&hq);
+      test_picture_free (&p);
+      test_picture_free (&q);
+    }
+}
+
+int
+main (void)
+{
+  gh_options o;
+  gh_engine *e;
+  gh_error err;
+
+  test_seed (25);
+  check_ranges ();
+  gh_options_init (&o);
+  o.backend = GH_BACKEND_CPU;
+  o.quiet = 1;
+  if (gh_engine_create (&o, &e, &err) != GH_OK)
+    return printf ("engine: %s\n", err.message), 1;
+  check_prepare (e);
+  gh_engine_destroy (e);
+  return test_summary ();
+}
