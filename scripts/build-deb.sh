@@ -91,7 +91,7 @@ for t in "${targets[@]}"; do
     | xargs -0 sh -c 'for f; do [ -e "$f" ] && printf "%s\0" "$f"; done' sh \
     | tar --null -T - -cf - | tar -xf - -C "$work/src"
   (cd "$work" && "${run[@]}" env DEB_BUILD_OPTIONS="${DEB_BUILD_OPTIONS:-}" \
-     DEB_BUILD_PROFILES="${DEB_BUILD_PROFILES:-}" sh -c "$build_sh") > "$work/build.log" 2>&1 \
+     DEB_BUILD_PROFILES="${DEB_BUILD_PROFILES:-}" GH_GPU_ARCHS="${GH_GPU_ARCHS:-}" sh -c "$build_sh") > "$work/build.log" 2>&1 \
     || { tail -30 "$work/build.log" >&2; echo "build-deb: $t: the build failed (log: $work/build.log)" >&2; exit 1; }
   rm -rf "${out:?}/$t"
   mkdir -p "$out/$t"
