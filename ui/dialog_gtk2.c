@@ -6,7 +6,7 @@
 #include <libgimp/gimp.h>
 #include <libgimp/gimpui.h>
 
-#include "dialog_widgets.h"
+#include "dialog_toolkit.h"
 
 /* GTK 2 hands no cairo_t: one on the window, clipped to what is exposed. */
 static gboolean

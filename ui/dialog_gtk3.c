@@ -5,7 +5,7 @@
 
 #include <libgimp/gimpui.h>
 
-#include "dialog_widgets.h"
+#include "dialog_toolkit.h"
 
 #define INDENT 24 /* an action's own controls stand under its radio button */
 
