@@ -1,10 +1,14 @@
 /* dialog_controls.c — each action's own controls (dialog_controls.h). */
 #include "dialog_controls.h"
 
+#include <math.h>
+#include <string.h>
+
 #include <libgimp/gimp.h>
 #include <libgimp/gimpui.h>
 
 #include "dialog_toolkit.h"
+#include "gh_request.h"
 
 static void
 mode_changed (GtkWidget *combo, Dialog *d)
@@ -71,19 +75,66 @@ otsu_clicked (GtkWidget *button, Dialog *d)
   dialog_changed (d);
 }
 
-static GtkWidget *
-spin_new (gdouble min, gdouble max, gdouble step, guint digits,
-          const gchar *name, const gchar *tip, Dialog *d)
+/* As many decimals as `step` has: a clip limit's 0.1 shows "2.0". */
+static guint
+step_digits (gdouble step)
 {
-  GtkWidget *spin = gtk_spin_button_new_with_range (min, max, step);
+  guint digits = 0;
 
-  gtk_spin_button_set_digits (GTK_SPIN_BUTTON (spin), digits);
+  while (digits < 6 && fabs (step - round (step)) > 1e-9)
+    {
+      step *= 10;
+      digits++;
+    }
+  return digits;
+}
+
+/* A control's text: `param`'s label in the vocabulary, its mnemonic on
+ * the first `key` ("Cl_ip limit:"). */
+static gchar *
+param_label (gh_param param, gchar key)
+{
+  const gchar *label = gh_param_get (param)->label;
+  const gchar *at = strchr (label, key);
+
+  g_return_val_if_fail (at != NULL, g_strdup (label));
+  return g_strdup_printf ("%.*s_%s:", (gint) (at - label), label, at);
+}
+
+/* A spin button over `param`'s range, by its step. */
+static GtkWidget *
+spin_new (gh_param param, const gchar *name, const gchar *tip, Dialog *d)
+{
+  const gh_param_spec *spec = gh_param_get (param);
+  GtkWidget           *spin
+    = gtk_spin_button_new_with_range (spec->min, spec->max, spec->step);
+
+  gtk_spin_button_set_digits (GTK_SPIN_BUTTON (spin),
+                              step_digits (spec->step));
   /* Room for "256" or "40.0", not an entry's default width. */
   gtk_entry_set_width_chars (GTK_ENTRY (spin), 4);
   gtk_widget_set_name (spin, name);
   gimp_help_set_help_data (spin, tip, NULL);
   g_signal_connect (spin, "value-changed", G_CALLBACK (spin_changed), d);
   return spin;
+}
+
+/* Binarize's threshold: a level of the vocabulary's range; its -1,
+ * Otsu's, is the Use Otsu button. */
+static GtkWidget *
+threshold_new (Dialog *d)
+{
+  const gh_param_spec *spec = gh_param_get (GH_PARAM_THRESHOLD);
+  gchar               *label = param_label (GH_PARAM_THRESHOLD, 'T');
+  DialogSlider         slider = {
+    label, "threshold", "Levels above it turn white", 140,
+    dialog_state_threshold (d->state), MAX (spec->min, 0), spec->max,
+    spec->step, 10 * spec->step, step_digits (spec->step)
+  };
+  GtkWidget           *row = dialog_threshold_new (d, &slider);
+
+  g_free (label);
+  return row;
 }
 
 /* The mode picker of an action's page. */
@@ -107,8 +158,8 @@ tiles_new (Dialog *d)
                      "neighbours'";
   GtkWidget   *row = dialog_box_new (GTK_ORIENTATION_HORIZONTAL, 6);
 
-  d->tiles_x = spin_new (1, GH_CLAHE_MAX_TILES, 1, 0, "tiles-x", tip, d);
-  d->tiles_y = spin_new (1, GH_CLAHE_MAX_TILES, 1, 0, "tiles-y", tip, d);
+  d->tiles_x = spin_new (GH_PARAM_TILES_X, "tiles-x", tip, d);
+  d->tiles_y = spin_new (GH_PARAM_TILES_Y, "tiles-y", tip, d);
   gtk_box_pack_start (GTK_BOX (row), d->tiles_x, FALSE, FALSE, 0);
   gtk_box_pack_start (GTK_BOX (row), gtk_label_new ("\xc3\x97"), FALSE,
                       FALSE, 0);
@@ -133,6 +184,18 @@ page_row (GtkWidget *table, guint row, const gchar *text, GtkWidget *target,
   dialog_grid_attach (table, box, 1, row);
 }
 
+/* A row of a page's table for `param`'s own control, named as the
+ * vocabulary names it (param_label). */
+static void
+param_row (GtkWidget *table, guint row, gh_param param, gchar key,
+           GtkWidget *target)
+{
+  gchar *text = param_label (param, key);
+
+  page_row (table, row, text, target, NULL);
+  g_free (text);
+}
+
 /* The table of labels and controls of an action that has one. */
 static GtkWidget *
 settings_table (Dialog *d, DialogAction action)
@@ -143,18 +206,17 @@ settings_table (Dialog *d, DialogAction action)
   switch (action)
     {
     case DIALOG_ACTION_EQUALIZE:
-      page_row (table, 0, "_Mode:", mode_new (d, action, "mode"), NULL);
+      param_row (table, 0, GH_PARAM_MODE, 'M', mode_new (d, action, "mode"));
       break;
     case DIALOG_ACTION_CLAHE:
       tiles = tiles_new (d);
       page_row (table, 0, "_Grid:", d->tiles_x, tiles);
-      d->clip_limit = spin_new (0, DIALOG_CLIP_LIMIT_MAX, 0.1, 1,
-                                "clip-limit", "OpenCV's clipLimit: how far "
-                                "a tile's contrast may rise (0: no limit)",
-                                d);
-      page_row (table, 1, "Cl_ip limit:", d->clip_limit, NULL);
-      page_row (table, 2, "_Mode:", mode_new (d, action, "clahe-mode"),
-                NULL);
+      d->clip_limit = spin_new (GH_PARAM_CLIP_LIMIT, "clip-limit",
+                                "OpenCV's clipLimit: how far a tile's "
+                                "contrast may rise (0: no limit)", d);
+      param_row (table, 1, GH_PARAM_CLIP_LIMIT, 'i', d->clip_limit);
+      param_row (table, 2, GH_PARAM_MODE, 'M',
+                 mode_new (d, action, "clahe-mode"));
       break;
     case DIALOG_ACTION_MATCH:
       if (d->reference)
@@ -163,13 +225,12 @@ settings_table (Dialog *d, DialogAction action)
                                    "whose histogram to match, in any open "
                                    "image", NULL);
           page_row (table, 0, "Re_ference:", d->reference, NULL);
-          page_row (table, 1, "Mo_de:", mode_new (d, action, "match-mode"),
-                    NULL);
+          param_row (table, 1, GH_PARAM_MODE, 'd',
+                     mode_new (d, action, "match-mode"));
         }
       break;
     case DIALOG_ACTION_POSTERIZE:
-      d->classes = spin_new (DIALOG_CLASSES_MIN, GH_MULTI_OTSU_MAX_CLASSES,
-                             1, 0, "classes",
+      d->classes = spin_new (GH_PARAM_CLASSES, "classes",
                              "How many classes multi-level Otsu splits "
                              "the levels into (the plot marks its "
                              "thresholds); class i becomes level "
@@ -200,7 +261,7 @@ dialog_controls_page_new (Dialog *d, DialogAction action,
       break;
     case DIALOG_ACTION_BINARIZE:
       /* The threshold's label, slider and entry are a row of their own. */
-      gtk_box_pack_start (GTK_BOX (page), dialog_threshold_new (d), FALSE,
+      gtk_box_pack_start (GTK_BOX (page), threshold_new (d), FALSE,
                           FALSE, 0);
       d->otsu = gtk_button_new_with_mnemonic ("_Use Otsu");
       g_signal_connect (d->otsu, "clicked", G_CALLBACK (otsu_clicked), d);

@@ -2,8 +2,9 @@
  * dialog_actions shows under the radio buttons while OK applies that
  * action: the equalize mode, binarize's threshold and Use Otsu, CLAHE's
  * grid, clip limit and mode, match's reference and mode, posterize's
- * classes; analysing only, what OK does.  Their ranges and steps are the
- * engine's (gh_request.h); their values the state's settings.
+ * classes; analysing only, what OK does.  Their ranges, steps and the
+ * names of those that stand for one parameter are the engine's
+ * vocabulary's (gh_request.h); their values the state's settings.
  *
  *   dialog_controls_reference_new (d);    -- first: Match needs a picker
  *   for (a = 0; a < DIALOG_NUM_ACTIONS; a++)

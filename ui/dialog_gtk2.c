@@ -55,18 +55,18 @@ threshold_changed (GtkAdjustment *adj, Dialog *d)
 /* GTK 2 has no margins: the actions' own controls are set in under their
  * radio buttons by labels of spaces. */
 GtkWidget *
-dialog_threshold_new (Dialog *d)
+dialog_threshold_new (Dialog *d, const DialogSlider *s)
 {
   GtkWidget *table = gtk_table_new (1, 3, FALSE);
+  gchar     *label = g_strconcat ("    ", s->label, NULL);
 
   gtk_table_set_col_spacings (GTK_TABLE (table), 6);
-  d->threshold = gimp_scale_entry_new (GTK_TABLE (table), 0, 0,
-                                       "    _Threshold:", 140, 4,
-                                       dialog_state_threshold (d->state), 0,
-                                       dialog_state_max_threshold (d->state),
-                                       1, 10, 0, TRUE, 0, 0,
-                                       "Levels above it turn white", NULL);
-  gtk_widget_set_name (GIMP_SCALE_ENTRY_SCALE (d->threshold), "threshold");
+  d->threshold = gimp_scale_entry_new (GTK_TABLE (table), 0, 0, label,
+                                       s->width, 4, s->value, s->lower,
+                                       s->upper, s->step, s->page,
+                                       s->digits, TRUE, 0, 0, s->tip, NULL);
+  g_free (label);
+  gtk_widget_set_name (GIMP_SCALE_ENTRY_SCALE (d->threshold), s->name);
   g_signal_connect (d->threshold, "value-changed",
                     G_CALLBACK (threshold_changed), d);
   return table;

@@ -54,20 +54,19 @@ threshold_changed (GimpLabelSpin *spin, Dialog *d)
 }
 
 GtkWidget *
-dialog_threshold_new (Dialog *d)
+dialog_threshold_new (Dialog *d, const DialogSlider *s)
 {
   GtkWidget *range;
 
-  d->threshold = gimp_scale_entry_new ("_Threshold:",
-                                       dialog_state_threshold (d->state), 0,
-                                       dialog_state_max_threshold (d->state),
-                                       0);
-  gimp_label_spin_set_increments (GIMP_LABEL_SPIN (d->threshold), 1, 10);
-  gimp_help_set_help_data (d->threshold, "Levels above it turn white", NULL);
+  d->threshold = gimp_scale_entry_new (s->label, s->value, s->lower,
+                                       s->upper, s->digits);
+  gimp_label_spin_set_increments (GIMP_LABEL_SPIN (d->threshold), s->step,
+                                  s->page);
+  gimp_help_set_help_data (d->threshold, s->tip, NULL);
   range = gimp_scale_entry_get_range (GIMP_SCALE_ENTRY (d->threshold));
-  gtk_widget_set_name (range, "threshold");
+  gtk_widget_set_name (range, s->name);
   /* A slider, not a knob: outside a stretching grid it gets no width. */
-  gtk_widget_set_size_request (range, 140, -1);
+  gtk_widget_set_size_request (range, s->width, -1);
   g_signal_connect (d->threshold, "value-changed",
                     G_CALLBACK (threshold_changed), d);
   gtk_widget_set_margin_start (d->threshold, INDENT);

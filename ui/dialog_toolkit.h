@@ -35,11 +35,21 @@ GtkWidget *dialog_grid_new (guint rows, guint columns, guint column_spacing,
 void dialog_grid_attach (GtkWidget *grid, GtkWidget *child, guint column,
                          guint row);
 
-/* Makes d->threshold, the binarize threshold's slider and entry, from the
- * state's threshold and range, its slider named "threshold", its changes
- * handed to dialog_threshold_moved; returns what goes in the actions'
- * column, under the Binarize radio. */
-GtkWidget *dialog_threshold_new (Dialog *d);
+/* The binarize threshold's slider and entry, as dialog_controls.c
+ * describes them from the vocabulary (gh_request.h). */
+typedef struct
+{
+  const gchar *label; /* with its mnemonic: "_Threshold:"               */
+  const gchar *name;  /* the slider's, for tests: "threshold"           */
+  const gchar *tip;
+  gint         width; /* the slider's, in pixels                        */
+  gdouble      value, lower, upper, step, page;
+  guint        digits;
+} DialogSlider;
+
+/* Makes d->threshold as `slider` says, its changes handed to
+ * dialog_threshold_moved; returns what goes in binarize's page. */
+GtkWidget *dialog_threshold_new (Dialog *d, const DialogSlider *slider);
 
 /* Sets the threshold control to `value` and its sensitivity. */
 void dialog_threshold_show (Dialog *d, gint value, gboolean sensitive);
