@@ -57,9 +57,9 @@ dialog_actions_new (Dialog *d, const gchar *refusal)
                                     && (a != DIALOG_ACTION_MATCH
                                         || d->reference)));
       gtk_box_pack_start (GTK_BOX (vbox), d->action[a], FALSE, FALSE, 0);
-      dialog_pages_add (d->pages,
-                        dialog_controls_page_new (d, (DialogAction) a,
-                                                  refusal));
+      gtk_container_add (GTK_CONTAINER (d->pages),
+                         dialog_controls_page_new (d, (DialogAction) a,
+                                                   refusal));
     }
   gtk_box_pack_start (GTK_BOX (vbox), separator_new (), FALSE, FALSE, 0);
   gtk_box_pack_start (GTK_BOX (vbox), d->pages, FALSE, FALSE, 0);

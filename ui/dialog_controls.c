@@ -255,7 +255,6 @@ dialog_controls_page_new (Dialog *d, DialogAction action,
     case DIALOG_ACTION_NONE:
       text = dialog_wrapped_label (refusal ? refusal
                                    : "OK leaves the layer as it is.");
-      dialog_label_xalign (text, 0);
       gtk_box_pack_start (GTK_BOX (page), dialog_indented (text), FALSE,
                           FALSE, 0);
       break;

@@ -8,7 +8,8 @@
  *
  *   dialog_controls_reference_new (d);    -- first: Match needs a picker
  *   for (a = 0; a < DIALOG_NUM_ACTIONS; a++)
- *     dialog_pages_add (d->pages, dialog_controls_page_new (d, a, refusal));
+ *     gtk_container_add (GTK_CONTAINER (d->pages),
+ *                        dialog_controls_page_new (d, a, refusal));
  *   dialog_controls_sync (d);             -- in dialog_sync
  */
 #ifndef GH_UI_DIALOG_CONTROLS_H

@@ -79,6 +79,5 @@ GtkWidget *
 dialog_message_new (Dialog *d)
 {
   d->message = dialog_wrapped_label (NULL);
-  dialog_label_xalign (d->message, 0);
   return d->message;
 }

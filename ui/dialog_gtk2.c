@@ -101,34 +101,25 @@ dialog_pages_new (void)
 }
 
 void
-dialog_pages_add (GtkWidget *pages, GtkWidget *page)
-{
-  gtk_notebook_append_page (GTK_NOTEBOOK (pages), page, NULL);
-}
-
-void
 dialog_pages_show (GtkWidget *pages, gint page)
 {
   gtk_notebook_set_current_page (GTK_NOTEBOOK (pages), page);
 }
 
-GtkWidget *
-dialog_wrapped_label (const gchar *text)
+/* GTK 2 wraps a label at the width it is asked for, else at one wider
+ * than the dialog. */
+void
+dialog_label_wrap_at (GtkWidget *label, gint chars)
 {
-  GtkWidget        *label = gtk_label_new (text);
   PangoFontMetrics *metrics
     = pango_context_get_metrics (gtk_widget_get_pango_context (label),
                                  gtk_widget_get_style (label)->font_desc,
                                  NULL);
   gint              width
-    = 40 * pango_font_metrics_get_approximate_char_width (metrics);
+    = chars * pango_font_metrics_get_approximate_char_width (metrics);
 
-  /* GTK 2 wraps a label at the width it is asked for, else at one wider
-   * than the dialog: 40 of the font's characters. */
   gtk_widget_set_size_request (label, PANGO_PIXELS (width), -1);
   pango_font_metrics_unref (metrics);
-  gtk_label_set_line_wrap (GTK_LABEL (label), TRUE);
-  return label;
 }
 
 gboolean

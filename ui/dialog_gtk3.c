@@ -94,12 +94,6 @@ dialog_pages_new (void)
   return gtk_stack_new ();
 }
 
-void
-dialog_pages_add (GtkWidget *pages, GtkWidget *page)
-{
-  gtk_container_add (GTK_CONTAINER (pages), page);
-}
-
 /* GtkStack shows a child by widget or name: the page-th. */
 void
 dialog_pages_show (GtkWidget *pages, gint page)
@@ -112,15 +106,10 @@ dialog_pages_show (GtkWidget *pages, gint page)
   g_list_free (children);
 }
 
-GtkWidget *
-dialog_wrapped_label (const gchar *text)
+void
+dialog_label_wrap_at (GtkWidget *label, gint chars)
 {
-  GtkWidget *label = gtk_label_new (text);
-
-  gtk_label_set_line_wrap (GTK_LABEL (label), TRUE);
-  gtk_label_set_max_width_chars (GTK_LABEL (label), 40);
-  gtk_label_set_xalign (GTK_LABEL (label), 0);
-  return label;
+  gtk_label_set_max_width_chars (GTK_LABEL (label), chars);
 }
 
 gboolean

@@ -3,8 +3,8 @@
  * dialog_gtk3.c) and called by the shared parts (dialog_widgets.h): the
  * threshold's GimpScaleEntry, painting on "expose-event" or "draw",
  * GtkTable or GtkGrid, a tabless GtkNotebook or a GtkStack for the
- * actions' pages, GTK 3's margins where GTK 2 pads with labels, where a
- * label wraps.  The glue calls back dialog_plot_draw and
+ * actions' pages (added with gtk_container_add in either), GTK 3's
+ * margins where GTK 2 pads with labels, where a label wraps.  The glue calls back dialog_plot_draw and
  * dialog_threshold_moved.
  */
 #ifndef GH_UI_DIALOG_TOOLKIT_H
@@ -63,11 +63,10 @@ GtkWidget *dialog_indented (GtkWidget *row);
  * own controls.  A page not shown is unmapped, so its mnemonics do
  * nothing, as an insensitive control's do. */
 GtkWidget *dialog_pages_new (void);
-void dialog_pages_add (GtkWidget *pages, GtkWidget *page);
 void dialog_pages_show (GtkWidget *pages, gint page);
 
-/* A label whose text wraps at about 40 characters rather than widening
- * the dialog (GTK 3: left-aligned). */
-GtkWidget *dialog_wrapped_label (const gchar *text);
+/* A wrapping label (dialog_wrapped_label's) made to wrap at about
+ * `chars` characters of its font rather than widen the dialog. */
+void dialog_label_wrap_at (GtkWidget *label, gint chars);
 
 #endif

@@ -73,6 +73,17 @@ dialog_named_label (const gchar *name, gfloat xalign)
 }
 
 GtkWidget *
+dialog_wrapped_label (const gchar *text)
+{
+  GtkWidget *label = gtk_label_new (text);
+
+  gtk_label_set_line_wrap (GTK_LABEL (label), TRUE);
+  dialog_label_wrap_at (label, 40);
+  dialog_label_xalign (label, 0);
+  return label;
+}
+
+GtkWidget *
 dialog_int_combo (const gchar *const *labels, gint n, gint active,
                   const gchar *name, GCallback callback, Dialog *d)
 {

@@ -78,6 +78,10 @@ void dialog_label_xalign (GtkWidget *label, gfloat xalign);
 /* An empty label named `name`, aligned as dialog_label_xalign. */
 GtkWidget *dialog_named_label (const gchar *name, gfloat xalign);
 
+/* A label whose text wraps at about 40 characters rather than widening
+ * the dialog, at the left of its space. */
+GtkWidget *dialog_wrapped_label (const gchar *text);
+
 /* A GimpIntComboBox of labels[0..n) valued by their index (NULL labels
  * left out), showing `active`, named `name`, `callback` on "changed". */
 GtkWidget *dialog_int_combo (const gchar *const *labels, gint n,
