@@ -57,13 +57,18 @@ reference_changed (GtkWidget *combo, Dialog *d)
   dialog_changed (d);
 }
 
-void
-dialog_threshold_moved (Dialog *d, gint value)
+/* Either toolkit's threshold control (dialog_threshold_new's): its
+ * "value" is the level. */
+static void
+threshold_changed (GObject *threshold, Dialog *d)
 {
+  gdouble value;
+
+  g_object_get (threshold, "value", &value, NULL);
   /* Moving the slider off the Otsu value makes the threshold fixed. */
-  if (d->updating || value == dialog_state_threshold (d->state))
+  if (d->updating || (gint) value == dialog_state_threshold (d->state))
     return;
-  dialog_state_set_threshold (d->state, value);
+  dialog_state_set_threshold (d->state, (gint) value);
   dialog_changed (d);
 }
 
@@ -134,6 +139,8 @@ threshold_new (Dialog *d)
   GtkWidget           *row = dialog_threshold_new (d, &slider);
 
   g_free (label);
+  g_signal_connect (d->threshold, "value-changed",
+                    G_CALLBACK (threshold_changed), d);
   return row;
 }
 
@@ -300,8 +307,9 @@ dialog_controls_sync (Dialog *d)
 {
   DialogState *st = d->state;
 
-  dialog_threshold_show (d, dialog_state_threshold (st),
-                         dialog_state_threshold_sensitive (st));
+  g_object_set (d->threshold, "value", (gdouble) dialog_state_threshold (st),
+                NULL);
+  dialog_threshold_set_sensitive (d, dialog_state_threshold_sensitive (st));
   gtk_widget_set_sensitive (d->otsu, dialog_state_otsu_sensitive (st));
   /* One mode setting, shown under each action that takes it. */
   for (gint a = 0; a < DIALOG_NUM_ACTIONS; a++)

@@ -1,5 +1,5 @@
 /* dialog_gtk2.c — the histogram dialog in GTK 2 / libgimpui (GIMP 2.10):
- * what GTK 2 does differently from GTK 3 (dialog_widgets.h lists it) and
+ * what GTK 2 does differently from GTK 3 (dialog_toolkit.h lists it) and
  * dialog_run on a drawable id. */
 #include "dialog_gtk2.h"
 
@@ -46,12 +46,6 @@ dialog_grid_attach (GtkWidget *grid, GtkWidget *child, guint column,
                     row + 1, GTK_FILL, GTK_FILL, 0, 0);
 }
 
-static void
-threshold_changed (GtkAdjustment *adj, Dialog *d)
-{
-  dialog_threshold_moved (d, (gint) gtk_adjustment_get_value (adj));
-}
-
 /* GTK 2 has no margins: the actions' own controls are set in under their
  * radio buttons by labels of spaces. */
 GtkWidget *
@@ -59,24 +53,22 @@ dialog_threshold_new (Dialog *d, const DialogSlider *s)
 {
   GtkWidget *table = gtk_table_new (1, 3, FALSE);
   gchar     *label = g_strconcat ("    ", s->label, NULL);
+  GtkObject *adj;
 
   gtk_table_set_col_spacings (GTK_TABLE (table), 6);
-  d->threshold = gimp_scale_entry_new (GTK_TABLE (table), 0, 0, label,
-                                       s->width, 4, s->value, s->lower,
-                                       s->upper, s->step, s->page,
-                                       s->digits, TRUE, 0, 0, s->tip, NULL);
+  adj = gimp_scale_entry_new (GTK_TABLE (table), 0, 0, label, s->width, 4,
+                              s->value, s->lower, s->upper, s->step, s->page,
+                              s->digits, TRUE, 0, 0, s->tip, NULL);
   g_free (label);
-  gtk_widget_set_name (GIMP_SCALE_ENTRY_SCALE (d->threshold), s->name);
-  g_signal_connect (d->threshold, "value-changed",
-                    G_CALLBACK (threshold_changed), d);
+  gtk_widget_set_name (GIMP_SCALE_ENTRY_SCALE (adj), s->name);
+  d->threshold = G_OBJECT (adj);
   return table;
 }
 
 void
-dialog_threshold_show (Dialog *d, gint value, gboolean sensitive)
+dialog_threshold_set_sensitive (Dialog *d, gboolean sensitive)
 {
-  gtk_adjustment_set_value (GTK_ADJUSTMENT (d->threshold), value);
-  gimp_scale_entry_set_sensitive (d->threshold, sensitive);
+  gimp_scale_entry_set_sensitive (GTK_OBJECT (d->threshold), sensitive);
 }
 
 GtkWidget *

@@ -1,5 +1,5 @@
 /* dialog_gtk3.c — the histogram dialog in GTK 3 / libgimpui 3.0 (GIMP 3):
- * what GTK 3 does differently from GTK 2 (dialog_widgets.h lists it) and
+ * what GTK 3 does differently from GTK 2 (dialog_toolkit.h lists it) and
  * dialog_run on a GimpDrawable. */
 #include "dialog_gtk3.h"
 
@@ -47,37 +47,27 @@ dialog_grid_attach (GtkWidget *grid, GtkWidget *child, guint column,
   gtk_grid_attach (GTK_GRID (grid), child, column, row, 1, 1);
 }
 
-static void
-threshold_changed (GimpLabelSpin *spin, Dialog *d)
-{
-  dialog_threshold_moved (d, (gint) gimp_label_spin_get_value (spin));
-}
-
 GtkWidget *
 dialog_threshold_new (Dialog *d, const DialogSlider *s)
 {
-  GtkWidget *range;
+  GtkWidget *entry = gimp_scale_entry_new (s->label, s->value, s->lower,
+                                           s->upper, s->digits);
+  GtkWidget *range = gimp_scale_entry_get_range (GIMP_SCALE_ENTRY (entry));
 
-  d->threshold = gimp_scale_entry_new (s->label, s->value, s->lower,
-                                       s->upper, s->digits);
-  gimp_label_spin_set_increments (GIMP_LABEL_SPIN (d->threshold), s->step,
-                                  s->page);
-  gimp_help_set_help_data (d->threshold, s->tip, NULL);
-  range = gimp_scale_entry_get_range (GIMP_SCALE_ENTRY (d->threshold));
+  gimp_label_spin_set_increments (GIMP_LABEL_SPIN (entry), s->step, s->page);
+  gimp_help_set_help_data (entry, s->tip, NULL);
   gtk_widget_set_name (range, s->name);
   /* A slider, not a knob: outside a stretching grid it gets no width. */
   gtk_widget_set_size_request (range, s->width, -1);
-  g_signal_connect (d->threshold, "value-changed",
-                    G_CALLBACK (threshold_changed), d);
-  gtk_widget_set_margin_start (d->threshold, INDENT);
-  return d->threshold;
+  gtk_widget_set_margin_start (entry, INDENT);
+  d->threshold = G_OBJECT (entry);
+  return entry;
 }
 
 void
-dialog_threshold_show (Dialog *d, gint value, gboolean sensitive)
+dialog_threshold_set_sensitive (Dialog *d, gboolean sensitive)
 {
-  gimp_label_spin_set_value (GIMP_LABEL_SPIN (d->threshold), value);
-  gtk_widget_set_sensitive (d->threshold, sensitive);
+  gtk_widget_set_sensitive (GTK_WIDGET (d->threshold), sensitive);
 }
 
 GtkWidget *

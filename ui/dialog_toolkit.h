@@ -4,8 +4,8 @@
  * threshold's GimpScaleEntry, painting on "expose-event" or "draw",
  * GtkTable or GtkGrid, a tabless GtkNotebook or a GtkStack for the
  * actions' pages (added with gtk_container_add in either), GTK 3's
- * margins where GTK 2 pads with labels, where a label wraps.  The glue calls back dialog_plot_draw and
- * dialog_threshold_moved.
+ * margins where GTK 2 pads with labels, where a label wraps.  The glue
+ * calls back dialog_plot_draw.
  */
 #ifndef GH_UI_DIALOG_TOOLKIT_H
 #define GH_UI_DIALOG_TOOLKIT_H
@@ -17,10 +17,6 @@
 /* Draws the plot into `cr`, in the plot widget's logical pixels: what the
  * glue's paint handler calls (dialog_plot.c). */
 void dialog_plot_draw (Dialog *d, cairo_t *cr);
-
-/* The threshold control moved to `value`: what the glue's "value-changed"
- * handler calls (dialog_actions.c). */
-void dialog_threshold_moved (Dialog *d, gint value);
 
 /* ---- each glue's own ---- */
 
@@ -47,12 +43,13 @@ typedef struct
   guint        digits;
 } DialogSlider;
 
-/* Makes d->threshold as `slider` says, its changes handed to
- * dialog_threshold_moved; returns what goes in binarize's page. */
+/* Makes d->threshold as `slider` says; returns what goes in binarize's
+ * page. */
 GtkWidget *dialog_threshold_new (Dialog *d, const DialogSlider *slider);
 
-/* Sets the threshold control to `value` and its sensitivity. */
-void dialog_threshold_show (Dialog *d, gint value, gboolean sensitive);
+/* Whether the threshold control (its label, slider and entry) can be
+ * used. */
+void dialog_threshold_set_sensitive (Dialog *d, gboolean sensitive);
 
 /* An action's own controls (a row), set in under its radio button: what
  * goes in the actions' column. */

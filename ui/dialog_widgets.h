@@ -42,11 +42,10 @@ typedef struct
   GtkWidget         *modes[DIALOG_NUM_ACTIONS];  /* the mode pickers of
                                        equalize, CLAHE and match (one
                                        setting); NULL for the others */
-#if GTK_CHECK_VERSION (3, 0, 0)
-  GtkWidget         *threshold;      /* a GimpScaleEntry */
-#else
-  GtkObject         *threshold;      /* GimpScaleEntry's adjustment */
-#endif
+  GObject           *threshold;      /* binarize's GimpScaleEntry (GTK
+                                       3) or its adjustment (GTK 2):
+                                       either has a "value" property
+                                       and "value-changed" */
   GtkWidget         *otsu;
   GtkWidget         *tiles_x, *tiles_y, *clip_limit; /* CLAHE's */
   GtkWidget         *reference;      /* the host's picker; NULL: none */
