@@ -11,6 +11,11 @@
  *     gtk_container_add (GTK_CONTAINER (d->pages),
  *                        dialog_controls_page_new (d, a, refusal));
  *   dialog_controls_sync (d);             -- in dialog_sync
+ *
+ * A new operation's controls: a case in dialog_controls.c's
+ * settings_table making them from its parameters (spin_new, param_row),
+ * their values and sensitivity in dialog_controls_sync, their changes
+ * handed to the state's setters.
  */
 #ifndef GH_UI_DIALOG_CONTROLS_H
 #define GH_UI_DIALOG_CONTROLS_H
