@@ -7,13 +7,13 @@
  * the same operations the procedures use do the work (the arrows stay
  * plugin -> ui -> engine).
  *
- * One source serves both toolkits (dialog_widgets.c, built against GTK 2
- * and again against GTK 3); what differs is in dialog_gtk2.c (GTK 2 /
- * libgimpui 2.0, GIMP 2.10) and dialog_gtk3.c (GTK 3 / libgimpui 3.0,
- * GIMP 3).  A plug-in includes its host's header, dialog_gtk2.h or
- * dialog_gtk3.h, which declares dialog_run for that host's drawables and
- * includes this one, and links that glue's library, never both (the
- * functions have the same names):
+ * One source serves both toolkits (dialog_widgets.c and its parts, listed
+ * in dialog_widgets.h, built against GTK 2 and again against GTK 3); what
+ * differs is in dialog_gtk2.c (GTK 2 / libgimpui 2.0, GIMP 2.10) and
+ * dialog_gtk3.c (GTK 3 / libgimpui 3.0, GIMP 3).  A plug-in includes its
+ * host's header, dialog_gtk2.h or dialog_gtk3.h, which declares dialog_run
+ * for that host's drawables and includes this one, and links that glue's
+ * library, never both (the functions have the same names):
  *
  *   gimp_ui_init (...);   -- as the host's libgimpui asks
  *   DialogState st;  dialog_state_init (&st, &hist, backend, secs, &settings);

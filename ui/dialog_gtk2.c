@@ -1,12 +1,12 @@
 /* dialog_gtk2.c — the histogram dialog in GTK 2 / libgimpui (GIMP 2.10):
- * what GTK 2 does differently from GTK 3 (dialog_widgets.h lists it) and
+ * what GTK 2 does differently from GTK 3 (dialog_toolkit.h lists it) and
  * dialog_run on a drawable id. */
 #include "dialog_gtk2.h"
 
 #include <libgimp/gimp.h>
 #include <libgimp/gimpui.h>
 
-#include "dialog_widgets.h"
+#include "dialog_toolkit.h"
 
 /* GTK 2 hands no cairo_t: one on the window, clipped to what is exposed. */
 static gboolean
@@ -46,37 +46,29 @@ dialog_grid_attach (GtkWidget *grid, GtkWidget *child, guint column,
                     row + 1, GTK_FILL, GTK_FILL, 0, 0);
 }
 
-static void
-threshold_changed (GtkAdjustment *adj, Dialog *d)
-{
-  dialog_threshold_moved (d, (gint) gtk_adjustment_get_value (adj));
-}
-
 /* GTK 2 has no margins: the actions' own controls are set in under their
  * radio buttons by labels of spaces. */
 GtkWidget *
-dialog_threshold_new (Dialog *d)
+dialog_threshold_new (Dialog *d, const DialogSlider *s)
 {
   GtkWidget *table = gtk_table_new (1, 3, FALSE);
+  gchar     *label = g_strconcat ("    ", s->label, NULL);
+  GtkObject *adj;
 
   gtk_table_set_col_spacings (GTK_TABLE (table), 6);
-  d->threshold = gimp_scale_entry_new (GTK_TABLE (table), 0, 0,
-                                       "    _Threshold:", 140, 4,
-                                       dialog_state_threshold (d->state), 0,
-                                       dialog_state_max_threshold (d->state),
-                                       1, 10, 0, TRUE, 0, 0,
-                                       "Levels above it turn white", NULL);
-  gtk_widget_set_name (GIMP_SCALE_ENTRY_SCALE (d->threshold), "threshold");
-  g_signal_connect (d->threshold, "value-changed",
-                    G_CALLBACK (threshold_changed), d);
+  adj = gimp_scale_entry_new (GTK_TABLE (table), 0, 0, label, s->width, 4,
+                              s->value, s->lower, s->upper, s->step, s->page,
+                              s->digits, TRUE, 0, 0, s->tip, NULL);
+  g_free (label);
+  gtk_widget_set_name (GIMP_SCALE_ENTRY_SCALE (adj), s->name);
+  d->threshold = G_OBJECT (adj);
   return table;
 }
 
 void
-dialog_threshold_show (Dialog *d, gint value, gboolean sensitive)
+dialog_threshold_set_sensitive (Dialog *d, gboolean sensitive)
 {
-  gtk_adjustment_set_value (GTK_ADJUSTMENT (d->threshold), value);
-  gimp_scale_entry_set_sensitive (d->threshold, sensitive);
+  gimp_scale_entry_set_sensitive (GTK_OBJECT (d->threshold), sensitive);
 }
 
 GtkWidget *
@@ -101,34 +93,25 @@ dialog_pages_new (void)
 }
 
 void
-dialog_pages_add (GtkWidget *pages, GtkWidget *page)
-{
-  gtk_notebook_append_page (GTK_NOTEBOOK (pages), page, NULL);
-}
-
-void
 dialog_pages_show (GtkWidget *pages, gint page)
 {
   gtk_notebook_set_current_page (GTK_NOTEBOOK (pages), page);
 }
 
-GtkWidget *
-dialog_wrapped_label (const gchar *text)
+/* GTK 2 wraps a label at the width it is asked for, else at one wider
+ * than the dialog. */
+void
+dialog_label_wrap_at (GtkWidget *label, gint chars)
 {
-  GtkWidget        *label = gtk_label_new (text);
   PangoFontMetrics *metrics
     = pango_context_get_metrics (gtk_widget_get_pango_context (label),
                                  gtk_widget_get_style (label)->font_desc,
                                  NULL);
   gint              width
-    = 40 * pango_font_metrics_get_approximate_char_width (metrics);
+    = chars * pango_font_metrics_get_approximate_char_width (metrics);
 
-  /* GTK 2 wraps a label at the width it is asked for, else at one wider
-   * than the dialog: 40 of the font's characters. */
   gtk_widget_set_size_request (label, PANGO_PIXELS (width), -1);
   pango_font_metrics_unref (metrics);
-  gtk_label_set_line_wrap (GTK_LABEL (label), TRUE);
-  return label;
 }
 
 gboolean

@@ -1,11 +1,11 @@
 /* dialog_gtk3.c — the histogram dialog in GTK 3 / libgimpui 3.0 (GIMP 3):
- * what GTK 3 does differently from GTK 2 (dialog_widgets.h lists it) and
+ * what GTK 3 does differently from GTK 2 (dialog_toolkit.h lists it) and
  * dialog_run on a GimpDrawable. */
 #include "dialog_gtk3.h"
 
 #include <libgimp/gimpui.h>
 
-#include "dialog_widgets.h"
+#include "dialog_toolkit.h"
 
 #define INDENT 24 /* an action's own controls stand under its radio button */
 
@@ -47,38 +47,27 @@ dialog_grid_attach (GtkWidget *grid, GtkWidget *child, guint column,
   gtk_grid_attach (GTK_GRID (grid), child, column, row, 1, 1);
 }
 
-static void
-threshold_changed (GimpLabelSpin *spin, Dialog *d)
-{
-  dialog_threshold_moved (d, (gint) gimp_label_spin_get_value (spin));
-}
-
 GtkWidget *
-dialog_threshold_new (Dialog *d)
+dialog_threshold_new (Dialog *d, const DialogSlider *s)
 {
-  GtkWidget *range;
+  GtkWidget *entry = gimp_scale_entry_new (s->label, s->value, s->lower,
+                                           s->upper, s->digits);
+  GtkWidget *range = gimp_scale_entry_get_range (GIMP_SCALE_ENTRY (entry));
 
-  d->threshold = gimp_scale_entry_new ("_Threshold:",
-                                       dialog_state_threshold (d->state), 0,
-                                       dialog_state_max_threshold (d->state),
-                                       0);
-  gimp_label_spin_set_increments (GIMP_LABEL_SPIN (d->threshold), 1, 10);
-  gimp_help_set_help_data (d->threshold, "Levels above it turn white", NULL);
-  range = gimp_scale_entry_get_range (GIMP_SCALE_ENTRY (d->threshold));
-  gtk_widget_set_name (range, "threshold");
+  gimp_label_spin_set_increments (GIMP_LABEL_SPIN (entry), s->step, s->page);
+  gimp_help_set_help_data (entry, s->tip, NULL);
+  gtk_widget_set_name (range, s->name);
   /* A slider, not a knob: outside a stretching grid it gets no width. */
-  gtk_widget_set_size_request (range, 140, -1);
-  g_signal_connect (d->threshold, "value-changed",
-                    G_CALLBACK (threshold_changed), d);
-  gtk_widget_set_margin_start (d->threshold, INDENT);
-  return d->threshold;
+  gtk_widget_set_size_request (range, s->width, -1);
+  gtk_widget_set_margin_start (entry, INDENT);
+  d->threshold = G_OBJECT (entry);
+  return entry;
 }
 
 void
-dialog_threshold_show (Dialog *d, gint value, gboolean sensitive)
+dialog_threshold_set_sensitive (Dialog *d, gboolean sensitive)
 {
-  gimp_label_spin_set_value (GIMP_LABEL_SPIN (d->threshold), value);
-  gtk_widget_set_sensitive (d->threshold, sensitive);
+  gtk_widget_set_sensitive (GTK_WIDGET (d->threshold), sensitive);
 }
 
 GtkWidget *
@@ -95,12 +84,6 @@ dialog_pages_new (void)
   return gtk_stack_new ();
 }
 
-void
-dialog_pages_add (GtkWidget *pages, GtkWidget *page)
-{
-  gtk_container_add (GTK_CONTAINER (pages), page);
-}
-
 /* GtkStack shows a child by widget or name: the page-th. */
 void
 dialog_pages_show (GtkWidget *pages, gint page)
@@ -113,15 +96,10 @@ dialog_pages_show (GtkWidget *pages, gint page)
   g_list_free (children);
 }
 
-GtkWidget *
-dialog_wrapped_label (const gchar *text)
+void
+dialog_label_wrap_at (GtkWidget *label, gint chars)
 {
-  GtkWidget *label = gtk_label_new (text);
-
-  gtk_label_set_line_wrap (GTK_LABEL (label), TRUE);
-  gtk_label_set_max_width_chars (GTK_LABEL (label), 40);
-  gtk_label_set_xalign (GTK_LABEL (label), 0);
-  return label;
+  gtk_label_set_max_width_chars (GTK_LABEL (label), chars);
 }
 
 gboolean

@@ -1,0 +1,343 @@
+/* dialog_controls.c — each action's own controls (dialog_controls.h). */
+#include "dialog_controls.h"
+
+#include <math.h>
+#include <string.h>
+
+#include <libgimp/gimp.h>
+#include <libgimp/gimpui.h>
+
+#include "dialog_toolkit.h"
+#include "gh_request.h"
+
+static void
+mode_changed (GtkWidget *combo, Dialog *d)
+{
+  gint mode;
+
+  if (d->updating)
+    return;
+  if (gimp_int_combo_box_get_active (GIMP_INT_COMBO_BOX (combo), &mode))
+    dialog_state_set_mode (d->state, mode);
+  dialog_changed (d);
+}
+
+/* CLAHE's grid and clip limit, posterize's classes: the preview waits
+ * for a value typed to be complete (GtkSpinButton's "value-changed"). */
+static void
+spin_changed (GtkWidget *spin, Dialog *d)
+{
+  DialogState *st = d->state;
+
+  (void) spin;
+  if (d->updating)
+    return;
+  dialog_state_set_tiles (st,
+                          gtk_spin_button_get_value_as_int (
+                            GTK_SPIN_BUTTON (d->tiles_x)),
+                          gtk_spin_button_get_value_as_int (
+                            GTK_SPIN_BUTTON (d->tiles_y)));
+  dialog_state_set_clip_limit (st, gtk_spin_button_get_value (
+                                     GTK_SPIN_BUTTON (d->clip_limit)));
+  dialog_state_set_classes (st, gtk_spin_button_get_value_as_int (
+                                  GTK_SPIN_BUTTON (d->classes)));
+  dialog_changed (d);
+}
+
+static void
+reference_changed (GtkWidget *combo, Dialog *d)
+{
+  gint id;
+
+  if (d->updating)
+    return;
+  dialog_state_set_reference (d->state,
+                              gimp_int_combo_box_get_active (
+                                GIMP_INT_COMBO_BOX (combo), &id) ? id : -1);
+  dialog_changed (d);
+}
+
+/* Either toolkit's threshold control (dialog_threshold_new's): its
+ * "value" is the level. */
+static void
+threshold_changed (GObject *threshold, Dialog *d)
+{
+  gdouble value;
+
+  g_object_get (threshold, "value", &value, NULL);
+  /* Moving the slider off the Otsu value makes the threshold fixed. */
+  if (d->updating || (gint) value == dialog_state_threshold (d->state))
+    return;
+  dialog_state_set_threshold (d->state, (gint) value);
+  dialog_changed (d);
+}
+
+static void
+otsu_clicked (GtkWidget *button, Dialog *d)
+{
+  (void) button;
+  dialog_state_set_threshold (d->state, -1);
+  dialog_changed (d);
+}
+
+/* As many decimals as `step` has: a clip limit's 0.1 shows "2.0". */
+static guint
+step_digits (gdouble step)
+{
+  guint digits = 0;
+
+  while (digits < 6 && fabs (step - round (step)) > 1e-9)
+    {
+      step *= 10;
+      digits++;
+    }
+  return digits;
+}
+
+/* A control's text: `param`'s label in the vocabulary, its mnemonic on
+ * the first `key` ("Cl_ip limit:"). */
+static gchar *
+param_label (gh_param param, gchar key)
+{
+  const gchar *label = gh_param_get (param)->label;
+  const gchar *at = strchr (label, key);
+
+  g_return_val_if_fail (at != NULL, g_strdup (label));
+  return g_strdup_printf ("%.*s_%s:", (gint) (at - label), label, at);
+}
+
+/* A spin button over `param`'s range, by its step. */
+static GtkWidget *
+spin_new (gh_param param, const gchar *name, const gchar *tip, Dialog *d)
+{
+  const gh_param_spec *spec = gh_param_get (param);
+  GtkWidget           *spin
+    = gtk_spin_button_new_with_range (spec->min, spec->max, spec->step);
+
+  gtk_spin_button_set_digits (GTK_SPIN_BUTTON (spin),
+                              step_digits (spec->step));
+  /* Room for "256" or "40.0", not an entry's default width. */
+  gtk_entry_set_width_chars (GTK_ENTRY (spin), 4);
+  gtk_widget_set_name (spin, name);
+  gimp_help_set_help_data (spin, tip, NULL);
+  g_signal_connect (spin, "value-changed", G_CALLBACK (spin_changed), d);
+  return spin;
+}
+
+/* Binarize's threshold: a level of the vocabulary's range; its -1,
+ * Otsu's, is the Use Otsu button. */
+static GtkWidget *
+threshold_new (Dialog *d)
+{
+  const gh_param_spec *spec = gh_param_get (GH_PARAM_THRESHOLD);
+  gchar               *label = param_label (GH_PARAM_THRESHOLD, 'T');
+  DialogSlider         slider = {
+    label, "threshold", "Levels above it turn white", 140,
+    dialog_state_threshold (d->state), MAX (spec->min, 0), spec->max,
+    spec->step, 10 * spec->step, step_digits (spec->step)
+  };
+  GtkWidget           *row = dialog_threshold_new (d, &slider);
+
+  g_free (label);
+  g_signal_connect (d->threshold, "value-changed",
+                    G_CALLBACK (threshold_changed), d);
+  return row;
+}
+
+/* The mode picker of an action's page. */
+static GtkWidget *
+mode_new (Dialog *d, DialogAction action, const gchar *name)
+{
+  const gchar *modes[] = { dialog_mode_label (0), dialog_mode_label (1) };
+
+  d->modes[action] = dialog_int_combo (modes, G_N_ELEMENTS (modes),
+                                       d->state->settings.mode, name,
+                                       G_CALLBACK (mode_changed), d);
+  return d->modes[action];
+}
+
+/* CLAHE's tile grid: columns by rows. */
+static GtkWidget *
+tiles_new (Dialog *d)
+{
+  const gchar *tip = "The tile grid: columns by rows; each tile is "
+                     "equalized by its own histogram, blended with its "
+                     "neighbours'";
+  GtkWidget   *row = dialog_box_new (GTK_ORIENTATION_HORIZONTAL, 6);
+
+  d->tiles_x = spin_new (GH_PARAM_TILES_X, "tiles-x", tip, d);
+  d->tiles_y = spin_new (GH_PARAM_TILES_Y, "tiles-y", tip, d);
+  gtk_box_pack_start (GTK_BOX (row), d->tiles_x, FALSE, FALSE, 0);
+  gtk_box_pack_start (GTK_BOX (row), gtk_label_new ("\xc3\x97"), FALSE,
+                      FALSE, 0);
+  gtk_box_pack_start (GTK_BOX (row), d->tiles_y, FALSE, FALSE, 0);
+  return row;
+}
+
+/* A row of a page's table: the label `text`, whose mnemonic reaches
+ * `target`, and `shown` (`target` or a row holding it) at its own width. */
+static void
+page_row (GtkWidget *table, guint row, const gchar *text, GtkWidget *target,
+          GtkWidget *shown)
+{
+  GtkWidget *label = gtk_label_new_with_mnemonic (text);
+  GtkWidget *box = dialog_box_new (GTK_ORIENTATION_HORIZONTAL, 0);
+
+  dialog_label_xalign (label, 0);
+  gtk_label_set_mnemonic_widget (GTK_LABEL (label), target);
+  gtk_box_pack_start (GTK_BOX (box), shown ? shown : target, FALSE, FALSE,
+                      0);
+  dialog_grid_attach (table, label, 0, row);
+  dialog_grid_attach (table, box, 1, row);
+}
+
+/* A row of a page's table for `param`'s own control, named as the
+ * vocabulary names it (param_label). */
+static void
+param_row (GtkWidget *table, guint row, gh_param param, gchar key,
+           GtkWidget *target)
+{
+  gchar *text = param_label (param, key);
+
+  page_row (table, row, text, target, NULL);
+  g_free (text);
+}
+
+/* The table of labels and controls of an action that has one. */
+static GtkWidget *
+settings_table (Dialog *d, DialogAction action)
+{
+  GtkWidget *table = dialog_grid_new (3, 2, 6, 6);
+  GtkWidget *tiles;
+
+  switch (action)
+    {
+    case DIALOG_ACTION_EQUALIZE:
+      param_row (table, 0, GH_PARAM_MODE, 'M', mode_new (d, action, "mode"));
+      break;
+    case DIALOG_ACTION_CLAHE:
+      tiles = tiles_new (d);
+      page_row (table, 0, "_Grid:", d->tiles_x, tiles);
+      d->clip_limit = spin_new (GH_PARAM_CLIP_LIMIT, "clip-limit",
+                                "OpenCV's clipLimit: how far a tile's "
+                                "contrast may rise (0: no limit)", d);
+      param_row (table, 1, GH_PARAM_CLIP_LIMIT, 'i', d->clip_limit);
+      param_row (table, 2, GH_PARAM_MODE, 'M',
+                 mode_new (d, action, "clahe-mode"));
+      break;
+    case DIALOG_ACTION_MATCH:
+      if (d->reference)
+        {
+          gimp_help_set_help_data (d->reference, "The layer or channel "
+                                   "whose histogram to match, in any open "
+                                   "image", NULL);
+          page_row (table, 0, "Re_ference:", d->reference, NULL);
+          param_row (table, 1, GH_PARAM_MODE, 'd',
+                     mode_new (d, action, "match-mode"));
+        }
+      break;
+    case DIALOG_ACTION_POSTERIZE:
+      d->classes = spin_new (GH_PARAM_CLASSES, "classes",
+                             "How many classes multi-level Otsu splits "
+                             "the levels into (the plot marks its "
+                             "thresholds); class i becomes level "
+                             "i \xc3\x97 255 / (classes - 1)", d);
+      page_row (table, 0, "_Number of classes:", d->classes, NULL);
+      break;
+    default:
+      break;
+    }
+  return dialog_indented (table);
+}
+
+GtkWidget *
+dialog_controls_page_new (Dialog *d, DialogAction action,
+                          const gchar *refusal)
+{
+  GtkWidget *page = dialog_box_new (GTK_ORIENTATION_VERTICAL, 6);
+  GtkWidget *text;
+
+  switch (action)
+    {
+    case DIALOG_ACTION_NONE:
+      text = dialog_wrapped_label (refusal ? refusal
+                                   : "OK leaves the layer as it is.");
+      gtk_box_pack_start (GTK_BOX (page), dialog_indented (text), FALSE,
+                          FALSE, 0);
+      break;
+    case DIALOG_ACTION_BINARIZE:
+      /* The threshold's label, slider and entry are a row of their own. */
+      gtk_box_pack_start (GTK_BOX (page), threshold_new (d), FALSE,
+                          FALSE, 0);
+      d->otsu = gtk_button_new_with_mnemonic ("_Use Otsu");
+      g_signal_connect (d->otsu, "clicked", G_CALLBACK (otsu_clicked), d);
+      gtk_box_pack_start (GTK_BOX (page), dialog_indented (d->otsu), FALSE,
+                          FALSE, 0);
+      break;
+    default:
+      gtk_box_pack_start (GTK_BOX (page), settings_table (d, action), FALSE,
+                          FALSE, 0);
+      break;
+    }
+  return page;
+}
+
+void
+dialog_controls_reference_new (Dialog *d)
+{
+  gint id;
+
+  if (! d->hooks || ! d->hooks->reference_picker)
+    return;
+  d->reference = d->hooks->reference_picker (d->state->settings.reference,
+                                             d->hooks->data);
+  if (! d->reference)
+    return;
+  gtk_widget_set_name (d->reference, "reference");
+  dialog_state_set_reference (d->state,
+                              gimp_int_combo_box_get_active (
+                                GIMP_INT_COMBO_BOX (d->reference), &id)
+                                ? id : -1);
+  g_signal_connect (d->reference, "changed", G_CALLBACK (reference_changed),
+                    d);
+}
+
+void
+dialog_controls_sync (Dialog *d)
+{
+  DialogState *st = d->state;
+
+  g_object_set (d->threshold, "value", (gdouble) dialog_state_threshold (st),
+                NULL);
+  dialog_threshold_set_sensitive (d, dialog_state_threshold_sensitive (st));
+  gtk_widget_set_sensitive (d->otsu, dialog_state_otsu_sensitive (st));
+  /* One mode setting, shown under each action that takes it. */
+  for (gint a = 0; a < DIALOG_NUM_ACTIONS; a++)
+    if (d->modes[a])
+      {
+        gimp_int_combo_box_set_active (GIMP_INT_COMBO_BOX (d->modes[a]),
+                                       st->settings.mode);
+        gtk_widget_set_sensitive (d->modes[a],
+                                  dialog_state_mode_sensitive (st)
+                                  && st->settings.action == a);
+      }
+  gtk_spin_button_set_value (GTK_SPIN_BUTTON (d->tiles_x),
+                             st->settings.tiles_x);
+  gtk_spin_button_set_value (GTK_SPIN_BUTTON (d->tiles_y),
+                             st->settings.tiles_y);
+  gtk_spin_button_set_value (GTK_SPIN_BUTTON (d->clip_limit),
+                             st->settings.clip_limit);
+  gtk_spin_button_set_value (GTK_SPIN_BUTTON (d->classes),
+                             st->settings.classes);
+  gtk_widget_set_sensitive (d->tiles_x, dialog_state_action_sensitive (
+                                          st, DIALOG_ACTION_CLAHE));
+  gtk_widget_set_sensitive (d->tiles_y, dialog_state_action_sensitive (
+                                          st, DIALOG_ACTION_CLAHE));
+  gtk_widget_set_sensitive (d->clip_limit, dialog_state_action_sensitive (
+                                             st, DIALOG_ACTION_CLAHE));
+  if (d->reference)
+    gtk_widget_set_sensitive (d->reference, dialog_state_action_sensitive (
+                                              st, DIALOG_ACTION_MATCH));
+  gtk_widget_set_sensitive (d->classes, dialog_state_action_sensitive (
+                                          st, DIALOG_ACTION_POSTERIZE));
+}
