@@ -14,14 +14,13 @@
 #define _POSIX_C_SOURCE 200809L
 #include "gpu_histogram.h"
 #include "pnm.h"
+#include "whole.h"
 
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
 #include <time.h>
-#include <unistd.h>
 
 #define STRIP_ROWS 256
 
@@ -330,76 +329,32 @@ print_stats (const gh_histogram *h, int lo, int hi)
     }
 }
 
-/* An output file that appears only when complete: written under a
- * temporary name in the same folder, renamed by output_finish. */
-typedef struct {
-  FILE *file;
-  char *temp;
-  const char *path;
-} output;
-
+/* Opens `path` to be written whole (io/whole.h); 0 or -1 (said). */
 static int
-output_open (output *out, const char *path)
+output_open (io_whole_file *out, const char *path)
 {
-  static const char suffix[] = ".tmp-XXXXXX";
-  int fd;
+  int errsv = io_whole_open (out, path);
 
-  out->path = path;
-  out->file = NULL;
-  out->temp = malloc (strlen (path) + sizeof suffix);
-  if (!out->temp)
-    return fprintf (stderr, "out of memory\n"), -1;
-  strcpy (out->temp, path);
-  strcat (out->temp, suffix);
-  fd = mkstemp (out->temp);
-  if (fd >= 0)
-    {
-      /* mkstemp makes the file private; the result gets the usual mode. */
-      mode_t mask = umask (0);
-      umask (mask);
-      fchmod (fd, 0666 & ~mask);
-    }
-  if (fd >= 0 && !(out->file = fdopen (fd, "wb")))
-    {
-      close (fd);
-      unlink (out->temp);
-      fd = -1;
-    }
-  if (fd < 0)
-    {
-      fprintf (stderr, "cannot write %s: %s\n", path, strerror (errno));
-      free (out->temp);
-      return -1;
-    }
-  return 0;
+  if (errsv)
+    fprintf (stderr, "cannot write %s: %s\n", path, strerror (errsv));
+  return errsv ? -1 : 0;
 }
 
-/* Closes the file, and renames it into place when `ok` or removes it;
- * 0 when the file is in place. */
+/* Puts the file in place when `ok`, else removes it; 0 when in place. */
 static int
-output_finish (output *out, int ok)
+output_finish (io_whole_file *out, int ok)
 {
-  int failed = ferror (out->file);
+  int errsv = io_whole_close (out, ok);
 
-  /* On the disk before the rename: a crash then leaves the old file or the
-   * whole new one, never an empty name (as plugin/core/files.c does). */
-  failed |= fflush (out->file) != 0 || fsync (fileno (out->file)) != 0;
-  failed |= fclose (out->file) != 0;
-  if (ok && (failed || rename (out->temp, out->path)))
-    {
-      fprintf (stderr, "cannot write %s: %s\n", out->path, strerror (errno));
-      ok = 0;
-    }
-  if (!ok)
-    unlink (out->temp);
-  free (out->temp);
-  return ok ? 0 : -1;
+  if (ok && errsv)
+    fprintf (stderr, "cannot write %s: %s\n", out->path, strerror (errsv));
+  return errsv ? -1 : 0;
 }
 
 static int
 write_csv (const char *path, const gh_histogram *h)
 {
-  output out;
+  io_whole_file out;
 
   if (output_open (&out, path))
     return -1;
@@ -413,7 +368,7 @@ rewrite (pnm_image *im, const char *path, const gh_op *op)
 {
   size_t row = im->width * (size_t) im->depth;
   uint8_t *buf = malloc (row * STRIP_ROWS);
-  output out;
+  io_whole_file out;
   int ok = 0;
 
   if (!buf)
