@@ -12,8 +12,9 @@ Usage: parity_beyond.py [--backend auto|cpu|cuda] PATH-TO-gpu-histogram-cli
     (channel_axis=-1, where skimage stores the float into a uint8 image, truncating: the
     one difference, checked and counted), a gray reference for RGB and an RGB reference
     (its luminance) for gray;
-(d) --multi-otsu K equals filters.threshold_multiotsu(classes=K), K = 2..5, on photos made
-    gray and random and adversarial images (few levels, ties); too few levels fail in both;
+(d) --multi-otsu K equals filters.threshold_multiotsu(classes=K), K = 3..5 (the vocabulary's
+    classes; 2 is binarize), on photos made gray and random and adversarial images (few
+    levels, ties); too few levels fail in both;
     --posterize paints class i of n + 1 with round(i * 255 / n), np.digitize(right=True).
 Exit status: 0 all passed, 1 something failed, 77 (meson: skipped) without cv2/skimage.
 """
@@ -230,7 +231,7 @@ def main():
         check_match(checks, cli, tmp, f"gray {n2} to {n1}", r, a, stats)
 
         for name, gray in grays.items():
-            for classes in range(2, 6):
+            for classes in range(3, 6):
                 check_multi_otsu(checks, cli, tmp, name, gray, classes)
     print(f"match, RGB: scikit-image's uint8 result truncates its float; rounding it half up "
           f"changes {stats['differ']} of {stats['samples']} samples")
