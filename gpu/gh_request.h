@@ -131,6 +131,11 @@ gh_status gh_param_parse (gh_param param, const char *text, double *value,
 /* GH_NEEDS_* of the request's operation. */
 unsigned gh_request_needs (const gh_request *request);
 
+/* The gh_clahe_params of a CLAHE request (clip limit, tiles, mode): what
+ * gh_clahe_begin takes for its GH_NEEDS_CLAHE_PASS. */
+void gh_request_clahe_params (const gh_request *request,
+                              gh_clahe_params *params);
+
 /* What gh_request_prepare works from: the image's pixel format, and what
  * the operation needs (NULL where it needs nothing). */
 typedef struct {

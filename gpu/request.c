@@ -237,6 +237,16 @@ gh_request_needs (const gh_request *r)
   return spec ? spec->needs : 0;
 }
 
+void
+gh_request_clahe_params (const gh_request *r, gh_clahe_params *params)
+{
+  memset (params, 0, sizeof *params);
+  params->clip_limit = r->clip_limit;
+  params->tiles_x = r->tiles_x;
+  params->tiles_y = r->tiles_y;
+  params->mode = r->mode;
+}
+
 gh_status
 gh_request_thresholds (const gh_request *r, const gh_histogram *hist,
                        int bins, gh_request_result *res, gh_error *error)
