@@ -6,25 +6,14 @@
 
 #include <stdio.h>
 
-/* Whether `operation` takes `param`. */
-static int
-takes (gh_operation operation, gh_param param)
-{
-  const gh_operation_spec *spec = gh_operation_get (operation);
-
-  for (int k = 0; k < spec->n_params; k++)
-    if (spec->params[k] == param)
-      return 1;
-  return 0;
-}
-
 /* "threshold: T" (binarize) or "thresholds: T1,T2,..." (posterize), as
  * levels. */
 static void
 print_thresholds (gh_operation operation, const gh_request_result *res)
 {
-  printf ("%s:", takes (operation, GH_PARAM_CLASSES) ? "thresholds"
-                                                     : "threshold");
+  int several = gh_operation_param (operation, GH_PARAM_CLASSES) >= 0;
+
+  printf ("%s:", several ? "thresholds" : "threshold");
   for (int k = 0; k < res->n; k++)
     printf ("%s%d", k ? "," : " ", res->levels[k]);
   printf ("\n");
@@ -48,7 +37,7 @@ cli_run_operation (gh_engine *engine, const cli_options *o,
   int rc = -1;
 
   cli_request (o, operation, layout, &r);
-  if (takes (operation, GH_PARAM_CHANNEL)
+  if (gh_operation_param (operation, GH_PARAM_CHANNEL) >= 0
       && !(gh_layout_channel_mask (layout) & (1u << r.channel)))
     return fprintf (stderr, "this image has no %s channel\n",
                     gh_channel_name ((gh_channel) r.channel)),

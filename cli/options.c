@@ -92,16 +92,13 @@ usage (FILE *out)
       fprintf (out, "  %-17s ", head);
       wrap (out, s->blurb);
       fprintf (out, "%20s%g..%g", "", s->min, s->max);
-      for (int o = 1; o < GH_NUM_REQS; o++)
-        {
-          const gh_operation_spec *op = gh_operation_get ((gh_operation) o);
-          for (int k = 0; k < op->n_params; k++)
-            if (op->params[k] == (gh_param) p)
-              {
-                fprintf (out, "%s %s %g", sep, op->name, op->defaults[k]);
-                sep = ",";
-              }
-        }
+      for (int o = GH_REQ_NONE + 1; o < GH_NUM_REQS; o++)
+        if (gh_operation_param ((gh_operation) o, (gh_param) p) >= 0)
+          {
+            fprintf (out, "%s %s %g", sep, gh_operation_get (o)->name,
+                     gh_param_default ((gh_operation) o, (gh_param) p));
+            sep = ",";
+          }
       fputs ("\n", out);
     }
   fputs (usage_tail, out);
@@ -119,16 +116,12 @@ list_params (void)
 
       printf ("%s,%d,%.17g,%.17g,%.17g,", s->name, s->is_integer, s->min,
               s->max, s->step);
-      for (int o = 1; o < GH_NUM_REQS; o++)
-        {
-          const gh_operation_spec *op = gh_operation_get ((gh_operation) o);
-          for (int k = 0; k < op->n_params; k++)
-            if (op->params[k] == (gh_param) p)
-              {
-                printf ("%s%s", sep, op->name);
-                sep = " ";
-              }
-        }
+      for (int o = GH_REQ_NONE + 1; o < GH_NUM_REQS; o++)
+        if (gh_operation_param ((gh_operation) o, (gh_param) p) >= 0)
+          {
+            printf ("%s%s", sep, gh_operation_get (o)->name);
+            sep = " ";
+          }
       printf ("\n");
     }
 }

@@ -89,6 +89,9 @@ const gh_operation_spec *gh_operation_get (gh_operation operation);
 /* By name; -1 when none is called so. */
 int gh_param_lookup (const char *name);
 int gh_operation_lookup (const char *name);
+/* The place of `param` among `operation`'s parameters (its default is
+ * that of `defaults`), or -1 when the operation does not take it. */
+int gh_operation_param (gh_operation operation, gh_param param);
 /* The default of `param` for `operation` (mode: channels for equalize
  * and match, luminance for CLAHE); a parameter the operation does not
  * take gets the first operation's that does. */

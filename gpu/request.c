@@ -101,6 +101,14 @@ param_index (const gh_operation_spec *spec, gh_param param)
   return -1;
 }
 
+int
+gh_operation_param (gh_operation operation, gh_param param)
+{
+  const gh_operation_spec *spec = gh_operation_get (operation);
+
+  return spec ? param_index (spec, param) : -1;
+}
+
 double
 gh_param_default (gh_operation operation, gh_param param)
 {

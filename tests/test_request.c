@@ -85,6 +85,10 @@ check_ranges (void)
              && c.mode == GH_EQUALIZE_LUMINANCE,
            "a CLAHE request's gh_clahe_params");
   }
+  CHECK (gh_operation_param (GH_REQ_CLAHE, GH_PARAM_TILES_Y) == 2
+           && gh_operation_param (GH_REQ_EQUALIZE, GH_PARAM_CHANNEL) == -1
+           && gh_operation_param (GH_NUM_REQS, GH_PARAM_MODE) == -1,
+         "gh_operation_param");
 }
 
 /* The picture's bytes after `op`. */
