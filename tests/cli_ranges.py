@@ -17,6 +17,8 @@ import sys
 import tempfile
 from pathlib import Path
 
+from checks import Checks
+
 
 def write_rgba(path, width, height, seed):
     """A P7 RGB_ALPHA image of random samples (numpy-free)."""
@@ -30,15 +32,10 @@ def number(v, integer):
     return str(int(v)) if integer and v == int(v) else f"{v:.10g}"
 
 
-class Checks:
+class CliChecks(Checks):
     def __init__(self, cli, image, tmp):
+        super().__init__()
         self.cli, self.image, self.tmp = cli, image, tmp
-        self.passed = self.failed = 0
-
-    def report(self, what, problem):
-        print(f"ok   {what}" if problem is None else f"FAIL {what}: {problem}")
-        self.passed += problem is None
-        self.failed += problem is not None
 
     def run(self, operation, args, accepted, names):
         """Runs `--OPERATION FILE ARGS`; `names`: the parameter a refusal must name."""
@@ -86,7 +83,7 @@ def main():
         image, ref = tmp / "in.pam", tmp / "ref.pam"
         write_rgba(image, 96, 80, 25)
         write_rgba(ref, 40, 30, 52)
-        t = Checks(cli, image, tmp)
+        t = CliChecks(cli, image, tmp)
 
         help_text = subprocess.run([cli, "--help"], capture_output=True, text=True,
                                    timeout=60).stdout

@@ -33,8 +33,9 @@ except ImportError as e:
     print(f"cannot import cv2/numpy/skimage ({e}): skipping")
     sys.exit(77)
 
+from checks import Checks  # noqa: E402
 from netpbm import load_png, read_pnm, write_pnm  # noqa: E402
-from parity_opencv import Checks, first_difference, gimp_luminance_bins, run_cli  # noqa: E402
+from parity_opencv import first_difference, gimp_luminance_bins, run_cli  # noqa: E402
 
 ROOT = Path(__file__).resolve().parent.parent
 GRIDS = [(1, 1), (8, 8), (3, 5), (16, 16)]
