@@ -203,11 +203,14 @@ parse_option (cli_options *o, const char *a, const char *v)
              ? fprintf (stderr, "unknown backend '%s'\n", v), -1 : 0;
   if (!strcmp (a, "--luminance"))
     {
-      if (!strcmp (v, "perceptual") || !strcmp (v, "linear"))
-        return o->luminance = *v == 'p' ? GH_LUMINANCE_PERCEPTUAL
-                                        : GH_LUMINANCE_LINEAR,
-               0;
-      return fprintf (stderr, "--luminance takes perceptual or linear\n"), -1;
+      if (!strcmp (v, "perceptual"))
+        o->luminance = GH_LUMINANCE_PERCEPTUAL;
+      else if (!strcmp (v, "linear"))
+        o->luminance = GH_LUMINANCE_LINEAR;
+      else
+        return fprintf (stderr, "--luminance takes perceptual or linear\n"),
+               -1;
+      return 0;
     }
   if (!strcmp (a, "--smem-cap"))
     return parse_int (v, 0, 1 << 20, &o->smem_cap_kb)

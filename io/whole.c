@@ -41,7 +41,10 @@ io_whole_temp (const char *path, int keep_extension, const char *stem,
   if (!dot || dot == base)
     dot = base + strlen (base);
   if (!stem)
-    stem_len = (size_t) (dot - base), stem = base;
+    {
+      stem = base;
+      stem_len = (size_t) (dot - base);
+    }
   else
     stem_len = strlen (stem);
   name = malloc (dir_len + stem_len + strlen (dot) + 10);
