@@ -89,6 +89,9 @@ const gh_operation_spec *gh_operation_get (gh_operation operation);
 /* By name; -1 when none is called so. */
 int gh_param_lookup (const char *name);
 int gh_operation_lookup (const char *name);
+/* The place of `param` among `operation`'s parameters (its default is
+ * that of `defaults`), or -1 when the operation does not take it. */
+int gh_operation_param (gh_operation operation, gh_param param);
 /* The default of `param` for `operation` (mode: channels for equalize
  * and match, luminance for CLAHE); a parameter the operation does not
  * take gets the first operation's that does. */
@@ -130,6 +133,11 @@ gh_status gh_param_parse (gh_param param, const char *text, double *value,
 
 /* GH_NEEDS_* of the request's operation. */
 unsigned gh_request_needs (const gh_request *request);
+
+/* The gh_clahe_params of a CLAHE request (clip limit, tiles, mode): what
+ * gh_clahe_begin takes for its GH_NEEDS_CLAHE_PASS. */
+void gh_request_clahe_params (const gh_request *request,
+                              gh_clahe_params *params);
 
 /* What gh_request_prepare works from: the image's pixel format, and what
  * the operation needs (NULL where it needs nothing). */

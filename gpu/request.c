@@ -101,6 +101,14 @@ param_index (const gh_operation_spec *spec, gh_param param)
   return -1;
 }
 
+int
+gh_operation_param (gh_operation operation, gh_param param)
+{
+  const gh_operation_spec *spec = gh_operation_get (operation);
+
+  return spec ? param_index (spec, param) : -1;
+}
+
 double
 gh_param_default (gh_operation operation, gh_param param)
 {
@@ -235,6 +243,16 @@ gh_request_needs (const gh_request *r)
   const gh_operation_spec *spec = r ? gh_operation_get (r->operation) : NULL;
 
   return spec ? spec->needs : 0;
+}
+
+void
+gh_request_clahe_params (const gh_request *r, gh_clahe_params *params)
+{
+  memset (params, 0, sizeof *params);
+  params->clip_limit = r->clip_limit;
+  params->tiles_x = r->tiles_x;
+  params->tiles_y = r->tiles_y;
+  params->mode = r->mode;
 }
 
 gh_status

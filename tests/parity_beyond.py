@@ -12,8 +12,9 @@ Usage: parity_beyond.py [--backend auto|cpu|cuda] PATH-TO-gpu-histogram-cli
     (channel_axis=-1, where skimage stores the float into a uint8 image, truncating: the
     one difference, checked and counted), a gray reference for RGB and an RGB reference
     (its luminance) for gray;
-(d) --multi-otsu K equals filters.threshold_multiotsu(classes=K), K = 2..5, on photos made
-    gray and random and adversarial images (few levels, ties); too few levels fail in both;
+(d) --multi-otsu K equals filters.threshold_multiotsu(classes=K), K = 3..5 (the vocabulary's
+    classes; 2 is binarize), on photos made gray and random and adversarial images (few
+    levels, ties); too few levels fail in both;
     --posterize paints class i of n + 1 with round(i * 255 / n), np.digitize(right=True).
 Exit status: 0 all passed, 1 something failed, 77 (meson: skipped) without cv2/skimage.
 """
@@ -32,8 +33,9 @@ except ImportError as e:
     print(f"cannot import cv2/numpy/skimage ({e}): skipping")
     sys.exit(77)
 
+from checks import Checks  # noqa: E402
 from netpbm import load_png, read_pnm, write_pnm  # noqa: E402
-from parity_opencv import Checks, first_difference, gimp_luminance_bins, run_cli  # noqa: E402
+from parity_opencv import first_difference, gimp_luminance_bins, run_cli  # noqa: E402
 
 ROOT = Path(__file__).resolve().parent.parent
 GRIDS = [(1, 1), (8, 8), (3, 5), (16, 16)]
@@ -230,7 +232,7 @@ def main():
         check_match(checks, cli, tmp, f"gray {n2} to {n1}", r, a, stats)
 
         for name, gray in grays.items():
-            for classes in range(2, 6):
+            for classes in range(3, 6):
                 check_multi_otsu(checks, cli, tmp, name, gray, classes)
     print(f"match, RGB: scikit-image's uint8 result truncates its float; rounding it half up "
           f"changes {stats['differ']} of {stats['samples']} samples")

@@ -24,6 +24,7 @@ except ImportError as e:
     print(f"cannot import cv2/numpy ({e}): skipping")
     sys.exit(77)
 
+from checks import Checks  # noqa: E402
 from netpbm import load_png, read_pnm, write_pnm  # noqa: E402
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -98,17 +99,6 @@ def random_grays():
         "64x64 narrow range": uniform(64, 64, 40, 48),
         "255x1 ramp": np.arange(255, dtype=np.uint8)[:, None],
     }
-
-
-class Checks:
-    def __init__(self):
-        self.passed = self.failed = 0
-
-    def report(self, what, problem):
-        """problem: None when the check passed, else what went wrong."""
-        print(f"ok   {what}" if problem is None else f"FAIL {what}: {problem}")
-        self.passed += problem is None
-        self.failed += problem is not None
 
 
 def check_otsu(checks, cli, tmp, name, gray):

@@ -75,6 +75,20 @@ check_ranges (void)
          err.message);
   CHECK (gh_param_parse (GH_PARAM_CLASSES, "2", &v, &err) != GH_OK,
          "two classes is binarize");
+  {
+    gh_request r;
+    gh_clahe_params c;
+    gh_request_defaults (&r, GH_REQ_CLAHE);
+    gh_request_set (&r, GH_PARAM_TILES_Y, 5);
+    gh_request_clahe_params (&r, &c);
+    CHECK (c.clip_limit == 2.0 && c.tiles_x == 8 && c.tiles_y == 5
+             && c.mode == GH_EQUALIZE_LUMINANCE,
+           "a CLAHE request's gh_clahe_params");
+  }
+  CHECK (gh_operation_param (GH_REQ_CLAHE, GH_PARAM_TILES_Y) == 2
+           && gh_operation_param (GH_REQ_EQUALIZE, GH_PARAM_CHANNEL) == -1
+           && gh_operation_param (GH_NUM_REQS, GH_PARAM_MODE) == -1,
+         "gh_operation_param");
 }
 
 /* The picture's bytes after `op`. */

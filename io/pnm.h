@@ -1,5 +1,6 @@
 /* pnm.h — reading and writing 8-bit netpbm images (P5, P6, P7 PAM) a strip
- * of rows at a time, so the CLI never holds a whole image.
+ * of rows at a time, so the CLI never holds a whole image (the benchmark
+ * reads its photos with it too).
  *
  *   pnm_image im;  char err[200];
  *   if (pnm_open (path, &im, err, sizeof err)) ... err ...

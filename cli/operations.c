@@ -1,0 +1,83 @@
+/* operations.c — one operation the options ask for (operations.h). */
+#include "operations.h"
+
+#include "count.h"
+#include "results.h"
+
+#include <stdio.h>
+
+/* "threshold: T" (binarize) or "thresholds: T1,T2,..." (posterize), as
+ * levels. */
+static void
+print_thresholds (gh_operation operation, const gh_request_result *res)
+{
+  int several = gh_operation_param (operation, GH_PARAM_CLASSES) >= 0;
+
+  printf ("%s:", several ? "thresholds" : "threshold");
+  for (int k = 0; k < res->n; k++)
+    printf ("%s%d", k ? "," : " ", res->levels[k]);
+  printf ("\n");
+}
+
+int
+cli_run_operation (gh_engine *engine, const cli_options *o,
+                   gh_operation operation, pnm_image *im,
+                   const gh_histogram *hist, double *decode)
+{
+  gh_layout layout = (gh_layout) im->depth;
+  gh_request r;
+  gh_histogram ref;
+  gh_clahe *clahe = NULL;
+  gh_request_inputs in = { layout, GH_SAMPLE_U8, o->luminance, hist->bins,
+                           hist, NULL, NULL };
+  gh_request_result res;
+  gh_op op;
+  gh_error err;
+  unsigned needs;
+  int rc = -1;
+
+  cli_request (o, operation, layout, &r);
+  if (gh_operation_param (operation, GH_PARAM_CHANNEL) >= 0
+      && !(gh_layout_channel_mask (layout) & (1u << r.channel)))
+    return fprintf (stderr, "this image has no %s channel\n",
+                    gh_channel_name ((gh_channel) r.channel)),
+           -1;
+  needs = gh_request_needs (&r);
+  gh_histogram_init (&ref);
+  if (needs & GH_NEEDS_REFERENCE)
+    {
+      if (cli_count_file (engine, o->reference, o->luminance, &ref, decode))
+        goto out;
+      in.reference = &ref;
+    }
+  if (needs & GH_NEEDS_CLAHE_PASS)
+    {
+      gh_clahe_params params;
+      gh_request_clahe_params (&r, &params);
+      if (cli_clahe_pass (engine, &params, o->luminance, im, &clahe, decode))
+        goto out;
+      in.clahe = clahe;
+    }
+  if (!o->output[operation])
+    {
+      /* --multi-otsu alone: the thresholds, no file. */
+      if (gh_request_thresholds (&r, hist, hist->bins, &res, &err) != GH_OK)
+        goto fail;
+      print_thresholds (operation, &res);
+      rc = 0;
+      goto out;
+    }
+  if (gh_request_prepare (&r, &in, &op, &res, &err) != GH_OK)
+    goto fail;
+  if (res.n > 0)
+    print_thresholds (operation, &res);
+  rc = cli_rewrite (im, o->output[operation], &op);
+  gh_op_clear (&op);
+  goto out;
+fail:
+  fprintf (stderr, "%s\n", err.message);
+out:
+  gh_clahe_destroy (clahe);
+  gh_histogram_clear (&ref);
+  return rc;
+}

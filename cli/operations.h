@@ -1,0 +1,22 @@
+/* operations.h — one operation the CLI's options ask for: its gh_request
+ * (options.h), what it needs counted (a reference, a CLAHE pass: count.h),
+ * its preparation through the vocabulary (gh_request_prepare), its
+ * thresholds printed (binarize, posterize) and the image rewritten through
+ * it (results.h).
+ *
+ *   for (int k = GH_REQ_NONE + 1; k < GH_NUM_REQS; k++)
+ *     if (cli_wants (&o, k))
+ *       cli_run_operation (engine, &o, k, &im, &hist, &decode);
+ */
+#ifndef CLI_OPERATIONS_H
+#define CLI_OPERATIONS_H
+
+#include "options.h"
+#include "pnm.h"
+
+/* `im` is open and `hist` its histogram; 0, or -1 (said on stderr). */
+int cli_run_operation (gh_engine *engine, const cli_options *options,
+                       gh_operation operation, pnm_image *im,
+                       const gh_histogram *hist, double *decode);
+
+#endif

@@ -1,0 +1,310 @@
+/* options.c — the CLI's command line (options.h).  The options of the
+ * operations' parameters and files are the vocabulary's names ("--" +
+ * gh_param / gh_operation name); what is written here is the wiring of
+ * the others, the aliases kept from before the vocabulary, and the text. */
+#include "options.h"
+
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+static const char usage_head[] =
+  "usage: gpu-histogram-cli [options] INPUT...\n"
+  "  INPUT             8-bit netpbm image: P5, P6 or P7 (GRAYSCALE,\n"
+  "                    GRAYSCALE_ALPHA, RGB, RGB_ALPHA); several inputs\n"
+  "                    are counted in turn by one engine, each printed\n"
+  "                    after a 'file: NAME' line (statistics only)\n"
+  "  --timings         print where the time went on stderr\n"
+  "  --backend B       auto (default), cpu or cuda\n"
+  "  --smem-cap KB     testing: the shared memory a GPU block may use,\n"
+  "                    below the device's limit (64: Turing, 99: RTX 30/\n"
+  "                    40/50, 163: A100), so one GPU runs the kernels\n"
+  "                    smaller ones launch (0, default: the device's)\n"
+  "  --luminance RULE  perceptual (default: GIMP 2.10's, Y' of the stored\n"
+  "                    R'G'B') or linear (GIMP 3's, Y of linear light)\n"
+  "  --mask FILE       P5 selection mask of the same size (0..255)\n"
+  "  --range LO:HI     bins for the statistics (default 0:255)\n"
+  "  --histogram FILE  write the histogram as CSV, as the GIMP plug-ins\n"
+  "                    export it (bin,value,red,green,blue,alpha,luminance)\n"
+  "  --list-params     print the parameters' names, kinds, ranges and\n"
+  "                    operations as CSV, and exit\n"
+  "Operations, each writing a copy of the image (--mode, --channel, ...\n"
+  "below):\n"
+  "  --equalize FILE   equalized (mode channels: OpenCV's equalizeHist per\n"
+  "                    channel)\n"
+  "  --binarize FILE   binarized on --channel at --threshold (prints\n"
+  "                    'threshold: T')\n"
+  "  --clahe FILE      OpenCV's createCLAHE(clip-limit, (tiles-x, tiles-y))\n"
+  "                    .apply per channel, or on the luminance\n"
+  "  --match FILE      its histogram matched to --reference's (scikit-\n"
+  "                    image's match_histograms, rounded to the nearest)\n"
+  "  --reference REF   the netpbm image --match matches\n"
+  "  --posterize FILE  each of --classes classes of --channel painted with\n"
+  "                    its level (prints scikit-image's threshold_multiotsu\n"
+  "                    'thresholds: T1,T2,...')\n"
+  "Parameters (the plug-in's; each goes to every operation that takes it;\n"
+  "--channel takes value, red, green, blue, alpha or luminance too, and\n"
+  "--mode channels or luminance):\n";
+
+static const char usage_tail[] =
+  "  --equalize-mode M  the same as --mode M\n"
+  "  --clahe-params C,TX,TY  the same as --clip-limit C --tiles-x TX\n"
+  "                    --tiles-y TY\n"
+  "  --multi-otsu K    the same as --classes K, and print posterize's\n"
+  "                    thresholds (with no --posterize too)\n"
+  "A --channel not given that a gray image lacks (luminance) is its value.\n"
+  "Output files appear only when complete (written under a temporary\n"
+  "name in the same folder, then renamed).\n";
+
+/* `text` in lines of at most 52 characters, all but the first indented
+ * to the option texts' column. */
+static void
+wrap (FILE *out, const char *text)
+{
+  while (strlen (text) > 52)
+    {
+      int cut = 52;
+      while (cut > 0 && text[cut] != ' ')
+        cut--;
+      if (cut == 0)
+        break;
+      fprintf (out, "%.*s\n%20s", cut, text, "");
+      text += cut + 1;
+    }
+  fprintf (out, "%s\n", text);
+}
+
+/* The parameters' lines: the blurb, the range and each operation's
+ * default, all the vocabulary's. */
+static void
+usage (FILE *out)
+{
+  fputs (usage_head, out);
+  for (int p = 0; p < GH_NUM_PARAMS; p++)
+    {
+      const gh_param_spec *s = gh_param_get ((gh_param) p);
+      char head[32];
+      const char *sep = "; default";
+
+      snprintf (head, sizeof head, "--%s %s", s->name,
+                s->is_integer ? "N" : "X");
+      fprintf (out, "  %-17s ", head);
+      wrap (out, s->blurb);
+      fprintf (out, "%20s%g..%g", "", s->min, s->max);
+      for (int o = GH_REQ_NONE + 1; o < GH_NUM_REQS; o++)
+        if (gh_operation_param ((gh_operation) o, (gh_param) p) >= 0)
+          {
+            fprintf (out, "%s %s %g", sep, gh_operation_get (o)->name,
+                     gh_param_default ((gh_operation) o, (gh_param) p));
+            sep = ",";
+          }
+      fputs ("\n", out);
+    }
+  fputs (usage_tail, out);
+}
+
+/* --list-params: what tests/cli_ranges.py drives the ranges from. */
+static void
+list_params (void)
+{
+  printf ("param,integer,min,max,step,operations\n");
+  for (int p = 0; p < GH_NUM_PARAMS; p++)
+    {
+      const gh_param_spec *s = gh_param_get ((gh_param) p);
+      const char *sep = "";
+
+      printf ("%s,%d,%.17g,%.17g,%.17g,", s->name, s->is_integer, s->min,
+              s->max, s->step);
+      for (int o = GH_REQ_NONE + 1; o < GH_NUM_REQS; o++)
+        if (gh_operation_param ((gh_operation) o, (gh_param) p) >= 0)
+          {
+            printf ("%s%s", sep, gh_operation_get (o)->name);
+            sep = " ";
+          }
+      printf ("\n");
+    }
+}
+
+static int
+parse_int (const char *s, int lo, int hi, int *out)
+{
+  char *end;
+  long v;
+  errno = 0;
+  v = strtol (s, &end, 10);
+  if (errno || end == s || *end || v < lo || v > hi)
+    return -1;
+  *out = (int) v;
+  return 0;
+}
+
+/* One parameter's value, parsed and checked by the vocabulary. */
+static int
+set_param (cli_options *o, gh_param param, const char *text)
+{
+  gh_error err;
+
+  if (gh_param_parse (param, text, &o->param[param], &err) != GH_OK)
+    return fprintf (stderr, "%s\n", err.message), -1;
+  o->given |= 1u << param;
+  return 0;
+}
+
+/* --clahe-params C,TX,TY: three parameters, each checked as its own. */
+static int
+set_clahe_params (cli_options *o, const char *v)
+{
+  static const gh_param order[3] = { GH_PARAM_CLIP_LIMIT, GH_PARAM_TILES_X,
+                                     GH_PARAM_TILES_Y };
+  char buf[96], *field = buf;
+
+  if (strlen (v) >= sizeof buf)
+    return fprintf (stderr, "--clahe-params takes CLIP,TX,TY\n"), -1;
+  strcpy (buf, v);
+  for (int k = 0; k < 3; k++)
+    {
+      char *comma = strchr (field, ',');
+      if ((k < 2) != (comma != NULL))
+        return fprintf (stderr, "--clahe-params takes CLIP,TX,TY\n"), -1;
+      if (comma)
+        *comma = '\0';
+      if (set_param (o, order[k], field))
+        return -1;
+      field = comma + 1;
+    }
+  return 0;
+}
+
+/* The options that take a value; 0 or -1 (said). */
+static int
+parse_option (cli_options *o, const char *a, const char *v)
+{
+  int k;
+
+  if ((k = gh_param_lookup (a + 2)) >= 0)
+    return set_param (o, (gh_param) k, v);
+  if ((k = gh_operation_lookup (a + 2)) > GH_REQ_NONE)
+    return o->output[k] = v, 0;
+  if (!strcmp (a, "--equalize-mode"))
+    return set_param (o, GH_PARAM_MODE, v);
+  if (!strcmp (a, "--clahe-params"))
+    return set_clahe_params (o, v);
+  if (!strcmp (a, "--multi-otsu"))
+    return o->thresholds = 1, set_param (o, GH_PARAM_CLASSES, v);
+  if (!strcmp (a, "--mask"))
+    return o->mask = v, 0;
+  if (!strcmp (a, "--histogram"))
+    return o->histogram = v, 0;
+  if (!strcmp (a, "--reference"))
+    return o->reference = v, 0;
+  if (!strcmp (a, "--backend"))
+    return gh_backend_parse (v, &o->backend)
+             ? fprintf (stderr, "unknown backend '%s'\n", v), -1 : 0;
+  if (!strcmp (a, "--luminance"))
+    {
+      if (!strcmp (v, "perceptual"))
+        o->luminance = GH_LUMINANCE_PERCEPTUAL;
+      else if (!strcmp (v, "linear"))
+        o->luminance = GH_LUMINANCE_LINEAR;
+      else
+        return fprintf (stderr, "--luminance takes perceptual or linear\n"),
+               -1;
+      return 0;
+    }
+  if (!strcmp (a, "--smem-cap"))
+    return parse_int (v, 0, 1 << 20, &o->smem_cap_kb)
+             ? fprintf (stderr, "--smem-cap takes kilobytes, 0 or more\n"), -1
+             : 0;
+  if (!strcmp (a, "--range"))
+    {
+      char lo[16], hi[16];
+      if (sscanf (v, "%15[0-9]:%15[0-9]", lo, hi) != 2
+          || parse_int (lo, 0, 255, &o->lo) || parse_int (hi, 0, 255, &o->hi)
+          || o->lo > o->hi)
+        return fprintf (stderr, "--range takes LO:HI in 0..255\n"), -1;
+      return 0;
+    }
+  return fprintf (stderr, "unknown option %s\n", a), -1;
+}
+
+/* What the options ask for together; 0 or -1 (said). */
+static int
+check_together (const cli_options *o)
+{
+  int files = o->mask || o->histogram || o->thresholds;
+
+  for (int k = GH_REQ_NONE + 1; k < GH_NUM_REQS; k++)
+    files |= o->output[k] != NULL;
+  if (o->n_inputs == 0)
+    return fprintf (stderr, "no input image given\n"), -1;
+  if (o->n_inputs > 1 && files)
+    return fprintf (stderr, "--mask, --multi-otsu and the output files take "
+                            "one input\n"),
+           -1;
+  if (!o->output[GH_REQ_MATCH] != !o->reference)
+    return fprintf (stderr, "--match and --reference go together\n"), -1;
+  return 0;
+}
+
+int
+cli_parse_args (int argc, char **argv, cli_options *o)
+{
+  memset (o, 0, sizeof *o);
+  o->inputs = calloc ((size_t) argc, sizeof *o->inputs);
+  if (!o->inputs)
+    return fprintf (stderr, "out of memory\n"), 2;
+  o->luminance = GH_LUMINANCE_PERCEPTUAL;
+  o->hi = 255;
+  for (int i = 1; i < argc; i++)
+    {
+      const char *a = argv[i];
+      if (!strcmp (a, "--help"))
+        return usage (stdout), -1;
+      if (!strcmp (a, "--list-params"))
+        return list_params (), -1;
+      if (a[0] != '-' || a[1] != '-')
+        o->inputs[o->n_inputs++] = a;
+      else if (!strcmp (a, "--timings"))
+        o->timings = 1;
+      else if (i + 1 == argc)
+        {
+          fprintf (stderr, "%s needs a value\n", a);
+          goto fail;
+        }
+      else if (parse_option (o, a, argv[++i]))
+        goto fail;
+    }
+  if (!check_together (o))
+    return 0;
+fail:
+  usage (stderr);
+  return 2;
+}
+
+void
+cli_options_clear (cli_options *o)
+{
+  free (o->inputs);
+  o->inputs = NULL;
+}
+
+int
+cli_wants (const cli_options *o, gh_operation operation)
+{
+  return o->output[operation]
+         || (operation == GH_REQ_POSTERIZE && o->thresholds);
+}
+
+void
+cli_request (const cli_options *o, gh_operation operation, gh_layout layout,
+             gh_request *r)
+{
+  gh_request_defaults (r, operation);
+  for (int p = 0; p < GH_NUM_PARAMS; p++)
+    if (o->given & (1u << p))
+      gh_request_set (r, (gh_param) p, o->param[p]);
+  if (!(o->given & (1u << GH_PARAM_CHANNEL))
+      && !(gh_layout_channel_mask (layout) & (1u << r->channel)))
+    r->channel = gh_default_binarize_channel (layout);
+}

@@ -1,0 +1,48 @@
+/* options.h — the CLI's command line: parsed into cli_options, the
+ * operations' parameters taken (names, ranges, defaults, parsing) from the
+ * engine's vocabulary (gh_request.h), and each operation asked for turned
+ * into its gh_request.
+ *
+ *   cli_options o;
+ *   int rc = cli_parse_args (argc, argv, &o);  -- 2: usage error (said)
+ *   ... gh_request r;  cli_request (&o, GH_REQ_CLAHE, layout, &r);
+ *   cli_options_clear (&o);
+ */
+#ifndef CLI_OPTIONS_H
+#define CLI_OPTIONS_H
+
+#include "gh_request.h"
+
+typedef struct {
+  const char **inputs; /* into argv */
+  int n_inputs;
+  int timings;
+  const char *mask, *histogram, *reference;
+  /* --equalize FILE, --binarize FILE, ...: by operation; NULL not asked */
+  const char *output[GH_NUM_REQS];
+  /* --multi-otsu: print posterize's thresholds even with no file */
+  int thresholds;
+  double param[GH_NUM_PARAMS]; /* the parameters given ...          */
+  unsigned given;              /* ... bit 1 << gh_param             */
+  gh_backend backend;
+  gh_luminance luminance;
+  int lo, hi;      /* --range */
+  int smem_cap_kb; /* --smem-cap; 0: the device's own limit */
+} cli_options;
+
+/* 0: run; -1: done (--help, --list-params printed), exit 0; 2: a usage
+ * error, said on stderr with the usage. */
+int cli_parse_args (int argc, char **argv, cli_options *options);
+void cli_options_clear (cli_options *options);
+
+/* Whether `operation` is to run: its file asked for (or, posterize, its
+ * thresholds). */
+int cli_wants (const cli_options *options, gh_operation operation);
+
+/* `operation` at the vocabulary's defaults with the parameters given; a
+ * channel not given that the image's `layout` lacks (luminance of a gray
+ * image) becomes the layout's own (gh_default_binarize_channel). */
+void cli_request (const cli_options *options, gh_operation operation,
+                  gh_layout layout, gh_request *request);
+
+#endif
