@@ -2,7 +2,8 @@
  * a pixel's level in a channel under either luminance rule. */
 #include "apply.h"
 
-#include "accum.h"
+#include "fail.h"
+#include "layout.h"
 #include "pixel.h"
 
 #include <stdlib.h>

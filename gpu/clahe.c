@@ -45,9 +45,10 @@
 #define _POSIX_C_SOURCE 200809L /* sysconf */
 #include "clahe.h"
 
-#include "accum.h"
 #include "apply.h"
 #include "engine_share.h"
+#include "fail.h"
+#include "layout.h"
 #include "ops.h"
 #include "pixel.h"
 #if GH_HAVE_CUDA

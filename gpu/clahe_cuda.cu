@@ -9,7 +9,7 @@
  * thread per pixel, the column weights computed on the host (uploaded
  * once), the row weights with the host's float operations spelled out so
  * nvcc cannot fuse them, rounding half to even as cvRound. */
-#include "accum.h"
+#include "fail.h"
 #include "clahe_cuda.h"
 #include "pixel.h"
 

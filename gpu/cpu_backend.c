@@ -2,6 +2,8 @@
 #define _GNU_SOURCE
 #include "cpu_backend.h"
 
+#include "fail.h"
+#include "layout.h"
 #include "pixel.h"
 
 #include <pthread.h>

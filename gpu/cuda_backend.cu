@@ -24,6 +24,8 @@
 #include <string.h>
 
 #include "cuda_launch.h"
+#include "fail.h"
+#include "layout.h"
 
 #define SLOTS 2
 #define CHUNK_PIXELS ((size_t) 4 << 20) /* 16 MB of RGBA per chunk */

@@ -24,6 +24,8 @@
 #include "accum.h"
 #include "cpu_backend.h"
 #include "engine_share.h"
+#include "fail.h"
+#include "layout.h"
 #if GH_HAVE_CUDA
 #include "cuda_backend.h"
 #endif

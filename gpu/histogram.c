@@ -1,5 +1,5 @@
 /* histogram.c — gh_histogram storage and reading weighted counts. */
-#include "accum.h"
+#include "fail.h"
 
 #include <stdlib.h>
 #include <string.h>

@@ -17,7 +17,8 @@
  * same share in the reference's continuous distribution (each bin's count
  * spread evenly across it), so matching an image to itself is the
  * identity and distinct values stay distinct. */
-#include "accum.h"
+#include "fail.h"
+#include "layout.h"
 #include "ops.h"
 
 #include <math.h>

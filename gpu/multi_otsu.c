@@ -22,7 +22,7 @@
  * out of reach (minutes), so there the same maximum is found by dynamic
  * programming over the same float32 table H, in double; ties among equal
  * maxima may then resolve differently than an exhaustive search would. */
-#include "accum.h"
+#include "fail.h"
 
 #include <float.h>
 #include <stdlib.h>

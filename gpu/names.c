@@ -1,7 +1,7 @@
 /* names.c — channel and backend names, and which channels a layout has
  * (gpu_histogram.h, "Shared by every host"): the one spelling every host
  * prints, parses and writes into its CSV files. */
-#include "accum.h"
+#include "layout.h"
 
 #include <string.h>
 

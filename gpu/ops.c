@@ -11,7 +11,8 @@
  * both, the luminance changed is the one the histogram bins. */
 #include "apply.h"
 
-#include "accum.h"
+#include "fail.h"
+#include "layout.h"
 #include "ops.h"
 #include "pixel.h"
 

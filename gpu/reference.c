@@ -2,6 +2,7 @@
 #include "reference.h"
 
 #include "accum.h"
+#include "layout.h"
 #include "pixel.h"
 
 gh_status

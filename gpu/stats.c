@@ -6,7 +6,7 @@
  * Otsu and equalization follow OpenCV's arithmetic so 8-bit results are
  * identical, not merely close.
  */
-#include "accum.h"
+#include "gpu_histogram.h"
 
 #include <math.h>
 #include <stdlib.h>
