@@ -27,7 +27,7 @@
  *
  * Colour: each of R, G and B as its own plane (as cv::split + apply), or
  * the luminance (the histogram's rule) as the plane, the colour then moved
- * to the mapped level by gh_op_equalize's model (ops.c).
+ * to the mapped level by gh_op_equalize's model (colour.c).
  *
  * Float images (F32, `bins` bins): the same tiles, clipping and
  * redistribution over `bins` bins, and each tile's mapping the continuous
@@ -46,10 +46,11 @@
 #include "clahe.h"
 
 #include "apply.h"
+#include "colour.h"
 #include "engine_share.h"
 #include "fail.h"
 #include "layout.h"
-#include "ops.h"
+#include "op_kind.h"
 #include "pixel.h"
 #if GH_HAVE_CUDA
 #include "clahe_cuda.h"

@@ -1,5 +1,6 @@
 /* clahe.h — CLAHE's geometry, shared by the CPU (clahe.c) and the GPU
- * (clahe_cuda.cu), internal to the engine.
+ * (clahe_cuda.cu), and what gh_op_apply_rect and gh_op_clear (ops.c) call
+ * for a CLAHE op; internal to the engine.
  *
  * OpenCV pads an image whose size is not a multiple of the grid (in
  * either direction) by tiles_x - width % tiles_x columns and tiles_y -
@@ -32,6 +33,12 @@ typedef struct {
 
 /* cv::borderInterpolate (p, len, BORDER_REFLECT_101). */
 int gh_reflect101 (long p, long len);
+
+/* Applying a CLAHE op's tile mappings to a rectangle, and freeing them. */
+gh_status gh_clahe_apply (const gh_op *op, void *pixels, size_t x0,
+                          size_t y0, size_t width, size_t height,
+                          size_t stride, gh_error *error);
+void gh_clahe_map_free (struct gh_clahe_map *map);
 
 #ifdef __cplusplus
 }

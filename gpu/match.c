@@ -19,7 +19,7 @@
  * identity and distinct values stay distinct. */
 #include "fail.h"
 #include "layout.h"
-#include "ops.h"
+#include "op_kind.h"
 
 #include <math.h>
 #include <stdlib.h>

@@ -1,136 +1,23 @@
 /* ops.c — what equalize, binarize and posterize do to a strip of pixels
  * (gh_op in gpu_histogram.h), written once for every host: prepared from
  * the image's histogram, then applied strip by strip; the dispatch of
- * every kind, match (match.c) and CLAHE (clahe.c) included.
- *
- * Luminance-only equalization moves each pixel's colour to a new
- * luminance keeping its hue (gh_luminance_shift).  Under GIMP 2.10's rule
- * the model works on the stored R'G'B' samples and GIMP's perceptual
- * luminance of them; under GIMP 3's rule on the sRGB-decoded linear
- * samples and their Y, the samples being encoded back afterwards: in
- * both, the luminance changed is the one the histogram bins. */
+ * every kind, match (match.c) and CLAHE (clahe.c) included.  Luminance
+ * modes move the colour by colour.c's model. */
 #include "apply.h"
 
+#include "clahe.h"
+#include "colour.h"
 #include "fail.h"
 #include "layout.h"
-#include "ops.h"
+#include "op_kind.h"
 #include "pixel.h"
 
-#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
 _Static_assert (sizeof ((gh_op *) 0)->thresholds
                   == (GH_MULTI_OTSU_MAX_CLASSES - 1) * sizeof (int),
                 "gh_op holds the thresholds of the most classes");
-
-/* GIMP_RGB_LUMINANCE: GIMP 2.10's weights in double. */
-static double
-perceptual_luminance (double r, double g, double b)
-{
-  return r * 0.22248840 + g * 0.71690369 + b * 0.06060791;
-}
-
-/* The colour model.  A pixel's colour c (white at `white`) is its
- * luminance `lum` plus a chroma offset c - lum.  Scaling c by
- * target / lum scales both, which keeps the hue and the ratios between
- * the samples.  Where that would push a sample past white the chroma is
- * shrunk instead, c = target + s (c - target) with the largest s that
- * fits: luminance and hue stay, saturation drops, and at target = white
- * the pixel is white. */
-void
-gh_luminance_shift (double c[3], double lum, double target, double white)
-{
-  double top = 0;
-
-  for (int k = 0; k < 3; k++)
-    {
-      /* Black has no hue: it becomes the gray of the new luminance. */
-      c[k] = lum > 0 ? c[k] * (target / lum) : target;
-      top = top > c[k] ? top : c[k];
-    }
-  if (top > white)
-    for (int k = 0; k < 3; k++)
-      c[k] = target + (white - target) / (top - target) * (c[k] - target);
-}
-
-/* sRGB encoding of linear light, the inverse of the decode GIMP 3's
- * luminance uses. */
-static double
-srgb_encode (double v)
-{
-  return v > 0.0031308 ? 1.055 * pow (v, 1.0 / 2.4) - 0.055 : 12.92 * v;
-}
-
-static double
-clamp (double v, double lo, double hi)
-{
-  return v > lo ? (v < hi ? v : hi) : lo; /* NaN to lo */
-}
-
-void
-gh_op_move_luminance_u8 (const gh_op *op, uint8_t *p, double target)
-{
-  double c[3];
-
-  if (op->luminance == GH_LUMINANCE_LINEAR)
-    {
-      for (int k = 0; k < 3; k++)
-        c[k] = gh_srgb_decode_u8[p[k]];
-      gh_luminance_shift (c,
-                          c[0] * GH_BABL_Y_WR + c[1] * GH_BABL_Y_WG
-                            + c[2] * GH_BABL_Y_WB,
-                          target / 255.0, 1.0);
-      for (int k = 0; k < 3; k++)
-        c[k] = 255.0 * srgb_encode (c[k]);
-    }
-  else
-    {
-      for (int k = 0; k < 3; k++)
-        c[k] = p[k];
-      gh_luminance_shift (c, perceptual_luminance (c[0], c[1], c[2]),
-                          target, 255.0);
-    }
-  for (int k = 0; k < 3; k++)
-    p[k] = (uint8_t) clamp (floor (c[k] + 0.5), 0.0, 255.0);
-}
-
-float
-gh_op_luminance_key_f32 (const gh_op *op, const float *p)
-{
-  /* Perceptual: the double luminance stored to float, as the histogram
-   * binned it. */
-  return op->luminance == GH_LUMINANCE_LINEAR
-           ? gh_luminance_linear_f32 (p[0], p[1], p[2])
-           : (float) perceptual_luminance (p[0], p[1], p[2]);
-}
-
-void
-gh_op_move_luminance_f32 (const gh_op *op, float *p, double target)
-{
-  double c[3];
-
-  if (op->luminance == GH_LUMINANCE_LINEAR)
-    {
-      float lum = gh_luminance_linear_f32 (p[0], p[1], p[2]);
-      for (int k = 0; k < 3; k++)
-        c[k] = gh_srgb_decode_f32 (p[k]);
-      gh_luminance_shift (c, lum, target, 1.0);
-      for (int k = 0; k < 3; k++)
-        c[k] = srgb_encode (c[k]);
-    }
-  else
-    {
-      for (int k = 0; k < 3; k++)
-        c[k] = p[k];
-      gh_luminance_shift (c, perceptual_luminance (p[0], p[1], p[2]),
-                          target, 1.0);
-    }
-  /* Float layers may hold samples outside 0..1 (negative chroma, say);
-   * the result lies within the range. */
-  for (int k = 0; k < 3; k++)
-    p[k] = (float) clamp (c[k], 0.0, 1.0);
-}
 
 /* The inverse of a curve: the value whose cumulative share is q, the
  * count of each bin spread evenly across it as gh_equalize_curve_map
@@ -165,52 +52,16 @@ curve_inverse (const gh_equalize_curve *c, float q)
             + (want - c->below[k]) / (c->below[k + 1] - c->below[k]);
     }
   pos /= c->bins - 1;
-  return (float) clamp (pos, 0.0, 1.0);
+  return (float) gh_clamp (pos, 0.0, 1.0);
 }
 
-float
-gh_op_map_f32 (const gh_op *op, int k, float v)
+/* F32: the mapping of colour channel k (curves[k], then the inverse of
+ * targets[k] when the op matches a reference). */
+static float
+op_map_f32 (const gh_op *op, int k, float v)
 {
   float q = gh_equalize_curve_map (&op->curves[k], v);
   return op->targets[k].below ? curve_inverse (&op->targets[k], q) : q;
-}
-
-gh_status
-gh_op_check_kind (gh_layout layout, gh_sample sample, gh_luminance luminance,
-                  gh_error *error)
-{
-  if (layout < GH_LAYOUT_GRAY || layout > GH_LAYOUT_RGBA)
-    return gh_fail (error, GH_ERR_INVALID, "unknown layout %d",
-                    (int) layout);
-  if (sample != GH_SAMPLE_U8 && sample != GH_SAMPLE_F32)
-    return gh_fail (error, GH_ERR_INVALID, "unknown sample type %d",
-                    (int) sample);
-  if (luminance != GH_LUMINANCE_PERCEPTUAL
-      && luminance != GH_LUMINANCE_LINEAR)
-    return gh_fail (error, GH_ERR_INVALID, "unknown luminance rule %d",
-                    (int) luminance);
-  return GH_OK;
-}
-
-gh_status
-gh_op_check_mode (const char *what, gh_equalize_mode mode, gh_error *error)
-{
-  if (mode != GH_EQUALIZE_CHANNELS && mode != GH_EQUALIZE_LUMINANCE)
-    return gh_fail (error, GH_ERR_INVALID,
-                    "%s mode %d is not 0 (each channel) or 1 (luminance)",
-                    what, (int) mode);
-  return GH_OK;
-}
-
-gh_status
-gh_op_check_bins (const char *which, int bins, gh_sample sample,
-                  gh_error *error)
-{
-  if (sample == GH_SAMPLE_U8 ? bins != 256 : bins < 2 || bins > 65536)
-    return gh_fail (error, GH_ERR_INVALID,
-                    "a %shistogram of %d bins does not fit %s samples",
-                    which, bins, sample == GH_SAMPLE_U8 ? "8-bit" : "float");
-  return GH_OK;
 }
 
 gh_status
@@ -381,12 +232,12 @@ gh_op_apply_rect (const gh_op *op, void *pixels, size_t x0, size_t y0,
         for (float *p = (float *) row; p < (float *) row + width * bpp;
              p += bpp)
           for (int k = 0; k < (gh_layout_is_rgb (op->layout) ? 3 : 1); k++)
-            p[k] = gh_op_map_f32 (op, k, p[k]);
+            p[k] = op_map_f32 (op, k, p[k]);
       else
         for (float *p = (float *) row; p < (float *) row + width * bpp;
              p += bpp)
           gh_op_move_luminance_f32 (
-            op, p, gh_op_map_f32 (op, 0, gh_op_luminance_key_f32 (op, p)));
+            op, p, op_map_f32 (op, 0, gh_op_luminance_key_f32 (op, p)));
     }
   return GH_OK;
 }

@@ -156,6 +156,13 @@ gh_luminance_linear_f32 (float r, float g, float b)
          + gh_srgb_decode_f32 (b) * GH_BABL_Y_WB;
 }
 
+/* v within lo..hi, NaN to lo (host code). */
+static inline double
+gh_clamp (double v, double lo, double hi)
+{
+  return v > lo ? (v < hi ? v : hi) : lo;
+}
+
 GH_HOSTDEV unsigned
 gh_max3 (unsigned r, unsigned g, unsigned b)
 {
