@@ -20,12 +20,6 @@ gh_strip_check (gh_layout layout, gh_sample sample, const void *pixels,
 }
 
 int
-gh_pixel_level (gh_layout layout, const uint8_t *p, gh_channel channel)
-{
-  return gh_pixel_level_with (layout, p, channel, GH_LUMINANCE_PERCEPTUAL);
-}
-
-int
 gh_pixel_level_with (gh_layout layout, const uint8_t *p, gh_channel channel,
                      gh_luminance luminance)
 {
@@ -81,16 +75,6 @@ gh_apply_tables (gh_layout layout, void *pixels, size_t width, size_t height,
   return GH_OK;
 }
 
-gh_status
-gh_apply_threshold (gh_layout layout, void *pixels, size_t width,
-                    size_t height, size_t stride, gh_channel channel,
-                    int threshold, gh_error *error)
-{
-  return gh_posterize_strip (layout, GH_SAMPLE_U8, GH_LUMINANCE_PERCEPTUAL,
-                             pixels, width, height, stride, channel, 1,
-                             &threshold, 256, error);
-}
-
 /* The class of a bin: how many thresholds it is above. */
 static int
 class_of (int bin, int n, const int *thresholds)
@@ -112,16 +96,9 @@ gh_posterize_strip (gh_layout layout, gh_sample sample,
   int bpp, colours;
   uint8_t levels[256];
 
+  /* gh_op_posterize checked the channel, the bins and the thresholds. */
   if (st != GH_OK)
     return st;
-  if ((unsigned) channel >= GH_NUM_CHANNELS
-      || !(gh_layout_channels (layout) & (1u << channel)))
-    return gh_fail (error, GH_ERR_INVALID,
-                    "channel %d is not in this image", (int) channel);
-  if (bins < 2 || bins > 65536 || (sample == GH_SAMPLE_U8 && bins != 256))
-    return gh_fail (error, GH_ERR_INVALID, "%d bins", bins);
-  if (n < 1 || n > 255 || !thresholds)
-    return gh_fail (error, GH_ERR_INVALID, "%d thresholds", n);
   for (int i = 0; i <= n; i++)
     levels[i] = (uint8_t) ((i * 255 * 2 + n) / (2 * n)); /* rounded */
   bpp = gh_layout_bpp (layout);
@@ -229,41 +206,4 @@ gh_equalize_curve_clear (gh_equalize_curve *c)
 {
   free (c->below);
   memset (c, 0, sizeof *c);
-}
-
-gh_status
-gh_apply_curves_f32 (gh_layout layout, float *pixels, size_t width,
-                     size_t height, size_t stride,
-                     const gh_equalize_curve *const curves[3],
-                     gh_error *error)
-{
-  gh_status st = gh_strip_check (layout, GH_SAMPLE_F32, pixels, width,
-                              height, stride, error);
-  int bpp, colours;
-
-  if (st != GH_OK)
-    return st;
-  bpp = gh_layout_bpp (layout);
-  colours = gh_layout_is_rgb (layout) ? 3 : 1;
-  for (int k = 0; k < colours; k++)
-    if (!curves || !curves[k] || !curves[k]->below)
-      return gh_fail (error, GH_ERR_INVALID, "curve %d is missing", k);
-  for (size_t y = 0; y < height; y++)
-    {
-      float *p = (float *) ((uint8_t *) pixels + y * stride);
-      for (size_t x = 0; x < width; x++, p += bpp)
-        for (int k = 0; k < colours; k++)
-          p[k] = gh_equalize_curve_map (curves[k], p[k]);
-    }
-  return GH_OK;
-}
-
-gh_status
-gh_apply_threshold_f32 (gh_layout layout, float *pixels, size_t width,
-                        size_t height, size_t stride, gh_channel channel,
-                        int threshold, int bins, gh_error *error)
-{
-  return gh_posterize_strip (layout, GH_SAMPLE_F32, GH_LUMINANCE_PERCEPTUAL,
-                             pixels, width, height, stride, channel, 1,
-                             &threshold, bins, error);
 }

@@ -5,7 +5,7 @@
  * A number is formatted and read back by the C library in the current
  * locale, whatever it is, and only then is the locale's decimal point
  * replaced by '.': no locale is switched, so other threads are left alone. */
-#include "gpu_histogram.h"
+#include "csv.h"
 
 #include <locale.h>
 #include <stdlib.h>

@@ -838,8 +838,9 @@ test_match (void)
           for (size_t i = 0; i < rn; i++)
             rc[rb == 1 ? ref[i]
                : sb == 3 ? ref[i * 3 + k]
-                         : gh_pixel_level (GH_LAYOUT_RGB, ref + i * 3,
-                                           GH_CHANNEL_LUMINANCE)]++;
+                         : gh_pixel_level_with (GH_LAYOUT_RGB, ref + i * 3,
+                                                GH_CHANNEL_LUMINANCE,
+                                                GH_LUMINANCE_PERCEPTUAL)]++;
           for (int v = 0; v < 256; v++)
             if (rc[v] > 0)
               {
