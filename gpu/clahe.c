@@ -42,7 +42,6 @@
  * (clahe_cuda.cu), with the same integers and the same float operations;
  * a GPU failure is told through the engine and the work finishes on the
  * CPU. */
-#define _POSIX_C_SOURCE 200809L /* sysconf */
 #include "clahe.h"
 
 #include "apply.h"
@@ -52,22 +51,21 @@
 #include "layout.h"
 #include "op_kind.h"
 #include "pixel.h"
+#include "threads.h"
 #if GH_HAVE_CUDA
 #include "clahe_cuda.h"
 #endif
 
 #include <limits.h>
 #include <math.h>
-#include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
-#include <unistd.h>
 
 /* Tile histograms beyond this many counters are refused (1 GiB). */
 #define MAX_COUNTERS ((size_t) 1 << 28)
 
-/* The CPU's threads: one per core, at most this many, each with at least
- * this much work (a thread costs tens of microseconds to start). */
+/* CLAHE's jobs: at most this many, each with at least this much work
+ * (starting or waking a thread costs microseconds). */
 #define MAX_THREADS 32
 #define MIN_PIXELS_PER_THREAD ((size_t) 1 << 16)
 
@@ -237,34 +235,37 @@ gh_clahe_begin (gh_engine *engine, const gh_clahe_params *p, gh_layout layout,
   return GH_OK;
 }
 
-/* Work split across threads: each job runs on its own thread (the first
- * on the caller's); the jobs touch disjoint memory. */
-static void
-run_jobs (void *(*fn) (void *), void *jobs, size_t job_size, int n)
-{
-  pthread_t threads[MAX_THREADS];
-  int started = 1;
-
-  for (int i = 1; i < n; i++, started++)
-    if (pthread_create (&threads[i], NULL, fn, (char *) jobs + i * job_size))
-      break; /* no thread: the caller runs the rest */
-  for (int i = started; i < n; i++)
-    fn ((char *) jobs + i * job_size);
-  fn (jobs);
-  for (int i = 1; i < started; i++)
-    pthread_join (threads[i], NULL);
-}
-
-/* Threads for `pixels` of work: one per core, none for small work. */
+/* Jobs for `pixels` of work, at most `most`: as many as the engine has
+ * threads (gh_options.cpu_threads), or the processor cores without an
+ * engine; one for small work. */
 static int
-threads_for (size_t pixels, int most)
+threads_for (gh_engine *engine, size_t pixels, int most)
 {
-  long cores = sysconf (_SC_NPROCESSORS_ONLN);
+  gh_threads *pool = gh_engine_threads (engine);
+  size_t cores = (size_t) (pool ? gh_threads_count (pool)
+                                : gh_threads_cores ());
   size_t n = pixels / MIN_PIXELS_PER_THREAD;
-  n = n < (size_t) (cores > 0 ? cores : 1) ? n : (size_t) cores;
+  n = n < cores ? n : cores;
   n = n < (size_t) most ? n : (size_t) most;
   n = n < MAX_THREADS ? n : MAX_THREADS;
   return n > 1 ? (int) n : 1;
+}
+
+/* Runs fn (i, jobs) for each of n jobs at once: on the engine's threads,
+ * or on threads started for the call without an engine. */
+static void
+run_jobs (gh_engine *engine, gh_thread_fn fn, void *jobs, int n)
+{
+  gh_threads *pool = gh_engine_threads (engine), *own = NULL;
+
+  if (!pool && n > 1 && gh_threads_create (n, &own, NULL) == GH_OK)
+    pool = own;
+  if (pool)
+    gh_threads_run (pool, n, fn, jobs);
+  else
+    for (int i = 0; i < n; i++) /* no threads: all on the caller's */
+      fn (i, jobs);
+  gh_threads_destroy (own);
 }
 
 /* A pixel's bin in set k. */
@@ -325,10 +326,10 @@ count_padded_row (const count_job *j, const uint8_t *row, int py)
     }
 }
 
-static void *
-count_main (void *arg)
+static void
+count_main (int index, void *jobs)
 {
-  const count_job *j = arg;
+  const count_job *j = (const count_job *) jobs + index;
   const gh_clahe_geom *g = &j->c->g;
 
   for (size_t r = 0; r < j->rows; r++)
@@ -340,7 +341,6 @@ count_main (void *arg)
         if (g->src_row[py - g->height] == y)
           count_padded_row (j, row, py);
     }
-  return NULL;
 }
 
 /* Each thread counts its own tile columns. */
@@ -349,12 +349,13 @@ count_rows_cpu (gh_clahe *c, const void *pixels, size_t y0, size_t rows,
                 size_t stride)
 {
   count_job jobs[MAX_THREADS];
-  int n = threads_for ((size_t) c->g.padded_w * rows, c->g.tiles_x);
+  int n = threads_for (c->engine, (size_t) c->g.padded_w * rows,
+                       c->g.tiles_x);
 
   for (int i = 0; i < n; i++)
     jobs[i] = (count_job){ c, pixels, y0, rows, stride,
                            c->g.tiles_x * i / n, c->g.tiles_x * (i + 1) / n };
-  run_jobs (count_main, jobs, sizeof *jobs, n);
+  run_jobs (c->engine, count_main, jobs, n);
 }
 
 gh_status
@@ -656,10 +657,10 @@ typedef struct {
   size_t x0, y0, width, height, stride;
 } map_job;
 
-static void *
-map_main (void *arg)
+static void
+map_main (int index, void *jobs)
 {
-  const map_job *job = arg;
+  const map_job *job = (const map_job *) jobs + index;
   const gh_op *op = job->op;
   uint8_t *pixels = job->pixels;
   size_t x0 = job->x0, y0 = job->y0, width = job->width;
@@ -711,7 +712,6 @@ map_main (void *arg)
             }
         }
     }
-  return NULL;
 }
 
 /* Each thread maps its own band of rows. */
@@ -720,7 +720,8 @@ map_rows_cpu (const gh_op *op, void *pixels, size_t x0, size_t y0,
               size_t width, size_t height, size_t stride)
 {
   map_job jobs[MAX_THREADS];
-  int n = threads_for (width * height,
+  gh_engine *engine = op->clahe->engine;
+  int n = threads_for (engine, width * height,
                        height < MAX_THREADS ? (int) height : MAX_THREADS);
 
   for (int i = 0; i < n; i++)
@@ -729,7 +730,7 @@ map_rows_cpu (const gh_op *op, void *pixels, size_t x0, size_t y0,
       jobs[i] = (map_job){ op, (uint8_t *) pixels + a * stride, x0, y0 + a,
                            width, b - a, stride };
     }
-  run_jobs (map_main, jobs, sizeof *jobs, n);
+  run_jobs (engine, map_main, jobs, n);
 }
 
 gh_status

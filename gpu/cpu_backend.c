@@ -1,15 +1,13 @@
 /* cpu_backend.c — multi-threaded CPU histograms (cpu_backend.h). */
-#define _GNU_SOURCE
 #include "cpu_backend.h"
 
 #include "fail.h"
 #include "layout.h"
 #include "pixel.h"
+#include "threads.h"
 
-#include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
-#include <unistd.h>
 
 /* Four copies of each 32-bit table: consecutive pixels go to different
  * copies, so equal values don't wait on each other's store.  Each table is
@@ -208,15 +206,8 @@ count_with (const gh_image *image, const gh_piece *piece, tables *t,
 #undef KEY
 }
 
-/* The pool: a job runs on every thread at once, the caller being thread
- * 0; for counting, worker i counts part i of the piece into its own
- * accumulator. */
-typedef void (*job_fn) (gh_cpu *cpu, int index, void *arg);
-
+/* Worker i counts part i of a piece into its own accumulator. */
 typedef struct {
-  gh_cpu *cpu;
-  int index;
-  pthread_t thread;
   tables t;
   gh_accum acc;
   gh_piece part;
@@ -224,109 +215,41 @@ typedef struct {
 } worker;
 
 struct gh_cpu {
+  gh_threads *pool;
   int threads;
-  worker *workers; /* threads of them; workers[0] is the caller */
+  worker *workers; /* threads of them; workers[0] is the caller's */
   gh_image image;
-  pthread_mutex_t lock;
-  pthread_cond_t wake, done;
-  unsigned long generation;
-  int pending;
-  int quit;
-  job_fn job;
-  void *job_arg;
 };
-
-static void *
-worker_main (void *arg)
-{
-  worker *w = arg;
-  gh_cpu *cpu = w->cpu;
-  unsigned long seen = 0;
-
-  for (;;)
-    {
-      pthread_mutex_lock (&cpu->lock);
-      while (cpu->generation == seen && !cpu->quit)
-        pthread_cond_wait (&cpu->wake, &cpu->lock);
-      if (cpu->quit)
-        {
-          pthread_mutex_unlock (&cpu->lock);
-          return NULL;
-        }
-      seen = cpu->generation;
-      pthread_mutex_unlock (&cpu->lock);
-
-      cpu->job (cpu, w->index, cpu->job_arg);
-
-      pthread_mutex_lock (&cpu->lock);
-      if (--cpu->pending == 0)
-        pthread_cond_signal (&cpu->done);
-      pthread_mutex_unlock (&cpu->lock);
-    }
-}
-
-static void
-stop_workers (gh_cpu *cpu, int started)
-{
-  pthread_mutex_lock (&cpu->lock);
-  cpu->quit = 1;
-  pthread_cond_broadcast (&cpu->wake);
-  pthread_mutex_unlock (&cpu->lock);
-  for (int i = 1; i < started; i++)
-    pthread_join (cpu->workers[i].thread, NULL);
-}
 
 gh_status
 gh_cpu_create (int threads, gh_cpu **out, gh_error *error)
 {
-  gh_cpu *cpu;
-  int started = 1;
+  gh_cpu *cpu = calloc (1, sizeof *cpu);
+  gh_status st;
 
-  if (threads <= 0)
-    {
-      long n = sysconf (_SC_NPROCESSORS_ONLN);
-      threads = n > 0 ? (int) n : 1;
-    }
-  if (threads > 256)
-    threads = 256;
-  cpu = calloc (1, sizeof *cpu);
   if (!cpu)
     return gh_fail (error, GH_ERR_NOMEM, "out of memory for the CPU backend");
-  cpu->threads = threads;
-  cpu->workers = calloc ((size_t) threads, sizeof *cpu->workers);
-  if (!cpu->workers)
+  if ((st = gh_threads_create (threads, &cpu->pool, error)) != GH_OK)
     {
       free (cpu);
-      return gh_fail (error, GH_ERR_NOMEM,
-                      "out of memory for %d CPU threads", threads);
+      return st;
     }
-  pthread_mutex_init (&cpu->lock, NULL);
-  pthread_cond_init (&cpu->wake, NULL);
-  pthread_cond_init (&cpu->done, NULL);
-  for (int i = 0; i < threads; i++)
+  cpu->threads = gh_threads_count (cpu->pool);
+  cpu->workers = calloc ((size_t) cpu->threads, sizeof *cpu->workers);
+  if (!cpu->workers)
+    goto fail;
+  for (int i = 0; i < cpu->threads; i++)
     {
-      worker *w = &cpu->workers[i];
-      w->cpu = cpu;
-      w->index = i;
       gh_image u8 = { GH_LAYOUT_RGBA, GH_SAMPLE_U8, BINS, 0,
                       GH_LUMINANCE_PERCEPTUAL };
-      if (gh_accum_init (&w->acc, &u8) != GH_OK)
+      if (gh_accum_init (&cpu->workers[i].acc, &u8) != GH_OK)
         goto fail;
     }
-  for (; started < threads; started++)
-    if (pthread_create (&cpu->workers[started].thread, NULL, worker_main,
-                        &cpu->workers[started]) != 0)
-      break;
-  /* Fewer threads than asked for still give the right answer. */
-  cpu->threads = started;
   *out = cpu;
   return GH_OK;
 
 fail:
-  for (int i = 0; i < threads; i++)
-    gh_accum_free (&cpu->workers[i].acc);
-  free (cpu->workers);
-  free (cpu);
+  gh_cpu_destroy (cpu);
   return gh_fail (error, GH_ERR_NOMEM, "out of memory for CPU histograms");
 }
 
@@ -335,14 +258,18 @@ gh_cpu_destroy (gh_cpu *cpu)
 {
   if (!cpu)
     return;
-  stop_workers (cpu, cpu->threads);
-  for (int i = 0; i < cpu->threads; i++)
-    gh_accum_free (&cpu->workers[i].acc);
-  pthread_mutex_destroy (&cpu->lock);
-  pthread_cond_destroy (&cpu->wake);
-  pthread_cond_destroy (&cpu->done);
+  gh_threads_destroy (cpu->pool);
+  if (cpu->workers)
+    for (int i = 0; i < cpu->threads; i++)
+      gh_accum_free (&cpu->workers[i].acc);
   free (cpu->workers);
   free (cpu);
+}
+
+gh_threads *
+gh_cpu_pool (gh_cpu *cpu)
+{
+  return cpu->pool;
 }
 
 int
@@ -390,31 +317,11 @@ split_piece (const gh_image *image, const gh_piece *piece, int i, int n,
     }
 }
 
-/* Runs job on every thread and waits for all. */
 static void
-run_parallel (gh_cpu *cpu, job_fn job, void *arg)
+count_part (int index, void *arg)
 {
-  pthread_mutex_lock (&cpu->lock);
-  cpu->job = job;
-  cpu->job_arg = arg;
-  cpu->pending = cpu->threads - 1;
-  cpu->generation++;
-  pthread_cond_broadcast (&cpu->wake);
-  pthread_mutex_unlock (&cpu->lock);
-
-  job (cpu, 0, arg);
-
-  pthread_mutex_lock (&cpu->lock);
-  while (cpu->pending > 0)
-    pthread_cond_wait (&cpu->done, &cpu->lock);
-  pthread_mutex_unlock (&cpu->lock);
-}
-
-static void
-count_part (gh_cpu *cpu, int index, void *arg)
-{
+  gh_cpu *cpu = arg;
   worker *w = &cpu->workers[index];
-  (void) arg;
   if (w->has_part)
     count_with (&cpu->image, &w->part, &w->t, &w->acc);
 }
@@ -436,21 +343,22 @@ gh_cpu_feed (gh_cpu *cpu, const gh_piece *piece)
       split_piece (&cpu->image, piece, i, n, &w->part);
       w->has_part = w->part.width > 0 && w->part.height > 0;
     }
-  run_parallel (cpu, count_part, NULL);
+  gh_threads_run (cpu->pool, n, count_part, cpu);
 }
 
 typedef struct {
   uint8_t *dst;
   const uint8_t *src;
   size_t bytes;
+  int n;
 } copy_job;
 
 static void
-copy_part (gh_cpu *cpu, int index, void *arg)
+copy_part (int index, void *arg)
 {
   const copy_job *c = arg;
-  size_t from = c->bytes * (size_t) index / (size_t) cpu->threads;
-  size_t to = c->bytes * (size_t) (index + 1) / (size_t) cpu->threads;
+  size_t from = c->bytes * (size_t) index / (size_t) c->n;
+  size_t to = c->bytes * (size_t) (index + 1) / (size_t) c->n;
   memcpy (c->dst + from, c->src + from, to - from);
 }
 
@@ -459,11 +367,11 @@ copy_part (gh_cpu *cpu, int index, void *arg)
 void
 gh_cpu_memcpy (gh_cpu *cpu, void *dst, const void *src, size_t bytes)
 {
-  copy_job c = { dst, src, bytes };
+  copy_job c = { dst, src, bytes, cpu->threads };
   if (cpu->threads == 1 || bytes < ((size_t) 1 << 20))
     memcpy (dst, src, bytes);
   else
-    run_parallel (cpu, copy_part, &c);
+    gh_threads_run (cpu->pool, cpu->threads, copy_part, &c);
 }
 
 void

@@ -14,6 +14,7 @@
 #define GH_CPU_BACKEND_H
 
 #include "accum.h"
+#include "threads.h"
 
 #ifdef __cplusplus
 extern "C" {
@@ -27,6 +28,9 @@ int gh_cpu_threads (const gh_cpu *cpu);
 gh_status gh_cpu_begin (gh_cpu *cpu, const gh_image *image, gh_error *error);
 void gh_cpu_feed (gh_cpu *cpu, const gh_piece *piece);
 void gh_cpu_collect (gh_cpu *cpu, gh_accum *acc);
+
+/* The backend's threads, which CLAHE borrows (threads.h). */
+gh_threads *gh_cpu_pool (gh_cpu *cpu);
 
 /* memcpy with every thread of the pool (the GPU backend's staging). */
 void gh_cpu_memcpy (gh_cpu *cpu, void *dst, const void *src, size_t bytes);

@@ -469,6 +469,12 @@ gh_engine_gpu_ready (gh_engine *e)
 #endif
 }
 
+gh_threads *
+gh_engine_threads (gh_engine *e)
+{
+  return e ? gh_cpu_pool (e->cpu) : NULL;
+}
+
 int
 gh_engine_gpu_injected (gh_engine *e)
 {

@@ -1,5 +1,5 @@
 /* engine_share.h — what an engine lends the operations beside it (CLAHE's
- * GPU passes), internal to the engine.
+ * GPU passes and its threads), internal to the engine.
  *
  * gh_engine_gpu_ready: 1 when the engine's GPU is started and has not
  * failed (under AUTO, once its background start is done; it never waits),
@@ -8,15 +8,20 @@
  * finishes on the CPU: the engine tells it as its own fallback (the
  * one-line reason, gh_engine_gpu_failed, stderr unless quiet) and counts
  * on the CPU from then on.
+ * gh_engine_threads: the engine's CPU threads (gh_options.cpu_threads of
+ * them), which the operations beside it may run on between the engine's
+ * own calls; NULL for NULL.
  * gh_engine_gpu_injected: testing only, 1 when such a pass must fail now
  * (gh_options.inject_gpu_failure_after counts these passes too). */
 #ifndef GH_ENGINE_SHARE_H
 #define GH_ENGINE_SHARE_H
 
 #include "gpu_histogram.h"
+#include "threads.h"
 
 int gh_engine_gpu_ready (gh_engine *engine);
 void gh_engine_gpu_lost (gh_engine *engine, const char *why);
+gh_threads *gh_engine_threads (gh_engine *engine);
 int gh_engine_gpu_injected (gh_engine *engine);
 
 #endif
