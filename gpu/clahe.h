@@ -1,6 +1,7 @@
-/* clahe.h — CLAHE's geometry, shared by the CPU (clahe.c) and the GPU
- * (clahe_cuda.cu), and what gh_op_apply_rect and gh_op_clear (ops.c) call
- * for a CLAHE op; internal to the engine.
+/* clahe.h — CLAHE's geometry, shared by the CPU (clahe.c, the tile
+ * histograms; clahe_map.c, the mappings) and the GPU (clahe_cuda.cu), and
+ * what gh_op_apply_rect and gh_op_clear (ops.c) call for a CLAHE op;
+ * internal to the engine.
  *
  * OpenCV pads an image whose size is not a multiple of the grid (in
  * either direction) by tiles_x - width % tiles_x columns and tiles_y -
@@ -30,6 +31,24 @@ typedef struct {
   int *src_col;       /* padded_w entries */
   int *src_row;       /* padded_h - height entries */
 } gh_clahe_geom;
+
+/* The tile histograms being fed (clahe.c), which gh_op_clahe
+ * (clahe_map.c) turns into the mappings. */
+struct gh_clahe {
+  gh_clahe_geom g;
+  gh_sample sample;
+  double clip_limit;
+  uint32_t *hist;     /* channels x tiles x bins */
+  unsigned char *fed; /* one flag per row */
+  size_t rows_fed;
+  gh_engine *engine;
+  struct gh_clahe_cuda *gpu; /* NULL: the CPU counts */
+};
+
+/* CLAHE's CPU jobs (threads.h): at most this many, each with at least
+ * this many pixels (waking a thread costs microseconds). */
+#define GH_CLAHE_MAX_JOBS 32
+#define GH_CLAHE_JOB_PIXELS ((size_t) 1 << 16)
 
 /* cv::borderInterpolate (p, len, BORDER_REFLECT_101). */
 int gh_reflect101 (long p, long len);

@@ -475,11 +475,13 @@ gh_engine_threads (gh_engine *e)
   return e ? gh_cpu_pool (e->cpu) : NULL;
 }
 
-int
-gh_engine_gpu_injected (gh_engine *e)
+gh_status
+gh_engine_gpu_injected (gh_engine *e, gh_error *why)
 {
-  return e && e->options.inject_gpu_failure_after > 0
-         && ++e->side_passes > e->options.inject_gpu_failure_after;
+  if (e && e->options.inject_gpu_failure_after > 0
+      && ++e->side_passes > e->options.inject_gpu_failure_after)
+    return gh_fail (why, GH_ERR_STATE, "injected GPU failure (testing)");
+  return GH_OK;
 }
 
 void

@@ -11,8 +11,9 @@
  * gh_engine_threads: the engine's CPU threads (gh_options.cpu_threads of
  * them), which the operations beside it may run on between the engine's
  * own calls; NULL for NULL.
- * gh_engine_gpu_injected: testing only, 1 when such a pass must fail now
- * (gh_options.inject_gpu_failure_after counts these passes too). */
+ * gh_engine_gpu_injected: testing only, GH_ERR_STATE with the reason in
+ * `why` when such a pass must fail now (gh_options.inject_gpu_failure_after
+ * counts these passes too), else GH_OK. */
 #ifndef GH_ENGINE_SHARE_H
 #define GH_ENGINE_SHARE_H
 
@@ -22,6 +23,6 @@
 int gh_engine_gpu_ready (gh_engine *engine);
 void gh_engine_gpu_lost (gh_engine *engine, const char *why);
 gh_threads *gh_engine_threads (gh_engine *engine);
-int gh_engine_gpu_injected (gh_engine *engine);
+gh_status gh_engine_gpu_injected (gh_engine *engine, gh_error *why);
 
 #endif

@@ -161,3 +161,29 @@ gh_threads_destroy (gh_threads *pool)
   free (pool->workers);
   free (pool);
 }
+
+int
+gh_threads_jobs (const gh_threads *pool, size_t work, size_t min_work,
+                 int most)
+{
+  size_t cores = (size_t) (pool ? pool->count : gh_threads_cores ());
+  size_t n = work / min_work;
+  n = n < cores ? n : cores;
+  n = n < (size_t) most ? n : (size_t) most;
+  return n > 1 ? (int) n : 1;
+}
+
+void
+gh_threads_run_any (gh_threads *pool, int n, gh_thread_fn fn, void *arg)
+{
+  gh_threads *own = NULL;
+
+  if (!pool && n > 1 && gh_threads_create (n, &own, NULL) == GH_OK)
+    pool = own;
+  if (pool)
+    gh_threads_run (pool, n, fn, arg);
+  else
+    for (int i = 0; i < n; i++)
+      fn (i, arg);
+  gh_threads_destroy (own);
+}

@@ -34,6 +34,15 @@ int gh_threads_count (const gh_threads *pool);
 void gh_threads_run (gh_threads *pool, int n, gh_thread_fn fn, void *arg);
 void gh_threads_destroy (gh_threads *pool);
 
+/* Jobs for `work` units, each of at least `min_work`, at most `most`, and
+ * no more than the pool's threads (the cores for a NULL pool); at least 1. */
+int gh_threads_jobs (const gh_threads *pool, size_t work, size_t min_work,
+                     int most);
+/* gh_threads_run on `pool`, or for a NULL pool on threads started for
+ * this call (every job on the caller's thread where none start). */
+void gh_threads_run_any (gh_threads *pool, int n, gh_thread_fn fn,
+                         void *arg);
+
 #ifdef __cplusplus
 }
 #endif
