@@ -18,6 +18,7 @@
 
 #include <mutex>
 #include <type_traits>
+#include <utility>
 #include <vector>
 
 #include "kernel_counts.cuh"
@@ -28,16 +29,11 @@
 typedef void (*kernel_fn) (const uint8_t *, const uint8_t *, size_t,
                            gh_u64 *);
 
-static const char *const variant_names[GH_VARIANT_COUNT]
-  = { "packed",           "shared-atomic/32", "counts/32",
-      "shared-atomic/16s", "shared-atomic/16", "counts/16s",
-      "counts/16",        "shared-atomic/8s", "shared-atomic/8",
-      "global" };
-
 const char *
 gh_variant_name (gh_variant v)
 {
-  return v >= 0 && v < GH_VARIANT_COUNT ? variant_names[v] : "none";
+  return v >= 0 && v < GH_VARIANT_COUNT ? gh_variant_policies[v].name
+                                        : "none";
 }
 
 static bool
@@ -90,15 +86,6 @@ struct launch_shape
   size_t smem;
 };
 
-template <int BPP, bool MASK, bool RAW, bool LIN, int COPIES, bool SECTIONS>
-static launch_shape
-shared_shape ()
-{
-  return { gh_kernel_shared_atomic<BPP, MASK, RAW, LIN, COPIES, SECTIONS>,
-           GH_SA_THREADS,
-           gh_shared_atomic_smem<BPP, RAW, LIN, COPIES, SECTIONS> () };
-}
-
 static bool
 shape_fits (const launch_shape &s, const gh_smem_budget *b)
 {
@@ -110,14 +97,14 @@ shape_fits (const launch_shape &s, const gh_smem_budget *b)
 template <int BPP, bool MASK, bool RAW, bool LIN, int COPIES, bool SECTIONS,
           int LSLOTS>
 static launch_shape
-counts_shape ()
+counts_shape (int threads)
 {
   if constexpr (!SECTIONS
                 || gh_count_sections<gh_counted_channels<BPP, RAW> (),
                                      COPIES, SECTIONS> ())
     return { gh_kernel_counts<BPP, MASK, RAW, LIN, COPIES, SECTIONS,
                               LIN ? LSLOTS : 0>,
-             GH_CT_THREADS,
+             threads,
              gh_counts_smem<BPP, MASK, RAW, LIN, COPIES, LSLOTS> () };
   return { NULL, 0, 0 };
 }
@@ -128,46 +115,47 @@ counts_shape ()
  * (64 KB), which the lanes of a copy share.  `b` NULL: the larger. */
 template <int BPP, bool MASK, bool RAW, bool LIN, int COPIES, bool SECTIONS>
 static launch_shape
-counts_shape_within (const gh_smem_budget *b)
+counts_shape_within (const gh_smem_budget *b, int threads)
 {
   const launch_shape s
-    = counts_shape<BPP, MASK, RAW, LIN, COPIES, SECTIONS, 32> ();
+    = counts_shape<BPP, MASK, RAW, LIN, COPIES, SECTIONS, 32> (threads);
   if constexpr (LIN && COPIES == 16)
     if (b && !shape_fits (s, b))
-      return counts_shape<BPP, MASK, RAW, LIN, COPIES, SECTIONS, 4> ();
+      return counts_shape<BPP, MASK, RAW, LIN, COPIES, SECTIONS, 4> (threads);
   return s;
 }
 
-template <int BPP, bool MASK, bool RAW, bool LIN>
+/* Row V's kernel for one kind, as its row says (kernel_policy.h). */
+template <int V, int BPP, bool MASK, bool RAW, bool LIN>
 static launch_shape
-shape_of (gh_variant v, const gh_smem_budget *b)
+row_shape (const gh_smem_budget *b)
 {
-  switch (v)
-    {
-    case GH_VARIANT_PACKED:
-      return { gh_kernel_packed<BPP, MASK, RAW, LIN>, GH_PK_THREADS,
-               gh_packed_smem<BPP, MASK, RAW, LIN> () };
-    case GH_VARIANT_SHARED_32:
-      return shared_shape<BPP, MASK, RAW, LIN, 32, false> ();
-    case GH_VARIANT_COUNTS_32:
-      return counts_shape_within<BPP, MASK, RAW, LIN, 32, false> (b);
-    case GH_VARIANT_COUNTS_16S:
-      return counts_shape_within<BPP, MASK, RAW, LIN, 16, true> (b);
-    case GH_VARIANT_COUNTS_16:
-      return counts_shape_within<BPP, MASK, RAW, LIN, 16, false> (b);
-    case GH_VARIANT_SHARED_16S:
-      return shared_shape<BPP, MASK, RAW, LIN, 16, true> ();
-    case GH_VARIANT_SHARED_16:
-      return shared_shape<BPP, MASK, RAW, LIN, 16, false> ();
-    case GH_VARIANT_SHARED_8S:
-      return shared_shape<BPP, MASK, RAW, LIN, 8, true> ();
-    case GH_VARIANT_SHARED_8:
-      return shared_shape<BPP, MASK, RAW, LIN, 8, false> ();
-    case GH_VARIANT_GLOBAL:
-    case GH_VARIANT_COUNT:
-      break;
-    }
-  return { gh_kernel_global<BPP, MASK, RAW, LIN>, GH_GL_THREADS, 0 };
+  constexpr gh_variant_policy p = gh_variant_policies[V];
+  if constexpr (p.technique == GH_TECH_PACKED)
+    return { gh_kernel_packed<BPP, MASK, RAW, LIN>, p.threads,
+             gh_packed_smem<BPP, MASK, RAW, LIN> () };
+  else if constexpr (p.technique == GH_TECH_SHARED_ATOMIC)
+    return { gh_kernel_shared_atomic<BPP, MASK, RAW, LIN, p.copies,
+                                     p.sections>,
+             p.threads,
+             gh_shared_atomic_smem<BPP, RAW, LIN, p.copies, p.sections> () };
+  else if constexpr (p.technique == GH_TECH_COUNTS)
+    return counts_shape_within<BPP, MASK, RAW, LIN, p.copies, p.sections> (
+      b, p.threads);
+  else
+    return { gh_kernel_global<BPP, MASK, RAW, LIN>, p.threads, 0 };
+}
+
+/* Variant v's row for one kind (none out of range). */
+template <int BPP, bool MASK, bool RAW, bool LIN, int... V>
+static launch_shape
+shape_of (gh_variant v, const gh_smem_budget *b,
+          std::integer_sequence<int, V...>)
+{
+  launch_shape s = { NULL, 0, 0 };
+  ((v == V ? (void) (s = row_shape<V, BPP, MASK, RAW, LIN> (b)) : (void) 0),
+   ...);
+  return s;
 }
 
 /* Variant v's kernel for this kind within budget `b` (NULL: its largest
@@ -177,7 +165,8 @@ shape_for (gh_variant v, const gh_launch_kind *kind, const gh_smem_budget *b)
 {
   return with_kind (kind, [&] (auto bpp, auto mask, auto raw, auto lin) {
     return shape_of<decltype (bpp)::value, decltype (mask)::value,
-                    decltype (raw)::value, decltype (lin)::value> (v, b);
+                    decltype (raw)::value, decltype (lin)::value> (
+      v, b, std::make_integer_sequence<int, GH_VARIANT_COUNT> ());
   });
 }
 
@@ -356,33 +345,13 @@ fill_probe (uint32_t *p, size_t words, size_t pixel_words, uint32_t opaque)
     }
 }
 
-/* The order ties are broken in: gh_variant's (most copies first), except
- * that for GIMP 3's luminance counts/32 goes before shared-atomic/32: on
- * whole images the counts kernel ran at 0.83-0.87 of the read ceiling and
- * shared-atomic/32 at 0.76-0.81 (it adds alpha a pixel too, one more
- * shared-memory add beside the table's three lookups), where the probe
- * had them within TIE (BENCHMARKS.md, issue 27). */
+/* The order ties are broken in (kernel_policy.h): the rows' tie ranks. */
 static int
 tie_rank (gh_variant v, const gh_launch_kind *kind)
 {
-  if (kind->luminance == GH_LUMINANCE_LINEAR && v == GH_VARIANT_COUNTS_32)
-    return 2 * GH_VARIANT_SHARED_32 - 1;
-  return 2 * v;
-}
-
-static bool
-in_family (gh_variant v, gh_kernel family)
-{
-  switch (family)
-    {
-    case GH_KERNEL_PACKED:
-      return v == GH_VARIANT_PACKED;
-    case GH_KERNEL_SHARED_ATOMIC:
-      return v >= GH_VARIANT_SHARED_32 && v <= GH_VARIANT_SHARED_8;
-    case GH_KERNEL_AUTO:
-      break;
-    }
-  return v != GH_VARIANT_GLOBAL;
+  return kind->luminance == GH_LUMINANCE_LINEAR
+           ? gh_variant_policies[v].tie_linear
+           : gh_variant_policies[v].tie;
 }
 
 /* Times variant v on the probe; false if it could not run. */
@@ -446,7 +415,7 @@ calibrate (gh_kernel family, const gh_launch_kind *kind, size_t cap,
   for (int v = 0; v < GH_VARIANT_COUNT; v++)
     {
       c->ms[v] = 0;
-      if (!in_family ((gh_variant) v, family)
+      if (!gh_variant_in_family ((gh_variant) v, family)
           || !gh_variant_fits ((gh_variant) v, kind, b))
         continue;
       if (ready
@@ -478,13 +447,13 @@ calibrate (gh_kernel family, const gh_launch_kind *kind, size_t cap,
         c->order[0] = first;
       }
   /* Then the other families, in the order of their usual speed. */
-  const gh_variant others[9]
-    = { GH_VARIANT_SHARED_32, GH_VARIANT_COUNTS_32, GH_VARIANT_SHARED_16S,
-        GH_VARIANT_SHARED_16, GH_VARIANT_COUNTS_16S, GH_VARIANT_COUNTS_16,
-        GH_VARIANT_SHARED_8S, GH_VARIANT_SHARED_8,  GH_VARIANT_PACKED };
-  for (gh_variant v : others)
-    if (!in_family (v, family) && gh_variant_fits (v, kind, b))
-      c->order[c->count++] = v;
+  for (int rank = 0; rank < GH_VARIANT_COUNT; rank++)
+    for (int v = 0; v < GH_VARIANT_COUNT; v++)
+      if (gh_variant_policies[v].untimed == rank
+          && gh_variant_policies[v].technique != GH_TECH_GLOBAL
+          && !gh_variant_in_family ((gh_variant) v, family)
+          && gh_variant_fits ((gh_variant) v, kind, b))
+        c->order[c->count++] = (gh_variant) v;
   c->order[c->count++] = GH_VARIANT_GLOBAL;
 
   if (start)

@@ -26,30 +26,7 @@
 #include <stdint.h>
 
 #include "gpu_histogram.h"
-
-/* The kernels, as the launch policy knows them: a technique and its
- * shared memory.  The shared-atomic kernel comes with 32, 16 or 8 lane
- * copies of its counters, the smaller ones plain or in bank sections
- * (kernel_shared_atomic.cuh); the counts kernel (16-bit counts of full
- * pixels, two channels a word) with 32 or 16, the 16 also in bank
- * sections where there are two pair tables (GIMP's RGB and RGBA, raw
- * RGBA; elsewhere counts/16s does not exist and never fits)
- * (kernel_counts.cuh), in the shared-atomic family; the global one needs
- * no shared memory and launches anywhere.  Within a family, more copies
- * come first. */
-typedef enum {
-  GH_VARIANT_PACKED = 0,
-  GH_VARIANT_SHARED_32,
-  GH_VARIANT_COUNTS_32,
-  GH_VARIANT_SHARED_16S,
-  GH_VARIANT_SHARED_16,
-  GH_VARIANT_COUNTS_16S,
-  GH_VARIANT_COUNTS_16,
-  GH_VARIANT_SHARED_8S,
-  GH_VARIANT_SHARED_8,
-  GH_VARIANT_GLOBAL,
-  GH_VARIANT_COUNT
-} gh_variant;
+#include "kernel_policy.h"
 
 /* What a launch counts. */
 typedef struct {
@@ -77,6 +54,7 @@ typedef struct {
   float ms[GH_VARIANT_COUNT];
 } gh_choice;
 
+/* gh_variant_policies[v].name; "none" out of range. */
 const char *gh_variant_name (gh_variant v);
 
 /* Dynamic shared memory a block of variant v takes for this kind, in its

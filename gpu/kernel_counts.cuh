@@ -68,9 +68,9 @@
 #ifndef GH_KERNEL_COUNTS_CUH
 #define GH_KERNEL_COUNTS_CUH
 
+#include "kernel_policy.h" /* GH_*_THREADS */
 #include "kernel_shared_atomic.cuh" /* gh_copies_word, gh_copies_flush */
 
-#define GH_CT_THREADS 1024
 #define GH_CT_PARTIAL_COPIES 2
 
 /* Copies of the odd channel's 32-bit counts: 16 (lanes 2c and 2c + 1 in

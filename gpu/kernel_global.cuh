@@ -14,8 +14,7 @@
 #define GH_KERNEL_GLOBAL_CUH
 
 #include "kernel_common.cuh"
-
-#define GH_GL_THREADS 256
+#include "kernel_policy.h" /* GH_*_THREADS */
 
 template <int BPP, bool MASK, bool RAW, bool LIN>
 __device__ __forceinline__ void

@@ -24,8 +24,8 @@
 #define GH_KERNEL_PACKED_CUH
 
 #include "kernel_common.cuh"
+#include "kernel_policy.h" /* GH_*_THREADS */
 
-#define GH_PK_THREADS 64
 #define GH_PK_ROUND 15 /* groups per thread between merges: 15*16 < 256 */
 
 template <int BPP, bool MASK, bool RAW, bool LIN>

@@ -53,8 +53,7 @@
 #define GH_KERNEL_SHARED_ATOMIC_CUH
 
 #include "kernel_common.cuh"
-
-#define GH_SA_THREADS 1024
+#include "kernel_policy.h" /* GH_*_THREADS */
 
 /* Channels with their padding: a multiple of the groups when SECTIONS. */
 template <int NCH, int COPIES, bool SECTIONS>
