@@ -173,17 +173,45 @@ gh_threads_jobs (const gh_threads *pool, size_t work, size_t min_work,
   return n > 1 ? (int) n : 1;
 }
 
+/* A job on a thread of its own (gh_threads_run_any without a pool). */
+typedef struct {
+  gh_thread_fn fn;
+  void *arg;
+  int index;
+} once_job;
+
+static void *
+once_main (void *p)
+{
+  const once_job *j = p;
+  j->fn (j->index, j->arg);
+  return NULL;
+}
+
 void
 gh_threads_run_any (gh_threads *pool, int n, gh_thread_fn fn, void *arg)
 {
-  gh_threads *own = NULL;
+  pthread_t threads[MOST_THREADS];
+  once_job jobs[MOST_THREADS];
+  int started = 1;
 
-  if (!pool && n > 1 && gh_threads_create (n, &own, NULL) == GH_OK)
-    pool = own;
   if (pool)
-    gh_threads_run (pool, n, fn, arg);
-  else
-    for (int i = 0; i < n; i++)
-      fn (i, arg);
-  gh_threads_destroy (own);
+    {
+      gh_threads_run (pool, n, fn, arg);
+      return;
+    }
+  /* Started for the call and given their job directly: a pool's start,
+   * wake and stop would cost more than the call saves. */
+  n = n < MOST_THREADS ? n : MOST_THREADS;
+  for (int i = 1; i < n; i++, started++)
+    {
+      jobs[i] = (once_job){ fn, arg, i };
+      if (pthread_create (&threads[i], NULL, once_main, &jobs[i]))
+        break; /* no thread: the caller runs the rest */
+    }
+  for (int i = started; i < n; i++)
+    fn (i, arg);
+  fn (0, arg);
+  for (int i = 1; i < started; i++)
+    pthread_join (threads[i], NULL);
 }

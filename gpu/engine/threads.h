@@ -39,7 +39,8 @@ void gh_threads_destroy (gh_threads *pool);
 int gh_threads_jobs (const gh_threads *pool, size_t work, size_t min_work,
                      int most);
 /* gh_threads_run on `pool`, or for a NULL pool on threads started for
- * this call (every job on the caller's thread where none start). */
+ * this call (the jobs no thread starts for run on the caller's; at most
+ * 256 jobs). */
 void gh_threads_run_any (gh_threads *pool, int n, gh_thread_fn fn,
                          void *arg);
 
