@@ -300,13 +300,13 @@ gh_cuda_histogram (gh_variant v, const gh_launch_kind *kind, size_t cap,
  * and cap, cached for the process.  Each variant of the family that fits
  * counts a probe of 1 M pixels of random bytes, alpha opaque (most
  * layers' pixels are) and a random mask, once to warm up, then three times, and the variants follow by time; then
- * the first in the enum's order (most copies first; tie_rank) whose time
+ * the first by the rows' tie rank (most copies first; kernel_policy.h) whose time
  * is within TIE of the fastest goes first: on a probe of about 10 us variants a few
  * percent apart swap from run to run, while on a whole image fewer shared
  * copies lose (on the H100 32 copies beat 16 by 0.71 to 0.67 of the read
  * ceiling on weighted images where the probe had them level; BENCHMARKS.md).
- * Then the variants of other families that fit (untimed), then the global
- * kernel.  Random bytes because the kernels differ most
+ * Then the variants of other families that fit (untimed, by the rows'
+ * untimed rank), then the global kernel.  Random bytes because the kernels differ most
  * there: the shared-atomic kernel is level across inputs, the packed one
  * is no faster on degenerate ones (BENCHMARKS.md).  Opaque alpha because
  * the counts kernel is fast on full pixels only: it wins where layers are
