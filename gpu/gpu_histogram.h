@@ -304,32 +304,14 @@ int gh_threshold_level (int bin, int bins);
  * equalizeHist on 8-bit data.  `table` receives `bins` entries. */
 void gh_equalize_table (const double *counts, int bins, uint16_t *table);
 
-/* Applying a result to pixels, a strip at a time (the same checks as a
- * piece: width, height, stride).  Only 8-bit samples so far.
- *
- * gh_apply_tables maps each colour sample (gray, or R, G and B) through
- * tables[k] (256 entries each, k = sample index; gray uses tables[0]);
- * alpha is kept.  gh_apply_threshold makes every colour sample 255 where
- * the pixel's level in `channel` is above `threshold`, else 0; alpha is
- * kept.  `channel` must be one the layout has. */
-gh_status gh_apply_tables (gh_layout layout, void *pixels, size_t width,
-                           size_t height, size_t stride,
-                           const uint16_t *const tables[3], gh_error *error);
-gh_status gh_apply_threshold (gh_layout layout, void *pixels, size_t width,
-                              size_t height, size_t stride,
-                              gh_channel channel, int threshold,
-                              gh_error *error);
-
-/* One pixel's level in a channel (value, luminance, ... as the histogram
- * bins it, luminance GIMP 2.10's); -1 for a channel the layout lacks. */
-int gh_pixel_level (gh_layout layout, const uint8_t *pixel,
-                    gh_channel channel);
-
-/* The same for F32 pixels: the pixel's bin among `bins`. */
+/* An F32 pixel's bin among `bins` in a channel (value, luminance, ... as
+ * the histogram bins it, luminance GIMP 2.10's); -1 for a channel the
+ * layout lacks. */
 int gh_pixel_bin_f32 (gh_layout layout, const float *pixel,
                       gh_channel channel, int bins);
 
-/* Both under a luminance rule: GH_LUMINANCE_LINEAR bins GIMP 3's. */
+/* Under a luminance rule (GH_LUMINANCE_LINEAR bins GIMP 3's), and an
+ * 8-bit pixel's level 0..255 the same way. */
 int gh_pixel_level_with (gh_layout layout, const uint8_t *pixel,
                          gh_channel channel, gh_luminance luminance);
 int gh_pixel_bin_f32_with (gh_layout layout, const float *pixel,
@@ -359,19 +341,6 @@ gh_status gh_equalize_curve_init (gh_equalize_curve *curve,
                                   const double *counts, int bins);
 float gh_equalize_curve_map (const gh_equalize_curve *curve, float v);
 void gh_equalize_curve_clear (gh_equalize_curve *curve);
-
-/* F32 strips (stride in bytes): each colour sample (gray, or R, G and B)
- * through curves[k] (gray uses curves[0]); alpha kept. */
-gh_status gh_apply_curves_f32 (gh_layout layout, float *pixels, size_t width,
-                               size_t height, size_t stride,
-                               const gh_equalize_curve *const curves[3],
-                               gh_error *error);
-/* F32 strips: every colour sample becomes 1 where the pixel's bin in
- * `channel` (among `bins`) is above `threshold`, else 0; alpha kept. */
-gh_status gh_apply_threshold_f32 (gh_layout layout, float *pixels,
-                                  size_t width, size_t height, size_t stride,
-                                  gh_channel channel, int threshold, int bins,
-                                  gh_error *error);
 
 /* ---- Shared by every host (GIMP 2.10, GIMP 3, the CLI) ----------------
  *
@@ -419,8 +388,6 @@ void gh_histogram_levels (const gh_histogram *h, double out[GH_NUM_LEVELS]);
  * Each returns 0, or -1 when the stream reports an error. */
 #define GH_CSV_STATS_HEADER \
   "file,channel,count,min,max,mean,median,std_dev,otsu,backend\n"
-int gh_csv_write_number (FILE *file, double value);
-int gh_csv_write_text (FILE *file, const char *text);
 int gh_csv_write_histogram (FILE *file, const gh_histogram *h);
 int gh_csv_write_stats_rows (FILE *file, const char *name,
                              const gh_histogram *h, const char *backend);

@@ -49,7 +49,7 @@ def gimp_luminance(rgb, luminance="perceptual"):
 
 
 def gimp_luminance_bins(rgb, luminance="perceptual"):
-    """GIMP's luminance bin of each pixel, with its float roundings (gpu/pixel.h).
+    """GIMP's luminance bin of each pixel, with its float roundings (gpu/engine/pixel.h).
     luminance="linear": GIMP 3's (babl's "Y float" of the sRGB-decoded samples,
     binned as (int) (Y * 255 + 0.5); equal to gimp-drawable-histogram of GIMP
     3.0.4 bin for bin on chelsea.png)."""

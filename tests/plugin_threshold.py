@@ -53,7 +53,7 @@ LUM_SIDE = 256  # colours each side of a luminance bin's edge, per threshold
 
 
 def bin_f32(v):
-    """GIMP's 256-bin bin of float samples (gpu/pixel.h gh_bin_f32)."""
+    """GIMP's 256-bin bin of float samples (gpu/engine/pixel.h gh_bin_f32)."""
     import numpy as np
     t = np.clip(np.asarray(v, np.float32) * np.float32(255.0), 0, 255).astype(np.float32)
     return (t.astype(np.float64) + 0.5).astype(np.int64)

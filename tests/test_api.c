@@ -8,6 +8,7 @@
 #define _POSIX_C_SOURCE 200809L
 #include "test_util.h"
 
+#include "csv.h"
 #include "pixel.h"
 
 #include <locale.h>

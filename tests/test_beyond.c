@@ -247,7 +247,17 @@ test_clahe_u8 (void)
   static const gh_layout layouts[] = { GH_LAYOUT_GRAY, GH_LAYOUT_GRAYA,
                                        GH_LAYOUT_RGB, GH_LAYOUT_RGBA };
   int cases = 0, bad = 0;
+  /* Every other grid on a CPU engine's 3 threads (gh_options.cpu_threads),
+   * the rest on threads of CLAHE's own. */
+  gh_options o;
+  gh_engine *engine = NULL;
+  gh_error e_err;
 
+  gh_options_init (&o);
+  o.backend = GH_BACKEND_CPU;
+  o.cpu_threads = 3;
+  CHECK (gh_engine_create (&o, &engine, &e_err) == GH_OK, "a CPU engine: %s",
+         e_err.message);
   for (size_t si = 0; si < sizeof sizes / sizeof *sizes; si++)
     for (size_t gi = 0; gi < sizeof grids / sizeof *grids; gi++)
       for (size_t ci = 0; ci < sizeof clips / sizeof *clips; ci++)
@@ -265,8 +275,8 @@ test_clahe_u8 (void)
 
           fill (img, n * bpp, (int) test_below (4));
           memcpy (orig, img, n * bpp);
-          st = run_clahe (NULL, &p, layout, GH_LUMINANCE_PERCEPTUAL, img, w,
-                          h, &err);
+          st = run_clahe (gi % 2 ? engine : NULL, &p, layout,
+                          GH_LUMINANCE_PERCEPTUAL, img, w, h, &err);
           CHECK (st == GH_OK, "CLAHE %dx%d: %s", w, h, err.message);
           for (int k = 0; k < bpp && st == GH_OK; k++)
             {
@@ -292,6 +302,7 @@ test_clahe_u8 (void)
           free (plane);
           free (want);
         }
+  gh_engine_destroy (engine);
   CHECK (bad == 0, "CLAHE: %d of %d planes differ from OpenCV's algorithm",
          bad, cases);
 }
@@ -838,8 +849,9 @@ test_match (void)
           for (size_t i = 0; i < rn; i++)
             rc[rb == 1 ? ref[i]
                : sb == 3 ? ref[i * 3 + k]
-                         : gh_pixel_level (GH_LAYOUT_RGB, ref + i * 3,
-                                           GH_CHANNEL_LUMINANCE)]++;
+                         : gh_pixel_level_with (GH_LAYOUT_RGB, ref + i * 3,
+                                                GH_CHANNEL_LUMINANCE,
+                                                GH_LUMINANCE_PERCEPTUAL)]++;
           for (int v = 0; v < 256; v++)
             if (rc[v] > 0)
               {

@@ -1,4 +1,4 @@
-/* test_beyond_gpu.cu — CLAHE on the GPU (gpu/clahe_cuda.cu) against the
+/* test_beyond_gpu.cu — CLAHE on the GPU (gpu/ops/clahe_cuda.cu) against the
  * CPU, byte for byte: random 8-bit images of every layout and awkward
  * sizes (1x1, 2x3, not divisible by the grid, wider than a block), grids
  * from 1x1 to 64x64 and clip limits 0 to 40, each channel and the

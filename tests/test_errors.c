@@ -14,6 +14,8 @@
 #define _POSIX_C_SOURCE 200809L
 #include "test_util.h"
 
+#include "apply.h"
+#include "csv.h"
 #include "reference.h"
 
 #include <stdint.h>
@@ -281,15 +283,9 @@ main (void)
     uint16_t t[256] = { 0 };
     const uint16_t *tables[3] = { t, t, NULL };
     const uint16_t *all_tables[3] = { t, t, t };
-    gh_equalize_curve curve;
-    const gh_equalize_curve *curves[3] = { &curve, NULL, NULL };
-    double counts[1024];
     gh_op op;
     gh_histogram hist;
 
-    for (int i = 0; i < 1024; i++)
-      counts[i] = i % 3;
-    gh_equalize_curve_init (&curve, counts, 1024);
     remember_pixels ();
     EXPECT_ERROR (err, gh_apply_tables (GH_LAYOUT_RGB, pixels, 4, 4, 12,
                                         tables, &err),
@@ -303,41 +299,6 @@ main (void)
                                         all_tables, &err),
                   "tables, zero width");
     check_pixels_kept ("tables, zero width");
-    EXPECT_ERROR (err, gh_apply_threshold (GH_LAYOUT_GRAY, pixels, 4, 4, 4,
-                                           GH_CHANNEL_LUMINANCE, 10, &err),
-                  "luminance of gray");
-    check_pixels_kept ("luminance of gray");
-    EXPECT_ERROR (err, gh_apply_threshold (GH_LAYOUT_GRAY, pixels, 4, 4, 3,
-                                           GH_CHANNEL_VALUE, 10, &err),
-                  "short stride");
-    check_pixels_kept ("short stride");
-    EXPECT_ERROR (err, gh_apply_threshold (GH_LAYOUT_RGB, NULL, 4, 4, 12,
-                                           GH_CHANNEL_VALUE, 10, &err),
-                  "NULL pixels");
-    check_pixels_kept ("NULL pixels");
-    EXPECT_ERROR (err, gh_apply_threshold (GH_LAYOUT_RGB, pixels, 4, 4, 12,
-                                           (gh_channel) 6, 10, &err),
-                  "channel 6");
-    check_pixels_kept ("channel 6");
-    EXPECT_ERROR (err, gh_apply_curves_f32 (GH_LAYOUT_RGB, fpixels, 4, 4, 48,
-                                            curves, &err),
-                  "float curves missing");
-    check_pixels_kept ("float curves missing");
-    EXPECT_ERROR (err, gh_apply_curves_f32 (GH_LAYOUT_GRAY, fpixels, 4, 4, 12,
-                                            curves, &err),
-                  "float curves, short stride");
-    check_pixels_kept ("float curves, short stride");
-    EXPECT_ERROR (err, gh_apply_threshold_f32 (GH_LAYOUT_GRAY, fpixels, 4, 4,
-                                               16, GH_CHANNEL_RED, 10, 1024,
-                                               &err),
-                  "float threshold, red of gray");
-    check_pixels_kept ("float threshold, red of gray");
-    EXPECT_ERROR (err, gh_apply_threshold_f32 (GH_LAYOUT_GRAY, NULL, 4, 4,
-                                               16, GH_CHANNEL_VALUE, 10, 1024,
-                                               &err),
-                  "float threshold, NULL pixels");
-    check_pixels_kept ("float threshold, NULL pixels");
-
     /* Operations: refused when prepared, and when applied. */
     memset (&op, 0, sizeof op);
     EXPECT_ERROR (err, gh_op_apply (&op, pixels, 4, 4, 12, &err),
@@ -359,6 +320,29 @@ main (void)
                                        GH_LUMINANCE_PERCEPTUAL, 256,
                                        GH_CHANNEL_RED, 10, &err),
                   "binarize, NULL operation");
+    EXPECT_ERROR (err, gh_op_binarize (&op, GH_LAYOUT_GRAY, GH_SAMPLE_U8,
+                                       GH_LUMINANCE_PERCEPTUAL, 256,
+                                       GH_CHANNEL_LUMINANCE, 10, &err),
+                  "binarize luminance of gray");
+    EXPECT_ERROR (err, gh_op_binarize (&op, GH_LAYOUT_RGB, GH_SAMPLE_U8,
+                                       GH_LUMINANCE_PERCEPTUAL, 256,
+                                       (gh_channel) 6, 10, &err),
+                  "binarize channel 6");
+    EXPECT_ERROR (err, gh_op_binarize (&op, GH_LAYOUT_GRAY, GH_SAMPLE_F32,
+                                       GH_LUMINANCE_PERCEPTUAL, 1024,
+                                       GH_CHANNEL_RED, 10, &err),
+                  "float binarize red of gray");
+    CHECK (gh_op_binarize (&op, GH_LAYOUT_GRAY, GH_SAMPLE_U8,
+                           GH_LUMINANCE_PERCEPTUAL, 256, GH_CHANNEL_VALUE,
+                           10, &err) == GH_OK,
+           "an 8-bit binarize: %s", err.message);
+    EXPECT_ERROR (err, gh_op_apply (&op, pixels, 4, 4, 3, &err),
+                  "binarize, short stride");
+    check_pixels_kept ("binarize, short stride");
+    EXPECT_ERROR (err, gh_op_apply (&op, NULL, 4, 4, 4, &err),
+                  "binarize, NULL 8-bit pixels");
+    check_pixels_kept ("binarize, NULL 8-bit pixels");
+    gh_op_clear (&op);
     gh_histogram_init (&hist);
     CHECK (gh_engine_begin (engine, &f32, &err) == GH_OK
              && gh_engine_feed (engine, &good_f32, &err) == GH_OK
@@ -377,6 +361,14 @@ main (void)
                                        GH_SAMPLE_F32, GH_LUMINANCE_PERCEPTUAL,
                                        (gh_equalize_mode) 2, &err),
                   "equalize mode 2");
+    CHECK (gh_op_equalize (&op, &hist, GH_LAYOUT_GRAY, GH_SAMPLE_F32,
+                           GH_LUMINANCE_PERCEPTUAL, GH_EQUALIZE_CHANNELS,
+                           &err) == GH_OK,
+           "a prepared float equalize: %s", err.message);
+    EXPECT_ERROR (err, gh_op_apply (&op, fpixels, 4, 4, 12, &err),
+                  "float equalize, short stride");
+    check_pixels_kept ("float equalize, short stride");
+    gh_op_clear (&op);
     CHECK (gh_op_binarize (&op, GH_LAYOUT_GRAY, GH_SAMPLE_F32,
                            GH_LUMINANCE_PERCEPTUAL, 1024, GH_CHANNEL_VALUE,
                            500, &err) == GH_OK,
@@ -389,7 +381,6 @@ main (void)
     check_pixels_kept ("binarize, NULL pixels");
     gh_op_clear (&op);
     gh_histogram_clear (&hist);
-    gh_equalize_curve_clear (&curve);
   }
 
   /* CSV: a stream that fails is reported by every writer, and what was

@@ -583,16 +583,13 @@ check_big_launch (gh_variant v, bool mask)
 }
 
 /* Whether the dispatcher breaks a tie between variants a and b for a:
- * gh_variant's order, except that for GIMP 3's luminance counts/32 goes
- * before shared-atomic/32 (cuda_launch.cu, tie_rank). */
+ * the rows' tie ranks (kernel_policy.h). */
 static bool
 tie_before (gh_variant a, gh_variant b, bool lin)
 {
-  if (lin && a == GH_VARIANT_COUNTS_32 && b == GH_VARIANT_SHARED_32)
-    return true;
-  if (lin && a == GH_VARIANT_SHARED_32 && b == GH_VARIANT_COUNTS_32)
-    return false;
-  return a < b;
+  return lin ? gh_variant_policies[a].tie_linear
+                 < gh_variant_policies[b].tie_linear
+             : gh_variant_policies[a].tie < gh_variant_policies[b].tie;
 }
 
 /* The dispatcher offers exactly the variants that fit the budget: every

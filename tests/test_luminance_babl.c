@@ -22,7 +22,7 @@
  * that is found.  On a machine without it, inside the GIMP 3 root:
  *
  *   bash scripts/gimp3-env.sh run sh -c 'gcc -O2 -std=c11 -ffp-contract=off \
- *     -Igpu tests/test_luminance_babl.c gpu/luminance.c \
+ *     -Igpu/engine tests/test_luminance_babl.c gpu/engine/luminance.c \
  *     $(pkg-config --cflags --libs babl-0.1) -lm -o /tmp/tlb && /tmp/tlb'
  */
 #include "pixel.h"

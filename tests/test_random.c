@@ -1,5 +1,5 @@
 /* test_random.c — random differential testing: every backend and kernel
- * against the plain reference (gpu/reference.c) on many small random
+ * against the plain reference (tests/reference.c) on many small random
  * images.
  *
  * Each case is an image from 0 and 1 pixel up (mostly small, some single

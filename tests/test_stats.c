@@ -174,7 +174,6 @@ test_float (void)
 {
   double c[1024] = { 0 };
   gh_equalize_curve curve;
-  const gh_equalize_curve *curves[3] = { &curve, &curve, &curve };
   float px[8] = { 0.1f, 0.2f, 0.9f, 0.5f, 0.6f, 0.6f, 0.6f, 1.0f };
   int ok = 1;
   float last = -1.0f;
@@ -199,11 +198,24 @@ test_float (void)
            < 1e-6,
          "between the gradient and the spike: %g",
          gh_equalize_curve_map (&curve, 0.6f));
-  CHECK (gh_apply_curves_f32 (GH_LAYOUT_RGBA, px, 2, 1, sizeof px, curves,
-                              NULL)
-           == GH_OK
-           && px[3] == 0.5f && px[7] == 1.0f,
-         "alpha kept");
+  {
+    gh_histogram h;
+    gh_op op;
+    gh_histogram_init (&h);
+    CHECK (gh_histogram_reset (&h, 1024, 1, NULL) == GH_OK, "histogram");
+    h.channels = 1u << GH_CHANNEL_RED | 1u << GH_CHANNEL_GREEN
+                 | 1u << GH_CHANNEL_BLUE;
+    for (int k = 0; k < 3; k++)
+      memcpy (h.weight + (size_t) (GH_CHANNEL_RED + k) * 1024, c, sizeof c);
+    CHECK (gh_op_equalize (&op, &h, GH_LAYOUT_RGBA, GH_SAMPLE_F32,
+                           GH_LUMINANCE_PERCEPTUAL, GH_EQUALIZE_CHANNELS, NULL)
+             == GH_OK
+             && gh_op_apply (&op, px, 2, 1, sizeof px, NULL) == GH_OK
+             && px[3] == 0.5f && px[7] == 1.0f,
+           "alpha kept");
+    gh_op_clear (&op);
+    gh_histogram_clear (&h);
+  }
   gh_equalize_curve_clear (&curve);
   memset (c, 0, sizeof c);
   gh_equalize_curve_init (&curve, c, 1024);
@@ -223,12 +235,15 @@ test_float (void)
          "clamped");
   {
     float rgb[6] = { 0.2f, 0.3f, 0.4f, 0.9f, 0.1f, 0.1f };
-    CHECK (gh_apply_threshold_f32 (GH_LAYOUT_RGB, rgb, 2, 1, sizeof rgb,
-                                   GH_CHANNEL_VALUE, 511, 1024, NULL)
-             == GH_OK
+    gh_op op;
+    CHECK (gh_op_binarize (&op, GH_LAYOUT_RGB, GH_SAMPLE_F32,
+                           GH_LUMINANCE_PERCEPTUAL, 1024, GH_CHANNEL_VALUE,
+                           511, NULL) == GH_OK
+             && gh_op_apply (&op, rgb, 2, 1, sizeof rgb, NULL) == GH_OK
              && rgb[0] == 0.0f && rgb[2] == 0.0f && rgb[3] == 1.0f
              && rgb[5] == 1.0f,
            "float threshold on value");
+    gh_op_clear (&op);
   }
 }
 

@@ -1,0 +1,483 @@
+/* kernel_counts.cuh — per-block histograms of 16-bit pixel counts, two
+ * channels to a 32-bit word, in lane copies, for devices that allow a
+ * block less shared memory than the 32-copy shared-atomic kernel needs.
+ *
+ * A pixel of full weight (opaque, and inside the mask: every pixel of
+ * most layers) adds 1 to a 16-bit count per channel, where the
+ * shared-atomic kernel adds its weight to a 32-bit sum: half the memory,
+ * so 32 lane copies (lane l's counters all in bank l, no bank conflict on
+ * any image) fit 80 KB for GIMP's six channels where 32-bit ones need
+ * 192 KB.  Channels f = 2t and 2t + 1 share table t, in the low and high
+ * halves of word (t * 256 + b) * COPIES + copy: the add's address is the
+ * same as for a 32-bit counter and its value a constant (1 or 1 << 16),
+ * so a full pixel costs no more instructions than in the shared-atomic
+ * kernel.  An odd last channel (GIMP's luminance) has 32-bit counts in
+ * 16 copies (lane l in copy l / 2, word b * 16 + copy), the same memory
+ * as half a table of pairs: the two lanes that share a copy meet in a
+ * bank, so its add takes two shared-memory passes, which cost less than
+ * the three instructions a pixel that halving its bins would take (the
+ * kernel is bound by instruction issue, not by the passes).  Alpha is not
+ * counted per pixel: a full pixel's alpha bin is 255, so the block counts
+ * its full pixels in a register and adds them at the end; GIMP's six
+ * channels take five adds a pixel, not six (80 KB of counts).  With 16
+ * copies (48 KB) the two lanes of a warp that share a copy (neighbours,
+ * 2c and 2c + 1) meet in a bank on about half the adds of two different
+ * bins, as in shared-atomic/16 (two shared-memory passes).
+ *
+ * SECTIONS (16 copies, two pair tables: GIMP's RGB and RGBA, raw RGBA): the
+ * same memory with no bank shared by a pair's two lanes in a pair table's
+ * add.  Table t lives in bank section t (banks 16t .. 16t + 15), word
+ * b * 32 + 16t + copy, and the odd lane of a pair (g = lane & 1) adds
+ * the other table's channel in each add (f ^ 2 where the even lane adds
+ * f, the same half of the word): four selects a pixel buy one pass for
+ * four of its five adds on any image, as shared-atomic/16s does for its
+ * six (the odd table keeps its two passes on differing bins).
+ *
+ * Pixels of partial weight (alpha or mask between 0 and full) add their
+ * weights to 32-bit sums in PARTIAL_COPIES copies (lane l in copy
+ * l % PARTIAL_COPIES), all channels alpha included, zero weights skipped.
+ * A warp whose 32 groups of 16 pixels are all of full weight (tested on
+ * the loaded words at once) takes the count path alone; any other warp
+ * goes a quarter of its groups at a time (gh_counts_mixed): a quarter
+ * whose pixels are all full in every lane takes the count path, any
+ * other goes pixel by pixel.  With the spread loads a quarter of the
+ * warp's groups is 128 contiguous pixels, so the partial pixels of a
+ * soft edge (a layer's border ramp) slow down one quarter, not the
+ * warp's whole 512 pixels.  So opaque images never touch the sums;
+ * images of partial weight everywhere pay contended adds there (16 lanes
+ * a copy): the dispatcher's probe has opaque alpha and a random mask, so
+ * this kernel is chosen where layers are opaque and not where a mask
+ * weighs every pixel (cuda_launch.cu).
+ *
+ * GIMP 3's luminance (LIN) comes from its table (kernel_lin.cuh; a copy a
+ * lane, at the count copies' stride with 32 of them, so a level's lookup
+ * and its count share one address register).  On the count path a
+ * pixel takes the table's bin and a group's pixels near a bin's edge are
+ * moved to their exact bin after the group (gh_lin_correct).
+ * The luminance counts then have 32 copies beside 32 of the pairs.
+ *
+ * Counts are emptied into the global result (times a full weight) before
+ * a 16-bit count could overflow: after 65535 / (16 x threads sharing a
+ * copy) steps (127 with 32 copies, 63 with 16); the sums whenever
+ * gh_flush_steps says so.  1024 threads; shared memory: counts
+ * ((F / 2) * COPIES + (F % 2) * ODD) * 1 KB for F counted channels
+ * (either layout; ODD 16, or 32 for LIN beside 32), sums NCH * 256 *
+ * PARTIAL_COPIES * 4 bytes when weights vary, and GIMP 3's luminance
+ * table (LIN: LSLOTS KB).  A launch handles < 2^32 pixels.
+ */
+#ifndef GH_KERNEL_COUNTS_CUH
+#define GH_KERNEL_COUNTS_CUH
+
+#include "kernel_policy.h" /* GH_*_THREADS */
+#include "kernel_shared_atomic.cuh" /* gh_copies_word, gh_copies_flush */
+
+#define GH_CT_PARTIAL_COPIES 2
+
+/* Copies of the odd channel's 32-bit counts: 16 (lanes 2c and 2c + 1 in
+ * copy c); 32, one a lane, for GIMP 3's luminance beside 32 copies of the
+ * pairs.  That kernel's adds and table lookups share the shared-memory
+ * pipe, which bounds it: the odd channel's second pass on differing bins
+ * cost 0.02 of the read ceiling, and its 16 KB more matter to no cap
+ * (the table's 32 KB already keep it above 99 KB). */
+template <bool LIN, int COPIES>
+__host__ __device__ constexpr int
+gh_odd_copies ()
+{
+  return LIN && COPIES == 32 ? 32 : 16;
+}
+
+/* The channels counted per pixel: all but a GIMP alpha, which a full
+ * pixel always puts in bin 255. */
+template <int BPP, bool RAW>
+__host__ __device__ constexpr int
+gh_counted_channels ()
+{
+  return gh_channels<BPP, RAW>::count
+         - (!RAW && gh_channels<BPP, RAW>::alpha ? 1 : 0);
+}
+
+/* Words of count tables: pairs of channels, then the odd one's table. */
+template <int BPP, bool RAW, int COPIES, int ODD>
+__host__ __device__ constexpr int
+gh_count_words ()
+{
+  return gh_counted_channels<BPP, RAW> () / 2 * 256 * COPIES
+         + gh_counted_channels<BPP, RAW> () % 2 * 256 * ODD;
+}
+
+/* LSLOTS: the copies of GIMP 3's luminance table (kernel_lin.cuh). */
+template <int BPP, bool MASK, bool RAW, bool LIN, int COPIES, int LSLOTS>
+__host__ __device__ constexpr size_t
+gh_counts_smem ()
+{
+  return (size_t) gh_count_words<BPP, RAW, COPIES,
+                                 gh_odd_copies<LIN, COPIES> ()> ()
+           * 4
+         + (gh_pixel_bins<BPP, MASK, RAW, LIN>::weighted
+              ? (size_t) gh_channels<BPP, RAW>::count * 256
+                  * GH_CT_PARTIAL_COPIES * 4
+              : 0)
+         + (LIN ? gh_lin_smem<LSLOTS> () : 0);
+}
+
+/* Whether the bank-sections layout applies: two pair tables, 16 copies. */
+template <int F, int COPIES, bool SECTIONS>
+__host__ __device__ constexpr bool
+gh_count_sections ()
+{
+  return SECTIONS && COPIES == 16 && F / 2 == 2;
+}
+
+/* Counted channel f's bin b: its word in copy 0 of its table, from the
+ * table's start (sections: from its section's start); f < F / 2 * 2 is in
+ * a pair table (half f % 2). */
+template <int F, int COPIES, bool SECTIONS, int ODD>
+__host__ __device__ constexpr int
+gh_count_word (int f, int b)
+{
+  return f >= F / 2 * 2 ? b * ODD
+         : gh_count_sections<F, COPIES, SECTIONS> ()
+           ? b * 32
+           : ((f / 2) * 256 + b) * COPIES;
+}
+
+/* Adds each count's copies, times its channel's full weight, to the
+ * global result, and clears them.  Thread i takes row i (a pair table's
+ * word for one bin: two counts, the low and high halves; or one bin of
+ * the odd table) and starts at copy i, so neighbouring threads read
+ * different banks. */
+template <class CH, class PIXEL, int F, int COPIES, bool SECTIONS, int ODD>
+__device__ __forceinline__ void
+gh_counts_flush (uint32_t *counts, gh_u64 *out)
+{
+  constexpr int PAIR_ROWS = F / 2 * 256;
+  for (int r = threadIdx.x; r < PAIR_ROWS + F % 2 * 256; r += GH_CT_THREADS)
+    {
+      const bool pair = r < PAIR_ROWS;
+      const int copies = pair ? COPIES : ODD;
+      uint32_t *row = pair ? counts
+                               + (gh_count_sections<F, COPIES, SECTIONS> ()
+                                    ? (r & 255) * 32 + (r >> 8) * 16
+                                    : r * COPIES)
+                           : counts + PAIR_ROWS * COPIES
+                               + (r - PAIR_ROWS) * ODD;
+      uint32_t lo = 0, hi = 0; /* < 2^16 x COPIES; the odd one's in lo */
+#pragma unroll 8
+      for (int c = 0; c < copies; c++)
+        {
+          int l = (c + r) & (copies - 1);
+          lo += pair ? row[l] & 0xffffu : row[l];
+          hi += pair ? row[l] >> 16 : 0u;
+          row[l] = 0;
+        }
+      const int f = pair ? 2 * (r >> 8) : F - 1, b = r & 255;
+      if (lo)
+        atomicAdd (&out[(size_t) CH::slot (f) * 256 + b],
+                   (gh_u64) lo * PIXEL::full (f));
+      if (hi)
+        atomicAdd (&out[(size_t) CH::slot (f + 1) * 256 + b],
+                   (gh_u64) hi * PIXEL::full (f + 1));
+    }
+}
+
+/* A full pixel: one constant add per counted channel; `mine` and `odd`
+ * are this lane's copy 0 of the pair tables and of the odd table.
+ * Sections: mine[s] is its copy in section s ^ g, and the odd lane of a
+ * pair (`swap`) adds channel f ^ 2 where the even one adds f. */
+template <int F, int COPIES, bool SECTIONS, int ODD, class PIXEL>
+__device__ __forceinline__ void
+gh_counts_add (const PIXEL &px, const uint32_t (&mine)[2], uint32_t odd,
+               bool swap)
+{
+  constexpr bool S = gh_count_sections<F, COPIES, SECTIONS> ();
+#pragma unroll
+  for (int f = 0; f < F; f++)
+    if (f < F / 2 * 2)
+      {
+        const unsigned b = S && swap ? px.bin[f ^ 2] : px.bin[f];
+        gh_shared_add (mine[S ? f / 2 : 0]
+                         + gh_count_word<F, COPIES, SECTIONS, ODD> (f, b) * 4,
+                       1u << (16 * (f & 1)));
+      }
+    else
+      gh_shared_add (
+        odd + gh_count_word<F, COPIES, SECTIONS, ODD> (f, px.bin[f]) * 4, 1u);
+}
+
+/* A pixel of partial weight: colour weight wc and alpha weight wa (its
+ * own, or those of a run of equal pixels) into the 32-bit sums, zero
+ * weights skipped. */
+template <int NCH, class PIXEL>
+__device__ __forceinline__ void
+gh_partial_add (const PIXEL &px, unsigned wc, unsigned wa, uint32_t partial)
+{
+#pragma unroll
+  for (int k = 0; k < NCH; k++)
+    {
+      const unsigned w = PIXEL::ch::alpha && k == NCH - 1 ? wa : wc;
+      if (w)
+        gh_shared_add (
+          partial
+            + gh_copies_word<GH_CT_PARTIAL_COPIES, false> (k, px.bin[k]) * 4,
+          w);
+    }
+}
+
+/* Whether every pixel of the first QUARTERS quarters of a loaded group
+ * (4 pixels each) has full weight: alpha bytes and mask bytes all 255,
+ * tested on whole words. */
+template <int QUARTERS, int BPP, bool MASK>
+__device__ __forceinline__ bool
+gh_group_full (const gh_group<BPP, MASK> &grp)
+{
+  constexpr uint32_t alpha
+    = BPP == 4 ? 0xff000000u : BPP == 2 ? 0xff00ff00u : 0u;
+  uint32_t a = ~0u, m = ~0u;
+  if (alpha)
+#pragma unroll
+    for (int i = 0; i < QUARTERS * BPP; i++)
+      a &= grp.w[i];
+  if (MASK)
+#pragma unroll
+    for (int i = 0; i < QUARTERS; i++)
+      m &= grp.m[i];
+  return (a & alpha) == alpha && m == ~0u;
+}
+
+/* Whether pixels i and j of a group add the same to the histogram: the
+ * same alpha and mask bytes, and the same colour samples or no colour
+ * weight (alpha or mask 0: only alpha counts, so a transparent area's
+ * leftover colours do not break its runs). */
+template <int BPP, bool MASK>
+__device__ __forceinline__ bool
+gh_group_same (const gh_group<BPP, MASK> &grp, int i, int j)
+{
+  constexpr bool alpha = BPP % 2 == 0;
+  constexpr int COLOUR = alpha ? BPP - 1 : BPP;
+  const unsigned a = alpha ? grp.byte (i * BPP + BPP - 1) : 255u;
+  bool colour = true;
+#pragma unroll
+  for (int c = 0; c < COLOUR; c++)
+    colour = colour && grp.byte (i * BPP + c) == grp.byte (j * BPP + c);
+  return grp.mask_byte (i) == grp.mask_byte (j)
+         && a == (alpha ? grp.byte (j * BPP + BPP - 1) : 255u)
+         && (colour || a == 0 || grp.mask_byte (i) == 0);
+}
+
+/* The groups of a warp with pixels of partial weight, a quarter of each
+ * group (4 pixels) at a time, every lane of the warp together (`in`:
+ * whether this lane has a group).  A quarter whose pixels are all full in
+ * every lane is counted as on the fast path; any other goes pixel by
+ * pixel: full ones counted, the others' weights summed over runs of equal
+ * pixels (up to four, so flat transparent regions do not pile the 16
+ * lanes that share a copy of the sums onto one address at every pixel).
+ * The loop is not unrolled (this path is rare, and a small body keeps it
+ * from crowding the fast path out of the instruction cache): the group
+ * stays in registers, its next quarter moved to the front each time. */
+template <int F, int COPIES, bool SECTIONS, int ODD, int NCH, class PIXEL,
+          int BPP, bool MASK, int LSLOTS>
+__device__ __forceinline__ void
+gh_counts_mixed (gh_group<BPP, MASK> grp, bool in,
+                 const uint32_t (&mine)[2], uint32_t odd, bool swap,
+                 uint32_t partial, uint32_t &full_pixels,
+                 gh_lin_table<LSLOTS> lin)
+{
+#pragma unroll 1
+  for (int q = 0; q < GH_GROUP / 4; q++)
+    {
+      if (__all_sync (0xffffffffu, !in || gh_group_full<1> (grp)))
+        {
+          if (in)
+            {
+#pragma unroll
+              for (int i = 0; i < 4; i++)
+                {
+                  PIXEL px;
+                  gh_group_pixel (grp, i, px, lin);
+                  gh_counts_add<F, COPIES, SECTIONS, ODD> (px, mine, odd, swap);
+                }
+              full_pixels += 4;
+            }
+        }
+      else if (in)
+        {
+          unsigned carry_c = 0, carry_a = 0;
+#pragma unroll
+          for (int i = 0; i < 4; i++)
+            {
+              PIXEL px;
+              gh_group_pixel (grp, i, px, lin);
+              if (px.colour_weight == PIXEL::full_colour)
+                {
+                  gh_counts_add<F, COPIES, SECTIONS, ODD> (px, mine, odd, swap);
+                  full_pixels++;
+                  continue;
+                }
+              carry_c += px.colour_weight;
+              carry_a += px.alpha_weight;
+              if (i < 3 && gh_group_same (grp, i, i + 1))
+                continue;
+              gh_partial_add<NCH> (px, carry_c, carry_a, partial);
+              carry_c = carry_a = 0;
+            }
+        }
+      grp.next_quarter ();
+    }
+}
+
+/* LSLOTS: the copies of GIMP 3's luminance table (LIN; 0 otherwise). */
+template <int BPP, bool MASK, bool RAW, bool LIN, int COPIES, bool SECTIONS,
+          int LSLOTS>
+__global__ void __launch_bounds__ (GH_CT_THREADS)
+gh_kernel_counts (const uint8_t *__restrict__ pix,
+                  const uint8_t *__restrict__ mask, size_t n, gh_u64 *sums)
+{
+  static_assert (COPIES == 32 || COPIES == 16, "one or two lanes a copy");
+  static_assert (!LIN || LSLOTS > 0, "GIMP 3's luminance reads a table");
+  static_assert (!SECTIONS
+                   || gh_count_sections<gh_counted_channels<BPP, RAW> (),
+                                        COPIES, SECTIONS> (),
+                 "sections: 16 copies of two pair tables");
+  typedef gh_channels<BPP, RAW> ch;
+  typedef gh_pixel_bins<BPP, MASK, RAW, LIN> pixel;
+  constexpr int NCH = ch::count;
+  constexpr int F = gh_counted_channels<BPP, RAW> ();
+  constexpr bool weighted = pixel::weighted;
+  constexpr int ODD = gh_odd_copies<LIN, COPIES> ();
+  constexpr int WORDS = gh_count_words<BPP, RAW, COPIES, ODD> ();
+  constexpr int PWORDS = weighted ? NCH * 256 * GH_CT_PARTIAL_COPIES : 0;
+  /* A count is shared by one lane in COPIES of each warp, 16 pixels each
+   * a step. */
+  constexpr int COUNT_FLUSH = 0xffff / (16 * GH_CT_THREADS / COPIES);
+  constexpr int SUM_FLUSH = gh_flush_steps (
+    pixel::full_colour, GH_CT_THREADS / GH_CT_PARTIAL_COPIES);
+  extern __shared__ __align__ (16) uint32_t counts[];
+  uint32_t *partial = counts + WORDS;
+  /* Neighbouring lanes share a copy (their pixels lie close together,
+   * so they meet at one address, which costs no second pass, more often
+   * than lanes half a warp apart); sections: the odd one of the pair
+   * (`swap`) adds the other section's table. */
+  const unsigned lane = threadIdx.x & 31;
+  const bool swap = SECTIONS && (lane & 1);
+  const uint32_t mine[2]
+    = { gh_shared_address (counts + lane / (32 / COPIES) + swap * 16),
+        gh_shared_address (counts + lane / (32 / COPIES) + !swap * 16) };
+  const uint32_t odd
+    = gh_shared_address (counts + F / 2 * 256 * COPIES + lane / (32 / ODD));
+  const uint32_t mine_partial = gh_shared_address (
+    partial + (threadIdx.x & (GH_CT_PARTIAL_COPIES - 1)));
+  const size_t groups = n / GH_GROUP;
+  const size_t step = (size_t) gridDim.x * GH_CT_THREADS;
+  int count_steps = 0, sum_steps = 0;
+  uint32_t full_pixels = 0; /* this thread's, for the alpha bin 255 */
+
+  for (int i = threadIdx.x; i < WORDS + PWORDS; i += GH_CT_THREADS)
+    counts[i] = 0;
+  /* The luminance table's slot: with 32, this lane's count copy (so a
+   * level's entry lies at a fixed offset from its count of that level
+   * when the copies are 32, one lookup address for both), else
+   * neighbouring lanes, whose pixels meet at one address most often. */
+  const gh_lin_table<LSLOTS> lin = gh_lin_load<LSLOTS> (
+    partial + PWORDS, LSLOTS < 32    ? lane * LSLOTS / 32
+                      : COPIES == 32 ? lane
+                                     : lane / 2 + (lane & 1) * 16);
+  __syncthreads ();
+
+  /* `base` is the same for the whole block, so the flushes' barriers are
+   * reached by every thread. */
+  for (size_t base = (size_t) blockIdx.x * GH_CT_THREADS; base < groups;
+       base += step)
+    {
+      const size_t g = base + threadIdx.x;
+      gh_group<BPP, MASK> grp;
+      bool full = true;
+      if (g < groups)
+        {
+          grp.load (pix, mask, g, g - (threadIdx.x & 31) + 32 <= groups);
+          full = !weighted || gh_group_full<GH_GROUP / 4> (grp);
+        }
+      /* The whole warp takes one path: a warp with both would run both. */
+      if (!weighted || __all_sync (0xffffffffu, full))
+        {
+          if (g < groups)
+            {
+              uint32_t near = 0; /* LIN: pixels gh_lin_correct takes */
+#pragma unroll
+              for (int i = 0; i < GH_GROUP; i++)
+                {
+                  pixel px;
+                  gh_group_pixel<LIN> (grp, i, px, lin);
+                  gh_counts_add<F, COPIES, SECTIONS, ODD> (px, mine, odd,
+                                                           swap);
+                  if (px.near)
+                    near |= 1u << i;
+                }
+              full_pixels += GH_GROUP;
+              if constexpr (LIN)
+                if (near)
+                  gh_lin_correct<pixel> (
+                    grp, near, lin, [&] (const pixel &px, unsigned e) {
+                      gh_shared_add (
+                        odd
+                          + gh_count_word<F, COPIES, SECTIONS, ODD> (
+                              F - 1, px.bin[F - 1])
+                              * 4,
+                        ~0u);
+                      gh_shared_add (
+                        odd
+                          + gh_count_word<F, COPIES, SECTIONS, ODD> (F - 1, e)
+                              * 4,
+                        1u);
+                    });
+            }
+        }
+      else
+        gh_counts_mixed<F, COPIES, SECTIONS, ODD, NCH, pixel> (
+          grp, g < groups, mine, odd, swap, mine_partial, full_pixels, lin);
+      if (++count_steps == COUNT_FLUSH)
+        {
+          count_steps = 0;
+          __syncthreads ();
+          gh_counts_flush<ch, pixel, F, COPIES, SECTIONS, ODD> (counts, sums);
+          __syncthreads ();
+        }
+      if (weighted && ++sum_steps == SUM_FLUSH)
+        {
+          sum_steps = 0;
+          __syncthreads ();
+          gh_copies_flush<ch, GH_CT_PARTIAL_COPIES, false> (partial, sums);
+          __syncthreads ();
+        }
+    }
+  /* The last n % 16 pixels: one per thread of the last block. */
+  if (blockIdx.x == gridDim.x - 1 && threadIdx.x < n % GH_GROUP)
+    {
+      size_t i = groups * GH_GROUP + threadIdx.x;
+      pixel px;
+      px.compute (pix + i * BPP, MASK ? mask[i] : 255u, lin);
+      if (!weighted || px.colour_weight == pixel::full_colour)
+        {
+          gh_counts_add<F, COPIES, SECTIONS, ODD> (px, mine, odd, swap);
+          full_pixels++;
+        }
+      else
+        gh_partial_add<NCH> (px, px.colour_weight, px.alpha_weight,
+                             mine_partial);
+    }
+  __syncthreads ();
+  gh_counts_flush<ch, pixel, F, COPIES, SECTIONS, ODD> (counts, sums);
+  if (weighted)
+    gh_copies_flush<ch, GH_CT_PARTIAL_COPIES, false> (partial, sums);
+  /* Full pixels' alpha: bin 255, a full alpha weight each. */
+  if (F < NCH)
+    {
+#pragma unroll
+      for (int d = 16; d > 0; d >>= 1)
+        full_pixels += __shfl_xor_sync (0xffffffffu, full_pixels, d);
+      if ((threadIdx.x & 31) == 0 && full_pixels)
+        atomicAdd (&sums[(size_t) ch::slot (NCH - 1) * 256 + 255],
+                   (gh_u64) full_pixels * pixel::full (NCH - 1));
+    }
+}
+
+#endif

@@ -1,0 +1,209 @@
+/* apply.c — equalization tables and thresholds applied to strips, and
+ * a pixel's level in a channel under either luminance rule. */
+#include "apply.h"
+
+#include "fail.h"
+#include "layout.h"
+#include "pixel.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+gh_status
+gh_strip_check (gh_layout layout, gh_sample sample, const void *pixels,
+                size_t width, size_t height, size_t stride, gh_error *error)
+{
+  gh_image image = { layout, sample, 256, 0, GH_LUMINANCE_PERCEPTUAL };
+  gh_piece piece = { pixels, width, height, stride, NULL, 0 };
+  gh_status st = gh_image_check (&image, error);
+  return st != GH_OK ? st : gh_piece_check (&image, &piece, error);
+}
+
+int
+gh_pixel_level_with (gh_layout layout, const uint8_t *p, gh_channel channel,
+                     gh_luminance luminance)
+{
+  int rgb = gh_layout_is_rgb (layout);
+  switch (channel)
+    {
+    case GH_CHANNEL_VALUE:
+      return rgb ? (int) gh_max3 (p[0], p[1], p[2]) : p[0];
+    case GH_CHANNEL_RED:
+    case GH_CHANNEL_GREEN:
+    case GH_CHANNEL_BLUE:
+      return rgb ? p[channel - GH_CHANNEL_RED] : -1;
+    case GH_CHANNEL_ALPHA:
+      return gh_layout_has_alpha (layout) ? p[gh_layout_bpp (layout) - 1]
+                                          : -1;
+    case GH_CHANNEL_LUMINANCE:
+      if (!rgb)
+        return -1;
+      return luminance == GH_LUMINANCE_LINEAR
+               ? gh_luminance_bin_linear (p[0], p[1], p[2])
+               : gh_luminance_bin (p[0], p[1], p[2]);
+    default:
+      return -1;
+    }
+}
+
+gh_status
+gh_apply_tables (gh_layout layout, void *pixels, size_t width, size_t height,
+                 size_t stride, const uint16_t *const tables[3],
+                 gh_error *error)
+{
+  gh_status st = gh_strip_check (layout, GH_SAMPLE_U8, pixels, width, height,
+                              stride, error);
+  int bpp, colours;
+
+  if (st != GH_OK)
+    return st;
+  bpp = gh_layout_bpp (layout);
+  colours = gh_layout_is_rgb (layout) ? 3 : 1;
+  for (int k = 0; k < colours; k++)
+    if (!tables || !tables[k])
+      return gh_fail (error, GH_ERR_INVALID, "table %d is missing", k);
+  for (size_t y = 0; y < height; y++)
+    {
+      uint8_t *p = (uint8_t *) pixels + y * stride;
+      for (size_t x = 0; x < width; x++, p += bpp)
+        for (int k = 0; k < colours; k++)
+          {
+            uint16_t v = tables[k][p[k]];
+            p[k] = (uint8_t) (v > 255 ? 255 : v);
+          }
+    }
+  return GH_OK;
+}
+
+/* The class of a bin: how many thresholds it is above. */
+static int
+class_of (int bin, int n, const int *thresholds)
+{
+  int c = 0;
+  while (c < n && bin > thresholds[c])
+    c++;
+  return c;
+}
+
+gh_status
+gh_posterize_strip (gh_layout layout, gh_sample sample,
+                    gh_luminance luminance, void *pixels, size_t width,
+                    size_t height, size_t stride, gh_channel channel, int n,
+                    const int *thresholds, int bins, gh_error *error)
+{
+  gh_status st = gh_strip_check (layout, sample, pixels, width, height,
+                                 stride, error);
+  int bpp, colours;
+  uint8_t levels[256];
+
+  /* gh_op_posterize checked the channel, the bins and the thresholds. */
+  if (st != GH_OK)
+    return st;
+  for (int i = 0; i <= n; i++)
+    levels[i] = (uint8_t) ((i * 255 * 2 + n) / (2 * n)); /* rounded */
+  bpp = gh_layout_bpp (layout);
+  colours = gh_layout_is_rgb (layout) ? 3 : 1;
+  for (size_t y = 0; y < height; y++)
+    {
+      uint8_t *row = (uint8_t *) pixels + y * stride;
+      if (sample == GH_SAMPLE_U8)
+        for (uint8_t *p = row; p < row + width * bpp; p += bpp)
+          {
+            uint8_t v = levels[class_of (
+              gh_pixel_level_with (layout, p, channel, luminance), n,
+              thresholds)];
+            for (int k = 0; k < colours; k++)
+              p[k] = v;
+          }
+      else
+        for (float *p = (float *) row; p < (float *) row + width * bpp;
+             p += bpp)
+          {
+            float v = (float) class_of (gh_pixel_bin_f32_with (layout, p,
+                                                               channel, bins,
+                                                               luminance),
+                                        n, thresholds)
+                      / (float) n;
+            for (int k = 0; k < colours; k++)
+              p[k] = v;
+          }
+    }
+  return GH_OK;
+}
+
+int
+gh_pixel_bin_f32 (gh_layout layout, const float *p, gh_channel channel,
+                  int bins)
+{
+  return gh_pixel_bin_f32_with (layout, p, channel, bins,
+                                GH_LUMINANCE_PERCEPTUAL);
+}
+
+int
+gh_pixel_bin_f32_with (gh_layout layout, const float *p, gh_channel channel,
+                       int bins, gh_luminance luminance)
+{
+  int rgb = gh_layout_is_rgb (layout);
+  switch (channel)
+    {
+    case GH_CHANNEL_VALUE:
+      return gh_bin_f32 (rgb ? gh_max3_f32 (p[0], p[1], p[2]) : p[0], bins);
+    case GH_CHANNEL_RED:
+    case GH_CHANNEL_GREEN:
+    case GH_CHANNEL_BLUE:
+      return rgb ? gh_bin_f32 (p[channel - GH_CHANNEL_RED], bins) : -1;
+    case GH_CHANNEL_ALPHA:
+      return gh_layout_has_alpha (layout)
+               ? gh_bin_f32 (p[gh_layout_bpp (layout) - 1], bins)
+               : -1;
+    case GH_CHANNEL_LUMINANCE:
+      if (!rgb)
+        return -1;
+      return gh_bin_f32 (luminance == GH_LUMINANCE_LINEAR
+                           ? gh_luminance_linear_f32 (p[0], p[1], p[2])
+                           : gh_luminance_f32 (p[0], p[1], p[2]),
+                         bins);
+    default:
+      return -1;
+    }
+}
+
+gh_status
+gh_equalize_curve_init (gh_equalize_curve *c, const double *counts, int bins)
+{
+  memset (c, 0, sizeof *c);
+  if (!counts || bins < 2)
+    return GH_ERR_INVALID;
+  c->below = malloc (((size_t) bins + 1) * sizeof *c->below);
+  if (!c->below)
+    return GH_ERR_NOMEM;
+  c->bins = bins;
+  c->below[0] = 0.0;
+  for (int k = 0; k < bins; k++)
+    c->below[k + 1] = c->below[k] + (counts[k] > 0.0 ? counts[k] : 0.0);
+  c->total = c->below[bins];
+  return GH_OK;
+}
+
+float
+gh_equalize_curve_map (const gh_equalize_curve *c, float v)
+{
+  /* Bin k holds positions [k - 0.5, k + 0.5) of v * (bins - 1); its count
+   * is spread evenly across them. */
+  double pos = (double) v * (c->bins - 1), frac, cum;
+  int k = gh_bin_f32 (v, c->bins);
+  if (!(c->total > 0.0))
+    return v; /* an empty histogram: nothing to equalize */
+  frac = pos - (k - 0.5);
+  frac = frac < 0.0 ? 0.0 : frac > 1.0 ? 1.0 : frac;
+  cum = c->below[k] + frac * (c->below[k + 1] - c->below[k]);
+  cum /= c->total;
+  return (float) (cum < 0.0 ? 0.0 : cum > 1.0 ? 1.0 : cum);
+}
+
+void
+gh_equalize_curve_clear (gh_equalize_curve *c)
+{
+  free (c->below);
+  memset (c, 0, sizeof *c);
+}

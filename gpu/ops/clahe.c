@@ -1,0 +1,311 @@
+/* clahe.c — contrast-limited adaptive histogram equalization (gh_clahe_*,
+ * gh_op_clahe), as OpenCV 4.6's CLAHE_Impl::apply (imgproc/src/clahe.cpp)
+ * computes it on 8-bit data, pixel for pixel:
+ *
+ *  - tiles: the image padded as clahe.h says (copyMakeBorder,
+ *    BORDER_REFLECT_101 by borderInterpolate, so tiny images whose padding
+ *    exceeds them reflect back and forth), cut into tiles_x x tiles_y
+ *    tiles of tile_w x tile_h, each counting its pixels' levels (or, for
+ *    float images, bins; of R, G and B each, or the luminance, or gray:
+ *    clahe_map.c says which);
+ *  - clipping, the tile mappings and the interpolation: clahe_map.c.
+ *
+ * Rows arrive in strips, in any order: each source row adds to the tile
+ * histograms of its own padded row and of every padding row that reflects
+ * to it; the interpolation needs no neighbours, so any rectangle maps on
+ * its own.
+ *
+ * On a GPU (an engine on CUDA, U8 images): the tile counts of each strip
+ * and the interpolation of each rectangle (each channel and gray; the
+ * luminance mode's colour move stays on the CPU) run there
+ * (clahe_cuda.cu), with the same integers and the same float operations;
+ * a GPU failure is told through the engine and the work finishes on the
+ * CPU.
+ *
+ * This file: the tile histograms (gh_clahe_begin, gh_clahe_feed);
+ * clahe_map.c: the tile mappings and their interpolation (gh_op_clahe,
+ * gh_clahe_apply). */
+#include "clahe.h"
+
+#include "apply.h"
+#include "engine_share.h"
+#include "fail.h"
+#include "layout.h"
+#include "op_kind.h"
+#include "pixel.h"
+#include "threads.h"
+#if GH_HAVE_CUDA
+#include "clahe_cuda.h"
+#endif
+
+#include <limits.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* Tile histograms beyond this many counters are refused (1 GiB). */
+#define MAX_COUNTERS ((size_t) 1 << 28)
+
+int
+gh_reflect101 (long p, long len)
+{
+  if (len == 1)
+    return 0;
+  while (p < 0 || p >= len)
+    p = p < 0 ? -p : 2 * (len - 1) - p;
+  return (int) p;
+}
+
+static void
+geom_free (gh_clahe_geom *g)
+{
+  free (g->src_col);
+  free (g->src_row);
+  g->src_col = g->src_row = NULL;
+}
+
+void
+gh_clahe_destroy (gh_clahe *c)
+{
+  if (!c)
+    return;
+#if GH_HAVE_CUDA
+  gh_clahe_cuda_destroy (c->gpu);
+#endif
+  geom_free (&c->g);
+  free (c->hist);
+  free (c->fed);
+  free (c);
+}
+
+gh_status
+gh_clahe_begin (gh_engine *engine, const gh_clahe_params *p, gh_layout layout,
+                gh_sample sample, gh_luminance luminance, int bins,
+                size_t width, size_t height, gh_clahe **out, gh_error *error)
+{
+  gh_clahe *c;
+  gh_clahe_geom *g;
+  gh_status st;
+  size_t tiles, counters;
+  int rgb;
+
+  if (!out)
+    return gh_fail (error, GH_ERR_INVALID, "no CLAHE handle given");
+  *out = NULL;
+  if (!p)
+    return gh_fail (error, GH_ERR_INVALID, "no CLAHE parameters given");
+  if ((st = gh_op_check_kind (layout, sample, luminance, error)) != GH_OK)
+    return st;
+  if (!(p->clip_limit >= 0) || !isfinite (p->clip_limit))
+    return gh_fail (error, GH_ERR_INVALID,
+                    "clip limit %g is not a number >= 0", p->clip_limit);
+  if (p->tiles_x < 1 || p->tiles_x > GH_CLAHE_MAX_TILES || p->tiles_y < 1
+      || p->tiles_y > GH_CLAHE_MAX_TILES)
+    return gh_fail (error, GH_ERR_INVALID,
+                    "a %d x %d tile grid; each side takes 1 to %d",
+                    p->tiles_x, p->tiles_y, GH_CLAHE_MAX_TILES);
+  if ((st = gh_op_check_mode ("CLAHE", p->mode, error)) != GH_OK
+      || (st = gh_op_check_bins ("", bins, sample, error)) != GH_OK)
+    return st;
+  if (width < 1 || height < 1 || width > INT_MAX - GH_CLAHE_MAX_TILES
+      || height > INT_MAX - GH_CLAHE_MAX_TILES)
+    return gh_fail (error, GH_ERR_INVALID,
+                    "a %zu x %zu image; CLAHE takes 1 to %d pixels a side",
+                    width, height, INT_MAX - GH_CLAHE_MAX_TILES);
+  if (!(c = calloc (1, sizeof *c)))
+    return gh_fail (error, GH_ERR_NOMEM, "out of memory for CLAHE");
+  g = &c->g;
+  rgb = gh_layout_is_rgb (layout);
+  g->layout = layout;
+  g->luminance = luminance;
+  g->luminance_mode = rgb && p->mode == GH_EQUALIZE_LUMINANCE;
+  g->channels = rgb && !g->luminance_mode ? 3 : 1;
+  g->bins = bins;
+  g->width = (int) width;
+  g->height = (int) height;
+  g->tiles_x = p->tiles_x;
+  g->tiles_y = p->tiles_y;
+  g->padded_w = g->width;
+  g->padded_h = g->height;
+  if (g->width % g->tiles_x != 0 || g->height % g->tiles_y != 0)
+    {
+      g->padded_w += g->tiles_x - g->width % g->tiles_x;
+      g->padded_h += g->tiles_y - g->height % g->tiles_y;
+    }
+  g->tile_w = g->padded_w / g->tiles_x;
+  g->tile_h = g->padded_h / g->tiles_y;
+  c->sample = sample;
+  c->clip_limit = p->clip_limit;
+  tiles = (size_t) g->tiles_x * g->tiles_y;
+  counters = (size_t) g->channels * tiles * (size_t) bins;
+  if ((long long) g->tile_w * g->tile_h > INT_MAX)
+    st = gh_fail (error, GH_ERR_INVALID,
+                  "tiles of %d x %d pixels are too large; use a finer grid",
+                  g->tile_w, g->tile_h);
+  else if (counters > MAX_COUNTERS)
+    st = gh_fail (error, GH_ERR_INVALID,
+                  "%zu tiles of %d bins are too many; use a coarser grid "
+                  "or fewer bins",
+                  tiles, bins);
+  else if (!(g->src_col = malloc ((size_t) g->padded_w * sizeof (int)))
+           || !(g->src_row = malloc (((size_t) (g->padded_h - g->height) + 1)
+                                     * sizeof (int)))
+           || !(c->hist = calloc (counters, sizeof *c->hist))
+           || !(c->fed = calloc (height, 1)))
+    st = gh_fail (error, GH_ERR_NOMEM, "out of memory for CLAHE's tiles");
+  if (st != GH_OK)
+    {
+      gh_clahe_destroy (c);
+      return st;
+    }
+  for (int x = 0; x < g->padded_w; x++)
+    g->src_col[x] = gh_reflect101 (x, g->width);
+  for (int y = g->height; y < g->padded_h; y++)
+    g->src_row[y - g->height] = gh_reflect101 (y, g->height);
+  c->engine = engine;
+#if GH_HAVE_CUDA
+  if (sample == GH_SAMPLE_U8 && gh_engine_gpu_ready (engine))
+    {
+      gh_error why;
+      if (gh_clahe_cuda_create (g, &c->gpu, &why) != GH_OK)
+        gh_engine_gpu_lost (engine, why.message);
+    }
+#endif
+  *out = c;
+  return GH_OK;
+}
+
+/* A pixel's bin in set k. */
+static int
+key_of (const gh_clahe *c, const uint8_t *row, int x, int k)
+{
+  const gh_clahe_geom *g = &c->g;
+  int bpp = gh_layout_bpp (g->layout);
+
+  if (c->sample == GH_SAMPLE_U8)
+    {
+      const uint8_t *p = row + (size_t) x * bpp;
+      return g->luminance_mode
+               ? gh_pixel_level_with (g->layout, p, GH_CHANNEL_LUMINANCE,
+                                      g->luminance)
+               : p[k];
+    }
+  {
+    const float *p = (const float *) row + (size_t) x * bpp;
+    return g->luminance_mode
+             ? gh_pixel_bin_f32_with (g->layout, p, GH_CHANNEL_LUMINANCE,
+                                      g->bins, g->luminance)
+             : gh_bin_f32 (p[k], g->bins);
+  }
+}
+
+typedef struct {
+  gh_clahe *c;
+  const uint8_t *pixels;
+  size_t y0, rows, stride;
+  int tx0, tx1; /* the tile columns this job counts */
+} count_job;
+
+/* Adds source row `row` as padded row `py`, tile columns tx0..tx1-1. */
+static void
+count_padded_row (const count_job *j, const uint8_t *row, int py)
+{
+  const gh_clahe_geom *g = &j->c->g;
+  size_t tiles = (size_t) g->tiles_x * g->tiles_y;
+  int ty = py / g->tile_h;
+
+  for (int k = 0; k < g->channels; k++)
+    {
+      uint32_t *h = j->c->hist
+                    + ((size_t) k * tiles + (size_t) ty * g->tiles_x)
+                        * g->bins;
+      for (int tx = j->tx0; tx < j->tx1; tx++)
+        {
+          uint32_t *th = h + (size_t) tx * g->bins;
+          int x = tx * g->tile_w, end = x + g->tile_w;
+          if (j->c->sample == GH_SAMPLE_U8 && !g->luminance_mode)
+            for (int bpp = gh_layout_bpp (g->layout); x < end; x++)
+              th[row[(size_t) g->src_col[x] * bpp + k]]++;
+          else
+            for (; x < end; x++)
+              th[key_of (j->c, row, g->src_col[x], k)]++;
+        }
+    }
+}
+
+static void
+count_main (int index, void *jobs)
+{
+  const count_job *j = (const count_job *) jobs + index;
+  const gh_clahe_geom *g = &j->c->g;
+
+  for (size_t r = 0; r < j->rows; r++)
+    {
+      int y = (int) (j->y0 + r);
+      const uint8_t *row = j->pixels + r * j->stride;
+      count_padded_row (j, row, y);
+      for (int py = g->height; py < g->padded_h; py++)
+        if (g->src_row[py - g->height] == y)
+          count_padded_row (j, row, py);
+    }
+}
+
+/* Each thread counts its own tile columns. */
+static void
+count_rows_cpu (gh_clahe *c, const void *pixels, size_t y0, size_t rows,
+                size_t stride)
+{
+  count_job jobs[GH_CLAHE_MAX_JOBS];
+  gh_threads *pool = gh_engine_threads (c->engine);
+  int n = gh_threads_jobs (pool, (size_t) c->g.padded_w * rows,
+                           GH_CLAHE_JOB_PIXELS,
+                           c->g.tiles_x < GH_CLAHE_MAX_JOBS ? c->g.tiles_x
+                                                            : GH_CLAHE_MAX_JOBS);
+
+  for (int i = 0; i < n; i++)
+    jobs[i] = (count_job){ c, pixels, y0, rows, stride,
+                           c->g.tiles_x * i / n, c->g.tiles_x * (i + 1) / n };
+  gh_threads_run_any (pool, n, count_main, jobs);
+}
+
+gh_status
+gh_clahe_feed (gh_clahe *c, const void *pixels, size_t y0, size_t rows,
+               size_t stride, gh_error *error)
+{
+  gh_status st;
+
+  if (!c)
+    return gh_fail (error, GH_ERR_INVALID, "no CLAHE handle given");
+  if (y0 >= (size_t) c->g.height || rows > (size_t) c->g.height - y0)
+    return gh_fail (error, GH_ERR_INVALID,
+                    "rows %zu..%zu are outside the image's %d rows", y0,
+                    y0 + rows - 1, c->g.height);
+  st = gh_strip_check (c->g.layout, c->sample, pixels, (size_t) c->g.width,
+                       rows, stride, error);
+  if (st != GH_OK)
+    return st;
+  for (size_t r = 0; r < rows; r++)
+    if (c->fed[y0 + r])
+      return gh_fail (error, GH_ERR_STATE, "row %zu was fed twice", y0 + r);
+#if GH_HAVE_CUDA
+  if (c->gpu)
+    {
+      gh_error why;
+      if (gh_engine_gpu_injected (c->engine, &why) == GH_OK
+          && gh_clahe_cuda_count (c->gpu, pixels, y0, rows, stride, c->hist,
+                                  &why)
+               == GH_OK)
+        goto counted;
+      gh_engine_gpu_lost (c->engine, why.message);
+      gh_clahe_cuda_destroy (c->gpu);
+      c->gpu = NULL;
+    }
+#endif
+  count_rows_cpu (c, pixels, y0, rows, stride);
+#if GH_HAVE_CUDA
+counted:
+#endif
+  memset (c->fed + y0, 1, rows);
+  c->rows_fed += rows;
+  return GH_OK;
+}

@@ -1,0 +1,66 @@
+/* clahe.h — CLAHE's geometry, shared by the CPU (clahe.c, the tile
+ * histograms; clahe_map.c, the mappings) and the GPU (clahe_cuda.cu), and
+ * what gh_op_apply_rect and gh_op_clear (ops.c) call for a CLAHE op;
+ * internal to the engine.
+ *
+ * OpenCV pads an image whose size is not a multiple of the grid (in
+ * either direction) by tiles_x - width % tiles_x columns and tiles_y -
+ * height % tiles_y rows, BORDER_REFLECT_101, and cuts the padded image
+ * into tiles of tile_w x tile_h; the interpolation then runs over the
+ * unpadded image with those tile sizes.  A padded column x' reads source
+ * column src_col[x'] (the identity below width), and the padded rows
+ * from height on read src_row[y' - height]. */
+#ifndef GH_CLAHE_H
+#define GH_CLAHE_H
+
+#include "gpu_histogram.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+typedef struct {
+  gh_layout layout;
+  gh_luminance luminance;
+  int channels;       /* tile histogram sets: 3 (R, G, B) or 1 */
+  int luminance_mode; /* the one set counts the luminance of colour */
+  int bins;           /* 256 for U8 */
+  int width, height;  /* the image */
+  int padded_w, padded_h;
+  int tiles_x, tiles_y, tile_w, tile_h;
+  int *src_col;       /* padded_w entries */
+  int *src_row;       /* padded_h - height entries */
+} gh_clahe_geom;
+
+/* The tile histograms being fed (clahe.c), which gh_op_clahe
+ * (clahe_map.c) turns into the mappings. */
+struct gh_clahe {
+  gh_clahe_geom g;
+  gh_sample sample;
+  double clip_limit;
+  uint32_t *hist;     /* channels x tiles x bins */
+  unsigned char *fed; /* one flag per row */
+  size_t rows_fed;
+  gh_engine *engine;
+  struct gh_clahe_cuda *gpu; /* NULL: the CPU counts */
+};
+
+/* CLAHE's CPU jobs (threads.h): at most this many, each with at least
+ * this many pixels (waking a thread costs microseconds). */
+#define GH_CLAHE_MAX_JOBS 32
+#define GH_CLAHE_JOB_PIXELS ((size_t) 1 << 16)
+
+/* cv::borderInterpolate (p, len, BORDER_REFLECT_101). */
+int gh_reflect101 (long p, long len);
+
+/* Applying a CLAHE op's tile mappings to a rectangle, and freeing them. */
+gh_status gh_clahe_apply (const gh_op *op, void *pixels, size_t x0,
+                          size_t y0, size_t width, size_t height,
+                          size_t stride, gh_error *error);
+void gh_clahe_map_free (struct gh_clahe_map *map);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif

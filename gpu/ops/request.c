@@ -1,0 +1,352 @@
+/* request.c — the operations' vocabulary (gh_request.h): the tables of
+ * parameters and operations, the one check, and the preparation. */
+#include "gh_request.h"
+
+#include "fail.h"
+
+#include <limits.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* A clip limit of 256 or more clips nothing (OpenCV clips a tile's bins at
+ * clip-limit x pixels / 256, and no bin holds more than all). */
+static const gh_param_spec params[GH_NUM_PARAMS] = {
+  [GH_PARAM_MODE] = { "mode", "Mode",
+                      "0 each colour channel, 1 the luminance only (hue kept)",
+                      1, 0, 1, 1 },
+  [GH_PARAM_CHANNEL] = { "channel", "Channel",
+                         "0 value, 1 red, 2 green, 3 blue, 4 alpha, "
+                         "5 luminance",
+                         1, 0, GH_NUM_CHANNELS - 1, 1 },
+  [GH_PARAM_THRESHOLD] = { "threshold", "Threshold",
+                           "-1 Otsu's, else 0..254: levels above it turn "
+                           "white",
+                           1, -1, 254, 1 },
+  [GH_PARAM_CLIP_LIMIT] = { "clip-limit", "Clip limit",
+                            "OpenCV's clipLimit: a tile's bins are clipped "
+                            "at this many times their mean (0: none)",
+                            0, 0, 256, 0.1 },
+  [GH_PARAM_TILES_X] = { "tiles-x", "Tiles across",
+                         "Columns of the tile grid", 1, 1,
+                         GH_CLAHE_MAX_TILES, 1 },
+  [GH_PARAM_TILES_Y] = { "tiles-y", "Tiles down", "Rows of the tile grid", 1,
+                         1, GH_CLAHE_MAX_TILES, 1 },
+  /* Binarize is two classes. */
+  [GH_PARAM_CLASSES] = { "classes", "Classes",
+                         "The number of classes multi-level Otsu splits "
+                         "the channel into",
+                         1, 3, GH_MULTI_OTSU_MAX_CLASSES, 1 },
+};
+
+static const gh_operation_spec operations[GH_NUM_REQS] = {
+  [GH_REQ_NONE] = { "analyse", "Analyse only", 0, 0, { 0 }, { 0 } },
+  [GH_REQ_EQUALIZE] = { "equalize", "Equalize", GH_NEEDS_HISTOGRAM, 1,
+                        { GH_PARAM_MODE }, { GH_EQUALIZE_CHANNELS } },
+  /* Otsu on luminance: the first binarize of every host. */
+  [GH_REQ_BINARIZE] = { "binarize", "Binarize", GH_NEEDS_HISTOGRAM, 2,
+                        { GH_PARAM_CHANNEL, GH_PARAM_THRESHOLD },
+                        { GH_CHANNEL_LUMINANCE, -1 } },
+  /* OpenCV's createCLAHE defaults; luminance first: colours keep hue. */
+  [GH_REQ_CLAHE] = { "clahe", "CLAHE", GH_NEEDS_CLAHE_PASS, 4,
+                     { GH_PARAM_CLIP_LIMIT, GH_PARAM_TILES_X,
+                       GH_PARAM_TILES_Y, GH_PARAM_MODE },
+                     { 2.0, 8, 8, GH_EQUALIZE_LUMINANCE } },
+  /* Each channel first: scikit-image's match_histograms. */
+  [GH_REQ_MATCH] = { "match", "Match histogram",
+                     GH_NEEDS_HISTOGRAM | GH_NEEDS_REFERENCE, 1,
+                     { GH_PARAM_MODE }, { GH_EQUALIZE_CHANNELS } },
+  [GH_REQ_POSTERIZE] = { "posterize", "Posterize", GH_NEEDS_HISTOGRAM, 2,
+                         { GH_PARAM_CHANNEL, GH_PARAM_CLASSES },
+                         { GH_CHANNEL_LUMINANCE, 3 } },
+};
+
+const gh_param_spec *
+gh_param_get (gh_param param)
+{
+  return (unsigned) param < GH_NUM_PARAMS ? &params[param] : NULL;
+}
+
+const gh_operation_spec *
+gh_operation_get (gh_operation operation)
+{
+  return (unsigned) operation < GH_NUM_REQS ? &operations[operation] : NULL;
+}
+
+int
+gh_param_lookup (const char *name)
+{
+  for (int p = 0; name && p < GH_NUM_PARAMS; p++)
+    if (!strcmp (name, params[p].name))
+      return p;
+  return -1;
+}
+
+int
+gh_operation_lookup (const char *name)
+{
+  for (int o = 0; name && o < GH_NUM_REQS; o++)
+    if (!strcmp (name, operations[o].name))
+      return o;
+  return -1;
+}
+
+/* The index of `param` among the operation's, or -1. */
+static int
+param_index (const gh_operation_spec *spec, gh_param param)
+{
+  for (int k = 0; k < spec->n_params; k++)
+    if (spec->params[k] == param)
+      return k;
+  return -1;
+}
+
+int
+gh_operation_param (gh_operation operation, gh_param param)
+{
+  const gh_operation_spec *spec = gh_operation_get (operation);
+
+  return spec ? param_index (spec, param) : -1;
+}
+
+double
+gh_param_default (gh_operation operation, gh_param param)
+{
+  const gh_operation_spec *own = gh_operation_get (operation);
+  int k = own ? param_index (own, param) : -1;
+
+  if (k >= 0)
+    return own->defaults[k];
+  for (int o = 0; o < GH_NUM_REQS; o++)
+    if ((k = param_index (&operations[o], param)) >= 0)
+      return operations[o].defaults[k];
+  return 0;
+}
+
+void
+gh_request_defaults (gh_request *request, gh_operation operation)
+{
+  memset (request, 0, sizeof *request);
+  request->operation = operation;
+  for (int p = 0; p < GH_NUM_PARAMS; p++)
+    gh_request_set (request, (gh_param) p,
+                    gh_param_default (operation, (gh_param) p));
+}
+
+double
+gh_request_get (const gh_request *r, gh_param param)
+{
+  switch (param)
+    {
+    case GH_PARAM_MODE: return r->mode;
+    case GH_PARAM_CHANNEL: return r->channel;
+    case GH_PARAM_THRESHOLD: return r->threshold;
+    case GH_PARAM_CLIP_LIMIT: return r->clip_limit;
+    case GH_PARAM_TILES_X: return r->tiles_x;
+    case GH_PARAM_TILES_Y: return r->tiles_y;
+    case GH_PARAM_CLASSES: return r->classes;
+    default: return 0;
+    }
+}
+
+void
+gh_request_set (gh_request *r, gh_param param, double value)
+{
+  /* Out-of-range values are kept as they come (clamped to int where the
+   * field is one) so that gh_request_check can name them. */
+  int i = value >= INT_MAX ? INT_MAX : value <= -INT_MAX ? -INT_MAX
+                                                         : (int) value;
+  switch (param)
+    {
+    case GH_PARAM_MODE: r->mode = (gh_equalize_mode) i; break;
+    case GH_PARAM_CHANNEL: r->channel = i; break;
+    case GH_PARAM_THRESHOLD: r->threshold = i; break;
+    case GH_PARAM_CLIP_LIMIT: r->clip_limit = value; break;
+    case GH_PARAM_TILES_X: r->tiles_x = i; break;
+    case GH_PARAM_TILES_Y: r->tiles_y = i; break;
+    case GH_PARAM_CLASSES: r->classes = i; break;
+    default: break;
+    }
+}
+
+gh_status
+gh_param_check (gh_param param, double value, gh_error *error)
+{
+  const gh_param_spec *s = gh_param_get (param);
+
+  if (!s)
+    return gh_fail (error, GH_ERR_INVALID, "unknown parameter %d",
+                    (int) param);
+  if (!(value >= s->min && value <= s->max)
+      || (s->is_integer && value != floor (value)))
+    return gh_fail (error, GH_ERR_INVALID, "%s: %g is out of range %g..%g%s",
+                    s->name, value, s->min, s->max,
+                    s->is_integer ? " (whole numbers)" : "");
+  return GH_OK;
+}
+
+gh_status
+gh_param_parse (gh_param param, const char *text, double *value,
+                gh_error *error)
+{
+  const gh_param_spec *s = gh_param_get (param);
+  char *end = NULL;
+  double v;
+
+  if (!s || !text)
+    return gh_fail (error, GH_ERR_INVALID, "nothing to parse");
+  if (param == GH_PARAM_CHANNEL && gh_channel_parse (text) >= 0)
+    v = gh_channel_parse (text);
+  else if (param == GH_PARAM_MODE && !strcmp (text, "channels"))
+    v = GH_EQUALIZE_CHANNELS;
+  else if (param == GH_PARAM_MODE && !strcmp (text, "luminance"))
+    v = GH_EQUALIZE_LUMINANCE;
+  else
+    {
+      v = strtod (text, &end);
+      if (end == text || *end || !isfinite (v))
+        return gh_fail (error, GH_ERR_INVALID, "%s: '%s' is not a %s",
+                        s->name, text,
+                        param == GH_PARAM_CHANNEL ? "channel name or number"
+                        : param == GH_PARAM_MODE  ? "mode (channels, "
+                                                    "luminance, 0 or 1)"
+                                                  : "number");
+    }
+  if (gh_param_check (param, v, error) != GH_OK)
+    return GH_ERR_INVALID;
+  *value = v;
+  return GH_OK;
+}
+
+gh_status
+gh_request_check (const gh_request *r, gh_error *error)
+{
+  const gh_operation_spec *spec = r ? gh_operation_get (r->operation) : NULL;
+
+  if (!spec)
+    return gh_fail (error, GH_ERR_INVALID, "unknown operation %d",
+                    r ? (int) r->operation : -1);
+  for (int k = 0; k < spec->n_params; k++)
+    if (gh_param_check (spec->params[k],
+                        gh_request_get (r, spec->params[k]), error)
+        != GH_OK)
+      return GH_ERR_INVALID;
+  if (r->n_bins < 0 || r->n_bins > GH_MULTI_OTSU_MAX_CLASSES - 1)
+    return gh_fail (error, GH_ERR_INVALID, "%d threshold bins: 0..%d",
+                    r->n_bins, GH_MULTI_OTSU_MAX_CLASSES - 1);
+  return GH_OK;
+}
+
+unsigned
+gh_request_needs (const gh_request *r)
+{
+  const gh_operation_spec *spec = r ? gh_operation_get (r->operation) : NULL;
+
+  return spec ? spec->needs : 0;
+}
+
+void
+gh_request_clahe_params (const gh_request *r, gh_clahe_params *params)
+{
+  memset (params, 0, sizeof *params);
+  params->clip_limit = r->clip_limit;
+  params->tiles_x = r->tiles_x;
+  params->tiles_y = r->tiles_y;
+  params->mode = r->mode;
+}
+
+gh_status
+gh_request_thresholds (const gh_request *r, const gh_histogram *hist,
+                       int bins, gh_request_result *res, gh_error *error)
+{
+  double *counts;
+  gh_status st = GH_OK;
+
+  memset (res, 0, sizeof *res);
+  if (gh_request_check (r, error) != GH_OK)
+    return GH_ERR_INVALID;
+  if (r->operation != GH_REQ_BINARIZE && r->operation != GH_REQ_POSTERIZE)
+    return gh_fail (error, GH_ERR_INVALID, "%s has no thresholds",
+                    operations[r->operation].name);
+  if (r->n_bins > 0 || (r->operation == GH_REQ_BINARIZE && r->threshold >= 0))
+    {
+      /* Given: the dialog's bins, or a fixed level (no histogram read). */
+      res->n = r->n_bins > 0 ? r->n_bins : 1;
+      for (int k = 0; k < res->n; k++)
+        {
+          res->bins[k] = r->n_bins > 0 ? r->bins[k]
+                                       : gh_threshold_bin (r->threshold, bins);
+          res->levels[k] = r->n_bins > 0 ? gh_threshold_level (r->bins[k],
+                                                               bins)
+                                         : r->threshold;
+        }
+      return GH_OK;
+    }
+  if (!hist || hist->bins != bins)
+    return gh_fail (error, GH_ERR_INVALID, "%s: no histogram of %d bins",
+                    operations[r->operation].name, bins);
+  counts = malloc ((size_t) hist->bins * sizeof *counts);
+  if (!counts)
+    return gh_fail (error, GH_ERR_NOMEM, "out of memory");
+  gh_histogram_counts (hist, (gh_channel) r->channel, counts);
+  if (r->operation == GH_REQ_BINARIZE)
+    {
+      res->n = 1;
+      res->bins[0] = gh_otsu_threshold (counts, 0, hist->bins - 1);
+    }
+  else if ((st = gh_multi_otsu (counts, hist->bins, r->classes, res->bins,
+                                error))
+           == GH_OK)
+    res->n = r->classes - 1;
+  free (counts);
+  for (int k = 0; k < res->n; k++)
+    res->levels[k] = gh_threshold_level (res->bins[k], hist->bins);
+  return st;
+}
+
+gh_status
+gh_request_prepare (const gh_request *r, const gh_request_inputs *in,
+                    gh_op *op, gh_request_result *res, gh_error *error)
+{
+  gh_request_result own;
+  unsigned needs = gh_request_needs (r);
+
+  if (!res)
+    res = &own;
+  memset (res, 0, sizeof *res);
+  if (gh_request_check (r, error) != GH_OK)
+    return GH_ERR_INVALID;
+  if (!in || ((needs & GH_NEEDS_HISTOGRAM) && !in->histogram
+              && !(r->operation == GH_REQ_BINARIZE
+                   && (r->threshold >= 0 || r->n_bins > 0)))
+      || ((needs & GH_NEEDS_REFERENCE) && !in->reference)
+      || ((needs & GH_NEEDS_CLAHE_PASS) && !in->clahe))
+    return gh_fail (error, GH_ERR_INVALID, "%s: an input it needs is missing",
+                    operations[r->operation].name);
+  switch (r->operation)
+    {
+    case GH_REQ_EQUALIZE:
+      return gh_op_equalize (op, in->histogram, in->layout, in->sample,
+                             in->luminance, r->mode, error);
+    case GH_REQ_MATCH:
+      return gh_op_match (op, in->histogram, in->reference, in->layout,
+                          in->sample, in->luminance, r->mode, error);
+    case GH_REQ_CLAHE:
+      return gh_op_clahe (op, in->clahe, error);
+    case GH_REQ_BINARIZE:
+    case GH_REQ_POSTERIZE:
+      if (gh_request_thresholds (r, in->histogram, in->bins, res, error)
+          != GH_OK)
+        return GH_ERR_INVALID;
+      return r->operation == GH_REQ_BINARIZE
+               ? gh_op_binarize (op, in->layout, in->sample, in->luminance,
+                                 in->bins, (gh_channel) r->channel,
+                                 res->bins[0], error)
+               : gh_op_posterize (op, in->layout, in->sample, in->luminance,
+                                  in->bins, (gh_channel) r->channel, res->n,
+                                  res->bins, error);
+    default:
+      return gh_fail (error, GH_ERR_INVALID, "%s applies nothing",
+                      operations[r->operation].name);
+    }
+}
