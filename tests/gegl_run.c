@@ -3,7 +3,8 @@
  * writes an 8-bit PNG as netpbm for the CLI, before or after one
  * operation.
  *
- *   GEGL_PATH=build/gegl gegl_run list
+ *   GEGL_PATH=build/gegl gegl_run list   -- names, menu paths, properties
+ *                                        (type, default, range or values)
  *   gegl_run load IN.png OUT.pnm [--alpha]
  *   gegl_run apply OPERATION IN.png OUT.pnm [--alpha] [PROP=VALUE...]
  *   gegl_run batch    -- those commands from stdin, one a line (tabs)
@@ -58,6 +59,14 @@ list (void)
           else if (G_IS_PARAM_SPEC_DOUBLE (props[p]))
             printf ("\t%g..%g", G_PARAM_SPEC_DOUBLE (props[p])->minimum,
                     G_PARAM_SPEC_DOUBLE (props[p])->maximum);
+          else if (G_IS_PARAM_SPEC_ENUM (props[p]))
+            {
+              GEnumClass *e = G_PARAM_SPEC_ENUM (props[p])->enum_class;
+
+              for (guint v = 0; v < e->n_values; v++)
+                printf ("%s%s=%d", v ? "," : "\t", e->values[v].value_nick,
+                        e->values[v].value);
+            }
           printf ("\n");
           g_free (text);
           g_value_unset (&def);
