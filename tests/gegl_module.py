@@ -15,7 +15,8 @@ the CLI's bytes under GIMP 3's luminance rule (--luminance linear): what
 the GIMP 3 procedures give on 8-bit layers.  Where gimp-console-3 is (the
 roots), GIMP 3 loads the module from the user's GEGL folder, lists the
 operations, and each operation on an 8-bit gray and an RGB layer, appended as a live
-filter (listed, pixels unchanged) and merged, gives the same bytes.
+filter (listed, pixels unchanged) and merged, gives the same bytes, and
+the same pixels as the plug-in's procedure there (also at 16 bits).
 """
 import os
 import shutil
@@ -108,9 +109,20 @@ def differ(a, b):
     return f"{sum(x != y for x, y in zip(a, b))} bytes differ"
 
 
-def in_gimp(module, jobs, enums, tmp, fails):
-    """Every job without alpha as a live filter in GIMP 3, merged; returns
-    [(what, GIMP's result, the CLI's)]."""
+# The plug-in's procedure of each operation.
+PROCEDURES = {"gpu-histogram:equalize": "plug-in-gpu-histogram-equalize",
+              "gpu-histogram:clahe": "plug-in-gpu-histogram-clahe",
+              "gpu-histogram:threshold": "plug-in-gpu-histogram-binarize",
+              "gpu-histogram:posterize": "plug-in-gpu-histogram-multi-otsu"}
+# Higher precisions: the colour image at 16 bits, compared with the
+# procedure only (the CLI reads 8 bits).
+PRECISE = ("coffee", "U16_NON_LINEAR")
+
+
+def in_gimp(build, jobs, enums, tmp, fails):
+    """The jobs without alpha on IN_GIMP's images as live filters in GIMP
+    3, merged, each compared with the procedure there; returns [(what,
+    GIMP's result, the CLI's)] for the 8-bit ones."""
     console = shutil.which("gimp-console-3")
     if not console:
         print("no gimp-console-3 here: the GIMP checks run in the roots")
@@ -118,8 +130,17 @@ def in_gimp(module, jobs, enums, tmp, fails):
     # The user's GEGL folder, as -Dgimp_plugin_install=user installs it.
     folder = tmp / "data" / "gegl-0.4" / "plug-ins"
     folder.mkdir(parents=True)
-    shutil.copy(module / "gpu-histogram-gegl.so", folder)
-    cases, compared = [], []
+    shutil.copy(build / "gegl" / "gpu-histogram-gegl.so", folder)
+    # A profile kept between runs: GIMP 3.2 spends minutes making a new one
+    # on a loaded 2-core machine (it queries every plug-in); the module is
+    # not in it, the plug-in is (copied anew: GIMP queries it again).  In a
+    # root, in the root itself, which CI keeps.
+    profile = (Path("/var/cache/gpu-histogram-tests") if os.environ.get("GH_INSIDE")
+               else build / "tests") / "gegl-gimp-profile"
+    plug_in = profile / "plug-ins" / "gpu-histogram"
+    plug_in.mkdir(parents=True, exist_ok=True)
+    shutil.copy2(build / "plugin" / "gimp3" / "gpu-histogram", plug_in)
+    cases, compared, names = [], [], []
     for j in jobs:
         if j["alpha"] or j["png"].stem not in IN_GIMP:
             continue
@@ -129,15 +150,13 @@ def in_gimp(module, jobs, enums, tmp, fails):
             value = enums.get(j["op"], {}).get(name, {}).get(value, value)
             numbers.append(f"{name}={value}")
         out = j["theirs"].with_name(j["theirs"].name.replace("cli", "gimp"))
-        cases.append("\t".join([str(j["png"]), j["op"], str(out)] + numbers))
+        for precision in ["", PRECISE[1]] if j["png"].stem == PRECISE[0] else [""]:
+            cases.append("\t".join([str(j["png"]), precision, j["op"], PROCEDURES[j["op"]],
+                                    "" if precision else str(out)] + numbers))
+            names.append(f"{j['what']} {precision or 'u8'}")
         compared.append((f"GIMP {j['what']}", out, j["theirs"]))
     (tmp / "cases").write_text("\n".join(cases) + "\n")
     env = {k: v for k, v in os.environ.items() if k != "GEGL_PATH"}
-    # A profile kept between runs: GIMP 3.2 spends minutes making a new one
-    # on a loaded 2-core machine (it queries every plug-in); the module is
-    # not in it.  In a root, in the root itself, which CI keeps.
-    profile = (Path("/var/cache/gpu-histogram-tests") if os.environ.get("GH_INSIDE")
-               else module.parent / "tests") / "gegl-gimp-profile"
     env.update(XDG_DATA_HOME=str(tmp / "data"), GIMP3_DIRECTORY=str(profile),
                GH_GEGL_CASES=str(tmp / "cases"), GH_GEGL_REPORT=str(tmp / "report"))
     start = time.time()
@@ -145,7 +164,7 @@ def in_gimp(module, jobs, enums, tmp, fails):
                         "-b", "-", "--quit"], env,
                        stdin=(HERE / "gegl_gimp_fu.py").read_text())
     report = (tmp / "report").read_text().splitlines() if (tmp / "report").exists() else []
-    print(f"GIMP: {len(cases)} filters in {time.time() - start:.1f} s")
+    print(f"GIMP: {len(cases)} filters and procedures in {time.time() - start:.1f} s")
     if len(report) != 1 + len(EXPECTED) + len(cases):
         fails.append(f"GIMP's batch stopped (exit {rc}): {err.strip()[-2000:]}")
     for line in report:
@@ -154,9 +173,15 @@ def in_gimp(module, jobs, enums, tmp, fails):
             fails.append(f"GIMP sees {rest}")
         elif word == "menu" and "<Image>/Filters/" not in rest:
             fails.append(f"GIMP's menu path: {rest}")
-        elif word == "case" and rest.split()[1:] != ["1", "1"]:
-            fails.append(f"{rest.split()[0]}: not listed as a live filter, or "
-                         "pixels changed before the merge")
+        elif word == "case":
+            n, listed, unchanged, changed, same = rest.split()
+            what = f"GIMP {names[int(n)]}"
+            print(f"{'ok  ' if same == '1' else 'FAIL'} {what}: merged = procedure")
+            if listed + unchanged + changed != "111":
+                fails.append(f"{what}: not listed as a live filter, pixels changed "
+                             "before the merge, or not after")
+            if same != "1":
+                fails.append(f"{what}: merged filter differs from the procedure")
     return compared
 
 
@@ -216,7 +241,7 @@ def main():
             else:
                 compared.append((j["what"], j["mine"], j["theirs"]))
         print(f"GEGL: {len(compared)} results in {time.time() - start:.1f} s")
-        compared += in_gimp(module, jobs, enums, tmp, fails)
+        compared += in_gimp(build, jobs, enums, tmp, fails)
         for what, mine, theirs in compared:
             d = differ(mine, theirs)
             print(f"{'ok  ' if not d else 'FAIL'} {what}" + (f": {d}" if d else ""))
