@@ -12,7 +12,8 @@ Checks: the module loads (GEGL_PATH), lists its four operations with the
 vocabulary's properties and defaults and a menu path; each operation on
 the test images (8-bit PNG, gray and RGB, and with a varying alpha) gives
 the CLI's bytes under GIMP 3's luminance rule (--luminance linear): what
-the GIMP 3 procedures give on 8-bit layers.  Where gimp-console-3 is (the
+the GIMP 3 procedures give on 8-bit layers; a request the engine refuses
+passes the input through with one warning.  Where gimp-console-3 is (the
 roots), GIMP 3 loads the module from the user's GEGL folder, lists the
 operations, and each operation on an 8-bit gray and an RGB layer, appended as a live
 filter (listed, pixels unchanged) and merged, gives the same bytes, and
@@ -233,6 +234,14 @@ def main():
                            stdin="".join("\t".join(map(str, l)) + "\n" for l in lines))
         if rc or out.split() != ["0"] * len(lines) or "WARNING" in err:
             fails.append(f"gegl_run batch: exit {rc}, statuses {out.split()}: {err.strip()}")
+        # A request the engine refuses (the alpha of a layer without
+        # one): the input passes through, with one warning, no abort.
+        refused = tmp / "refused.pnm"
+        rc, _, err = run([driver, "apply", "gpu-histogram:threshold",
+                          IMAGES / "coffee.png", refused, "channel=alpha"], env)
+        if rc or err.count("WARNING") != 1 or differ(refused, tmp / "coffee.pnm"):
+            fails.append(f"threshold on a missing alpha: exit {rc}, not the input "
+                         f"with one warning: {err.strip()}")
         compared = []
         for j in jobs:
             rc, _, err = run(j["cli"])
