@@ -3,8 +3,8 @@
 # live filters and merged, and the plug-in's procedure of the same
 # operation on a fresh copy with the same parameters.  Reads
 # GH_GEGL_CASES (lines of tab-separated fields: PNG, precision ("" or a
-# Gimp.Precision name), operation, procedure, output PNM ("" for none),
-# PROP=VALUE...); writes GH_GEGL_REPORT: "ops <names>", "menu <operation>
+# Gimp.Precision name), selection ("" or a rectangle "x,y,w,h"),
+# operation, procedure, output PNM ("" for none), PROP=VALUE...); writes GH_GEGL_REPORT: "ops <names>", "menu <operation>
 # <path>" and per case "case <n> <live filter listed> <pixels unchanged
 # while live> <changed once merged> <merged equals the procedure's>".
 import os
@@ -28,10 +28,13 @@ def write_pnm(path, layer, data):
         f.write(f"P{5 if depth == 1 else 6}\n{w} {h}\n255\n".encode() + bytes(data))
 
 
-def load(png, precision):
+def load(png, precision, selection):
     img = Gimp.file_load(Gimp.RunMode.NONINTERACTIVE, Gio.File.new_for_path(png))
     if precision:
         img.convert_precision(getattr(Gimp.Precision, precision))
+    if selection:
+        x, y, w, h = map(int, selection.split(","))
+        img.select_rectangle(Gimp.ChannelOps.REPLACE, x, y, w, h)
     return img, img.get_layers()[0]
 
 
@@ -45,9 +48,9 @@ for op in ops:
     report.write(f"menu {op} {Gegl.Operation.get_key(op, 'gimp:menu-path')}\n")
 pdb = Gimp.get_pdb()
 for n, line in enumerate(open(os.environ["GH_GEGL_CASES"])):
-    png, precision, op, procedure, out, *props = line.rstrip("\n").split("\t")
+    png, precision, selection, op, procedure, out, *props = line.rstrip("\n").split("\t")
     sample = "float" if precision else "u8"
-    img, layer = load(png, precision)
+    img, layer = load(png, precision, selection)
     before = pixels(layer, sample)
     flt = Gimp.DrawableFilter.new(layer, op, "gpu-histogram")
     config = flt.get_config()
@@ -67,7 +70,7 @@ for n, line in enumerate(open(os.environ["GH_GEGL_CASES"])):
     if out:
         write_pnm(out, layer, merged)
     # The procedure, every parameter as the filter had it.
-    img2, layer2 = load(png, precision)
+    img2, layer2 = load(png, precision, selection)
     proc = pdb.lookup_procedure(procedure)
     args = proc.create_config()
     args.set_property("image", img2)
