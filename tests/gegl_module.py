@@ -13,7 +13,8 @@ vocabulary's properties and defaults and a menu path; each operation on
 the test images (8-bit PNG, gray and RGB, and with a varying alpha) gives
 the CLI's bytes under GIMP 3's luminance rule (--luminance linear): what
 the GIMP 3 procedures give on 8-bit layers; a request the engine refuses
-passes the input through with one warning.  Where gimp-console-3 is (the
+passes the input through with one warning; a 1/4 blit (a zoomed-out
+canvas) is the full render scaled down.  Where gimp-console-3 is (the
 roots), GIMP 3 loads the module from the user's GEGL folder, lists the
 operations, and each operation on an 8-bit gray and an RGB layer, appended as a live
 filter (listed, pixels unchanged) and merged, gives the same bytes, and
@@ -250,6 +251,13 @@ def main():
                            stdin="".join("\t".join(map(str, l)) + "\n" for l in lines))
         if rc or out.split() != ["0"] * len(lines) or "WARNING" in err:
             fails.append(f"gegl_run batch: exit {rc}, statuses {out.split()}: {err.strip()}")
+        # A zoomed-out view (a 1/4 blit, mipmap rendering on) shows the
+        # full render scaled down: the histogram of the whole image.
+        for op in EXPECTED:
+            rc, out, err = run([driver, "zoom", op, IMAGES / "coffee.png"], env)
+            if rc or out.strip() != "0":
+                fails.append(f"{op} at 1/4: exit {rc}, differs from the full render "
+                             f"scaled down by up to {out.strip()}: {err.strip()}")
         # A request the engine refuses (the alpha of a layer without
         # one): the input passes through, with one warning, no abort.
         refused = tmp / "refused.pnm"

@@ -7,6 +7,7 @@
  *                                        (type, default, range or values)
  *   gegl_run load IN.png OUT.pnm [--alpha]
  *   gegl_run apply OPERATION IN.png OUT.pnm [--alpha] [PROP=VALUE...]
+ *   gegl_run zoom OPERATION IN.png   -- a 1/4 blit against the full render
  *   gegl_run batch    -- those commands from stdin, one a line (tabs)
  *
  * The PNG is read as GIMP 3 makes a layer of it (its own format: "Y' u8",
@@ -228,6 +229,49 @@ apply (const char *op, const char *in, const char *out, int argc,
   return rc;
 }
 
+/* The operation on the PNG blitted at 1/4 scale with mipmap rendering on,
+ * as a zoomed-out canvas asks GEGL for it, against the full render scaled
+ * the same way: prints the largest sample difference. */
+static int
+zoom (const char *op, const char *in)
+{
+  const Babl   *format = babl_format ("R'G'B'A u8");
+  GeglBuffer   *src = load (in, FALSE), *full;
+  GeglNode     *graph, *source, *node;
+  GeglRectangle whole, quarter;
+  guchar       *a, *b;
+  int           worst = 0;
+
+  if (! src)
+    return 1;
+  g_object_set (gegl_config (), "mipmap-rendering", TRUE, NULL);
+  graph = gegl_node_new ();
+  source = gegl_node_new_child (graph, "operation", "gegl:buffer-source",
+                                "buffer", src, NULL);
+  node = gegl_node_new_child (graph, "operation", op, NULL);
+  gegl_node_link (source, node);
+  whole = gegl_node_get_bounding_box (node);
+  quarter = (GeglRectangle) { 0, 0, whole.width / 4, whole.height / 4 };
+  a = g_malloc ((gsize) quarter.width * quarter.height * 4);
+  b = g_malloc ((gsize) quarter.width * quarter.height * 4);
+  full = gegl_buffer_new (&whole, format);
+  gegl_node_blit (node, 0.25, &quarter, format, a, GEGL_AUTO_ROWSTRIDE,
+                  GEGL_BLIT_DEFAULT);
+  gegl_node_blit_buffer (node, full, &whole, 0, GEGL_ABYSS_NONE);
+  gegl_buffer_get (full, &quarter, 0.25, format, b, GEGL_AUTO_ROWSTRIDE,
+                   GEGL_ABYSS_NONE);
+  for (gsize i = 0; i < (gsize) quarter.width * quarter.height * 4; i++)
+    worst = MAX (worst, abs (a[i] - b[i]));
+  printf ("%d\n", worst);
+  g_free (a);
+  g_free (b);
+  g_object_unref (full);
+  g_object_unref (graph);
+  g_object_unref (src);
+  g_object_set (gegl_config (), "mipmap-rendering", FALSE, NULL);
+  return 0;
+}
+
 /* One command: argv[0] is its name. */
 static int
 command (int argc, char **argv)
@@ -245,8 +289,11 @@ command (int argc, char **argv)
     }
   if (argc >= 4 && ! strcmp (argv[0], "apply"))
     return apply (argv[1], argv[2], argv[3], argc - 4, argv + 4);
+  if (argc == 3 && ! strcmp (argv[0], "zoom"))
+    return zoom (argv[1], argv[2]);
   fprintf (stderr, "usage: gegl_run list | load IN OUT [--alpha] | "
-           "apply OPERATION IN OUT [--alpha] [PROP=VALUE...] | batch\n");
+           "apply OPERATION IN OUT [--alpha] [PROP=VALUE...] | "
+           "zoom OPERATION IN | batch\n");
   return 2;
 }
 
