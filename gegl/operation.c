@@ -1,8 +1,6 @@
 /* operation.c — the operations' class (see operation.h). */
 #include "operation.h"
 
-#include <string.h>
-
 #include "format.h"
 #include "render.h"
 
