@@ -18,8 +18,8 @@ canvas) is the full render scaled down.  Where gimp-console-3 is (the
 roots), GIMP 3 loads the module from the user's GEGL folder, lists the
 operations, and each operation on an 8-bit gray and an RGB layer, appended as a live
 filter (listed, pixels unchanged) and merged, gives the same bytes, and
-the same pixels as the plug-in's procedure there (also at 16 bits, 8-bit
-linear and float linear, and under a rectangle selection).
+the same pixels as the plug-in's procedure there (also at 16 bits and
+8-bit linear, and under a rectangle selection).
 """
 import os
 import shutil
@@ -117,10 +117,11 @@ PROCEDURES = {"gpu-histogram:equalize": "plug-in-gpu-histogram-equalize",
               "gpu-histogram:clahe": "plug-in-gpu-histogram-clahe",
               "gpu-histogram:threshold": "plug-in-gpu-histogram-binarize",
               "gpu-histogram:posterize": "plug-in-gpu-histogram-multi-otsu"}
-# Other precisions: the colour image at 16 bits, and linear at 8 bits and
-# in float (GIMP 3 bins those in linear light), compared with the
-# procedure only (the CLI reads 8-bit perceptual).
-PRECISE = ("coffee", ["U16_NON_LINEAR", "U8_LINEAR", "FLOAT_LINEAR"])
+# Other precisions: the colour image at 16 bits (1024 bins) and linear at
+# 8 bits (floats, 256 bins, linear light as GIMP 3 bins it), compared with
+# the procedure only (the CLI reads 8-bit perceptual).  Float linear
+# passed too (1024 bins, linear light): left out for CI time.
+PRECISE = ("coffee", ["U16_NON_LINEAR", "U8_LINEAR"])
 # A rectangle selected on it: GIMP crops a filter's input to the
 # selection's bounds, the procedure counts the selection.
 SELECTION = "37,21,301,203"
