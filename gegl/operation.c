@@ -1,0 +1,258 @@
+/* operation.c — the operations' class (see operation.h). */
+#include "operation.h"
+
+#include "format.h"
+#include "render.h"
+
+/* Where GIMP 3 lists the operations. */
+#define MENU_PATH "<Image>/Filters/Histogram (GPU)"
+
+typedef struct
+{
+  GeglOperationFilter parent;
+  gh_request          request;
+  GhGeglFormat        format;  /* prepare's choice */
+  gboolean            warned;  /* one warning per operation instance */
+} GhGeglOp;
+
+typedef struct
+{
+  GeglOperationFilterClass parent;
+  const GhGeglOpInfo      *info;
+} GhGeglOpClass;
+
+#define GH_GEGL_OP_GET_INFO(self) \
+  (((GhGeglOpClass *) G_OBJECT_GET_CLASS (self))->info)
+
+/* Property ids: gh_param + 1 (0 is reserved by GObject). */
+#define PROP_OF(param) ((guint) (param) + 1)
+#define PARAM_OF(prop) ((gh_param) ((prop) - 1))
+
+static GType mode_type, channel_type;
+
+/* The mode's names are the issue's ("each-channel"), the channel's the
+ * engine's (gh_channel_name). */
+static GEnumValue mode_values[] = {
+  { GH_EQUALIZE_CHANNELS, "Each channel", "each-channel" },
+  { GH_EQUALIZE_LUMINANCE, "Luminance (hue kept)", "luminance" },
+  { 0, NULL, NULL }
+};
+static GEnumValue channel_values[GH_NUM_CHANNELS + 1];
+
+static void
+register_enums (GTypeModule *module)
+{
+  if (mode_type)
+    return;
+  for (int c = 0; c < GH_NUM_CHANNELS; c++)
+    {
+      const char *nick = gh_channel_name ((gh_channel) c);
+      gchar      *label = g_strdup (nick);
+
+      label[0] = g_ascii_toupper (label[0]);
+      channel_values[c] = (GEnumValue) { c, label, nick };
+    }
+  mode_type = g_type_module_register_enum (module, "GhGeglMode", mode_values);
+  channel_type = g_type_module_register_enum (module, "GhGeglChannel",
+                                              channel_values);
+}
+
+/* The GParamSpec of `param` with `operation`'s default. */
+static GParamSpec *
+param_spec (gh_operation operation, gh_param param)
+{
+  const gh_param_spec *s = gh_param_get (param);
+  double               def = gh_param_default (operation, param);
+  GParamFlags          flags = G_PARAM_READWRITE | G_PARAM_CONSTRUCT
+                               | G_PARAM_STATIC_STRINGS;
+  GParamSpec          *spec;
+
+  if (param == GH_PARAM_MODE || param == GH_PARAM_CHANNEL)
+    return g_param_spec_enum (s->name, s->label, s->blurb,
+                              param == GH_PARAM_MODE ? mode_type
+                                                     : channel_type,
+                              (gint) def, flags);
+  if (s->is_integer)
+    {
+      spec = gegl_param_spec_int (s->name, s->label, s->blurb, (gint) s->min,
+                                  (gint) s->max, (gint) def, (gint) s->min,
+                                  (gint) s->max, 1.0, flags);
+      GEGL_PARAM_SPEC_INT (spec)->ui_step_small = (gint) s->step;
+      GEGL_PARAM_SPEC_INT (spec)->ui_step_big = (gint) s->step * 10;
+      return spec;
+    }
+  spec = gegl_param_spec_double (s->name, s->label, s->blurb, s->min, s->max,
+                                 def, s->min, s->max, 1.0, flags);
+  gegl_param_spec_double_set_steps (GEGL_PARAM_SPEC_DOUBLE (spec), s->step,
+                                    s->step * 10);
+  return spec;
+}
+
+static void
+set_property (GObject *object, guint prop, const GValue *value,
+              GParamSpec *pspec)
+{
+  GhGeglOp *self = (GhGeglOp *) object;
+
+  if (G_VALUE_HOLDS_ENUM (value))
+    gh_request_set (&self->request, PARAM_OF (prop), g_value_get_enum (value));
+  else if (G_VALUE_HOLDS_INT (value))
+    gh_request_set (&self->request, PARAM_OF (prop), g_value_get_int (value));
+  else if (G_VALUE_HOLDS_DOUBLE (value))
+    gh_request_set (&self->request, PARAM_OF (prop),
+                    g_value_get_double (value));
+  else
+    G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop, pspec);
+}
+
+static void
+get_property (GObject *object, guint prop, GValue *value, GParamSpec *pspec)
+{
+  GhGeglOp *self = (GhGeglOp *) object;
+  double    v = gh_request_get (&self->request, PARAM_OF (prop));
+
+  if (G_VALUE_HOLDS_ENUM (value))
+    g_value_set_enum (value, (gint) v);
+  else if (G_VALUE_HOLDS_INT (value))
+    g_value_set_int (value, (gint) v);
+  else if (G_VALUE_HOLDS_DOUBLE (value))
+    g_value_set_double (value, v);
+  else
+    G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop, pspec);
+}
+
+static void
+prepare (GeglOperation *operation)
+{
+  GhGeglOp *self = (GhGeglOp *) operation;
+
+  gh_gegl_format_choose (gegl_operation_get_source_format (operation,
+                                                           "input"),
+                         &self->format);
+  gegl_operation_set_format (operation, "input", self->format.format);
+  gegl_operation_set_format (operation, "output", self->format.format);
+}
+
+/* The whole input, as gegl:stretch-contrast asks it; an infinite plane
+ * has no histogram (process passes it through). */
+static GeglRectangle
+whole_input (GeglOperation *operation, const GeglRectangle *roi)
+{
+  const GeglRectangle *in = gegl_operation_source_get_bounding_box (operation,
+                                                                    "input");
+
+  return in && ! gegl_rectangle_is_infinite_plane (in) ? *in : *roi;
+}
+
+static GeglRectangle
+get_required_for_output (GeglOperation *operation, const gchar *pad,
+                         const GeglRectangle *roi)
+{
+  (void) pad;
+  return whole_input (operation, roi);
+}
+
+static GeglRectangle
+get_cached_region (GeglOperation *operation, const GeglRectangle *roi)
+{
+  return whole_input (operation, roi);
+}
+
+static gboolean
+filter_process (GeglOperation *operation, GeglBuffer *input,
+                GeglBuffer *output, const GeglRectangle *result, gint level)
+{
+  GhGeglOp     *self = (GhGeglOp *) operation;
+  GeglRectangle whole = whole_input (operation, result);
+  gint          threads = 1;
+  gh_error      err;
+
+  (void) level;
+  g_object_get (gegl_config (), "threads", &threads, NULL);
+  if (gh_gegl_render (&self->request, &self->format, threads, input, &whole,
+                      output, result, &err))
+    return TRUE;
+  if (! self->warned)
+    g_warning ("%s: %s; the input is passed through",
+               GH_GEGL_OP_GET_INFO (self)->name, err.message);
+  self->warned = TRUE;
+  gegl_buffer_copy (input, result, GEGL_ABYSS_NONE, output, result);
+  return TRUE;
+}
+
+/* An infinite plane passes through, as in gegl:stretch-contrast. */
+static gboolean
+operation_process (GeglOperation *operation, GeglOperationContext *context,
+                   const gchar *output_prop, const GeglRectangle *result,
+                   gint level)
+{
+  GeglOperationClass  *parent = g_type_class_peek_parent (
+                                  G_OBJECT_GET_CLASS (operation));
+  const GeglRectangle *in = gegl_operation_source_get_bounding_box (operation,
+                                                                    "input");
+
+  if (in && gegl_rectangle_is_infinite_plane (in))
+    {
+      gpointer input = gegl_operation_context_get_object (context, "input");
+
+      gegl_operation_context_take_object (context, "output",
+                                          g_object_ref (G_OBJECT (input)));
+      return TRUE;
+    }
+  return parent->process (operation, context, output_prop, result, level);
+}
+
+static void
+class_init (gpointer klass, gpointer class_data)
+{
+  const GhGeglOpInfo       *info = class_data;
+  const gh_operation_spec  *spec = gh_operation_get (info->operation);
+  GObjectClass             *object_class = G_OBJECT_CLASS (klass);
+  GeglOperationClass       *operation_class = GEGL_OPERATION_CLASS (klass);
+  GeglOperationFilterClass *filter_class = GEGL_OPERATION_FILTER_CLASS (klass);
+
+  ((GhGeglOpClass *) klass)->info = info;
+  object_class->set_property = set_property;
+  object_class->get_property = get_property;
+  for (int k = 0; k < spec->n_params; k++)
+    g_object_class_install_property (object_class,
+                                     PROP_OF (spec->params[k]),
+                                     param_spec (info->operation,
+                                                 spec->params[k]));
+  operation_class->prepare = prepare;
+  operation_class->process = operation_process;
+  operation_class->get_required_for_output = get_required_for_output;
+  operation_class->get_cached_region = get_cached_region;
+  /* One process call renders the whole cached result. */
+  operation_class->threaded = FALSE;
+  filter_class->process = filter_process;
+  gegl_operation_class_set_keys (operation_class,
+                                 "name", info->name,
+                                 "title", info->title,
+                                 "categories", "color",
+                                 "description", info->description,
+                                 "gimp:menu-path", MENU_PATH,
+                                 "gimp:menu-label", info->menu_label,
+                                 NULL);
+}
+
+static void
+instance_init (GTypeInstance *instance, gpointer klass)
+{
+  gh_request_defaults (&((GhGeglOp *) instance)->request,
+                       ((GhGeglOpClass *) klass)->info->operation);
+}
+
+GType
+gh_gegl_operation_register (GTypeModule *module, const char *type_name,
+                            const GhGeglOpInfo *info)
+{
+  const GTypeInfo type_info = {
+    sizeof (GhGeglOpClass), NULL, NULL, class_init, NULL, info,
+    sizeof (GhGeglOp), 0, instance_init, NULL
+  };
+
+  register_enums (module);
+  return g_type_module_register_type (module, GEGL_TYPE_OPERATION_FILTER,
+                                      type_name, &type_info, 0);
+}

@@ -1,0 +1,36 @@
+/* operation.h — the module's GEGL operations: one GeglOperationFilter
+ * class per operation of the vocabulary (gh_request.h), its properties
+ * made from that operation's parameters (names, labels, blurbs, ranges,
+ * steps, defaults), mode and channel as enums.
+ *
+ *   static const GhGeglOpInfo info = { GH_REQ_EQUALIZE,
+ *     "gpu-histogram:equalize", "Equalize (GPU histogram)",
+ *     "Equalize (live)...", "..." };
+ *   gh_gegl_operation_register (module, "GhGeglEqualize", &info);
+ *
+ * Each render counts the whole input (as gegl:stretch-contrast, the
+ * whole input is requested and the whole result cached, so the histogram
+ * is counted once per change of the input) and never aborts: where the
+ * engine refuses, the input passes through and one warning says why. */
+#ifndef GH_GEGL_OPERATION_H
+#define GH_GEGL_OPERATION_H
+
+#include <gegl-plugin.h>
+
+#include "gh_request.h"
+
+typedef struct
+{
+  gh_operation operation;
+  const char  *name;        /* "gpu-histogram:equalize"              */
+  const char  *title;       /* GEGL's title key                     */
+  const char  *menu_label;  /* gimp:menu-label                      */
+  const char  *description;
+} GhGeglOpInfo;
+
+/* Registers the enums (once) and the operation's class in `module`;
+ * `info` must outlive the module. */
+GType gh_gegl_operation_register (GTypeModule *module, const char *type_name,
+                                  const GhGeglOpInfo *info);
+
+#endif

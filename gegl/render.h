@@ -1,0 +1,29 @@
+/* render.h — one render of an operation on a GEGL buffer: what the
+ * operation needs counted over the whole input (its histogram, or CLAHE's
+ * tile histograms) on the engine's CPU backend, then the prepared gh_op
+ * applied to the result rectangle; both passes in strips of rows, so
+ * memory stays bounded whatever the input's size.
+ *
+ *   gh_error err;
+ *   if (! gh_gegl_render (&request, &format, threads, input, &whole,
+ *                         output, &result, &err))
+ *     ... err.message; nothing was written to output
+ *
+ * `whole` is the input's extent (the histogram's pixels), `result` the
+ * part of it to write; positions (CLAHE's tiles) count from whole's
+ * top-left corner.  On a gray layout every colour channel and the
+ * luminance are the gray level, so they read it (value). */
+#ifndef GH_GEGL_RENDER_H
+#define GH_GEGL_RENDER_H
+
+#include <gegl.h>
+
+#include "format.h"
+#include "gh_request.h"
+
+gboolean gh_gegl_render (const gh_request *request, const GhGeglFormat *format,
+                         int threads, GeglBuffer *input,
+                         const GeglRectangle *whole, GeglBuffer *output,
+                         const GeglRectangle *result, gh_error *error);
+
+#endif

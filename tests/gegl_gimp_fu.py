@@ -1,0 +1,95 @@
+# Python-Fu, run by tests/gegl_module.py in gimp-console-3 (-b - < this):
+# the module's operations as GIMP 3 sees them, appended to a layer as
+# live filters and merged, and the plug-in's procedure of the same
+# operation on a fresh copy with the same parameters.  Reads
+# GH_GEGL_CASES (lines of tab-separated fields: PNG, precision ("" or a
+# Gimp.Precision name), selection ("" or a rectangle "x,y,w,h"),
+# operation, procedure, output PNM ("" for none), PROP=VALUE...); writes GH_GEGL_REPORT: "ops <names>", "menu <operation>
+# <path>" and per case "case <n> <live filter listed> <pixels unchanged
+# while live> <changed once merged> <merged equals the procedure's>".
+import os
+import gi
+gi.require_version("Gimp", "3.0")
+gi.require_version("Gegl", "0.4")
+from gi.repository import Gimp, Gegl, Gio, GObject
+
+
+def pixels(layer, sample):
+    fmt = (("Y'" if layer.is_gray() else "R'G'B'") + ("A" if layer.has_alpha() else "")
+           + " " + sample)
+    rect = Gegl.Rectangle.new(0, 0, layer.get_width(), layer.get_height())
+    return layer.get_buffer().get(rect, 1.0, fmt, Gegl.AbyssPolicy.NONE)
+
+
+def write_pnm(path, layer, data):
+    w, h = layer.get_width(), layer.get_height()
+    depth = 1 if layer.is_gray() else 3
+    with open(path, "wb") as f:
+        f.write(f"P{5 if depth == 1 else 6}\n{w} {h}\n255\n".encode() + bytes(data))
+
+
+def load(png, precision, selection):
+    img = Gimp.file_load(Gimp.RunMode.NONINTERACTIVE, Gio.File.new_for_path(png))
+    if precision:
+        img.convert_precision(getattr(Gimp.Precision, precision))
+    if selection:
+        x, y, w, h = map(int, selection.split(","))
+        img.select_rectangle(Gimp.ChannelOps.REPLACE, x, y, w, h)
+    return img, img.get_layers()[0]
+
+
+# The plug-in process has no GEGL operations until GEGL starts in it: the
+# filter's config needs the module's enum types (mode, channel).
+Gegl.init(None)
+report = open(os.environ["GH_GEGL_REPORT"], "w")
+ops = sorted(o for o in Gegl.list_operations() if o.startswith("gpu-histogram:"))
+report.write("ops " + " ".join(ops) + "\n")
+for op in ops:
+    report.write(f"menu {op} {Gegl.Operation.get_key(op, 'gimp:menu-path')}\n")
+pdb = Gimp.get_pdb()
+for n, line in enumerate(open(os.environ["GH_GEGL_CASES"])):
+    png, precision, selection, op, procedure, out, *props = line.rstrip("\n").split("\t")
+    sample = "float" if precision else "u8"
+    img, layer = load(png, precision, selection)
+    before = pixels(layer, sample)
+    flt = Gimp.DrawableFilter.new(layer, op, "gpu-histogram")
+    config = flt.get_config()
+    for p in props:
+        name, value = p.split("=")
+        # Enums come as their numbers: the module's enum types are known
+        # to GObject here, not to GI.
+        spec = config.find_property(name)
+        config.set_property(name, float(value) if spec.value_type == GObject.TYPE_DOUBLE
+                            else int(value))
+    flt.update()
+    layer.append_filter(flt)
+    listed = any(f.get_operation_name() == op for f in layer.get_filters())
+    live = pixels(layer, sample)
+    layer.merge_filters()
+    merged = pixels(layer, sample)
+    if out:
+        write_pnm(out, layer, merged)
+    # The procedure, every parameter as the filter had it.
+    img2, layer2 = load(png, precision, selection)
+    proc = pdb.lookup_procedure(procedure)
+    args = proc.create_config()
+    args.set_property("image", img2)
+    args.set_core_object_array("drawables", [layer2])
+    for spec in config.list_properties():
+        if args.find_property(spec.name) and spec.name not in ("image", "drawables"):
+            value = config.get_property(spec.name)
+            value = value if isinstance(value, float) else int(value)
+            # The procedure refuses a gray layer's luminance; the operation
+            # reads the gray level, as the procedure's value.
+            if spec.name == "channel" and layer2.is_gray() and value == 5:
+                value = 0
+            args.set_property(spec.name, value)
+    if args.find_property("apply"):
+        args.set_property("apply", 1)
+    status = proc.run(args).index(0)
+    by_procedure = pixels(layer2, sample) if status == Gimp.PDBStatusType.SUCCESS else None
+    report.write(f"case {n} {int(listed)} {int(live == before)} {int(merged != before)} "
+                 f"{int(merged == by_procedure)}\n")
+    img.delete()
+    img2.delete()
+report.close()
