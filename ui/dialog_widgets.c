@@ -79,7 +79,7 @@ sync_widgets (Dialog *d)
   gtk_widget_set_sensitive (d->classes, dialog_state_action_sensitive (
                                           st, DIALOG_ACTION_POSTERIZE));
   dialog_state_choice (st, &choice);
-  dialog_pages_show (d->pages, choice.action);
+  dialog_pages_show (d->pages, choice.request.operation);
   d->updating = FALSE;
   gtk_widget_queue_draw (d->plot);
 }
@@ -613,7 +613,9 @@ settings_table (Dialog *d, DialogAction action)
     case DIALOG_ACTION_CLAHE:
       tiles = tiles_new (d);
       page_row (table, 0, "_Grid:", d->tiles_x, tiles);
-      d->clip_limit = spin_new (0, DIALOG_CLIP_LIMIT_MAX, 0.1, 1,
+      d->clip_limit = spin_new (gh_param_get (GH_PARAM_CLIP_LIMIT)->min,
+                                gh_param_get (GH_PARAM_CLIP_LIMIT)->max,
+                                gh_param_get (GH_PARAM_CLIP_LIMIT)->step, 1,
                                 "clip-limit", "OpenCV's clipLimit: how far "
                                 "a tile's contrast may rise (0: no limit)",
                                 d);
@@ -633,7 +635,8 @@ settings_table (Dialog *d, DialogAction action)
         }
       break;
     case DIALOG_ACTION_POSTERIZE:
-      d->classes = spin_new (DIALOG_CLASSES_MIN, GH_MULTI_OTSU_MAX_CLASSES,
+      d->classes = spin_new (gh_param_get (GH_PARAM_CLASSES)->min,
+                             gh_param_get (GH_PARAM_CLASSES)->max,
                              1, 0, "classes",
                              "How many classes multi-level Otsu splits "
                              "the levels into (the plot marks its "
@@ -826,7 +829,7 @@ dialog_window_new (GtkWidget *preview, DialogState *state,
    * channel picker, the first widget, it would open the list). */
   d = g_object_get_data (G_OBJECT (content), "gh-dialog");
   dialog_state_choice (state, &now);
-  gtk_widget_grab_focus (d->action[now.action]);
+  gtk_widget_grab_focus (d->action[now.request.operation]);
   return dialog;
 }
 
