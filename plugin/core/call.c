@@ -1,7 +1,9 @@
 /* call.c — the start and end of a host's procedure call (call.h). */
 #include "call.h"
 
+#include "beyond.h"
 #include "operations.h"
+#include "procedures.h"
 
 gboolean
 core_call_start (const CoreHost *host, gh_engine **engine,
@@ -21,6 +23,58 @@ core_call_start (const CoreHost *host, gh_engine **engine,
       *progress = &whole;
     }
   return core_engine_ensure (engine, pixels, error);
+}
+
+gboolean
+core_call_histogram (const CoreHost *host, gh_engine **engine,
+                     const CoreDrawableFacts *facts, gh_histogram *hist,
+                     gdouble *seconds, GError **error)
+{
+  const CoreProgress *progress;
+  GTimer             *timer;
+  gboolean            ok;
+
+  if (! core_call_start (host, engine, facts, core_proc_analyse.progress,
+                         &progress, error))
+    return FALSE;
+  timer = g_timer_new ();
+  ok = core_histogram (host, *engine, facts->drawable, hist, progress,
+                       error);
+  *seconds = g_timer_elapsed (timer, NULL);
+  g_timer_destroy (timer);
+  return ok;
+}
+
+gboolean
+core_call_action (const CoreHost *host, gh_engine **engine,
+                  const CoreDrawableFacts *facts, gh_operation op,
+                  const gdouble *values, gpointer reference,
+                  gboolean gray_first,
+                  gboolean (*tell) (const gchar *message), CoreRequest *req,
+                  gh_request_result *result, GError **error)
+{
+  const CoreAction   *action = core_action_get (op);
+  const CoreProgress *progress;
+  gchar              *text;
+
+  core_request_defaults (req, op);
+  for (gint k = 0; values && k < action->n_args; k++)
+    core_request_set_arg (req, &action->args[k], values[k], reference);
+  if (gray_first && req->request.channel == GH_CHANNEL_LUMINANCE)
+    req->request.channel = GH_CHANNEL_VALUE;
+  if (! core_call_start (host, engine, facts, action->proc->progress,
+                         &progress, error)
+      || ! core_action_apply (host, *engine, facts->drawable, req, NULL,
+                              progress, result, error))
+    return FALSE;
+  if (tell && action->returns == CORE_RETURN_THRESHOLDS)
+    {
+      text = core_multi_otsu_text (req->request.channel, result->levels,
+                                   result->n);
+      tell (text);
+      g_free (text);
+    }
+  return TRUE;
 }
 
 void

@@ -18,6 +18,7 @@
 #ifndef GH_CORE_CALL_H
 #define GH_CORE_CALL_H
 
+#include "actions.h"
 #include "host.h"
 #include "region.h"
 
@@ -30,6 +31,31 @@
 gboolean core_call_start (const CoreHost *host, gh_engine **engine,
                           const CoreDrawableFacts *facts, const gchar *text,
                           const CoreProgress **progress, GError **error);
+
+/* The start of a call that counts its drawable first (core_call_start
+ * with the analyse's progress text) and the histogram of its part inside
+ * the selection, with how long the engine took, its start-up left out. */
+gboolean core_call_histogram (const CoreHost *host, gh_engine **engine,
+                              const CoreDrawableFacts *facts,
+                              gh_histogram *hist, gdouble *seconds,
+                              GError **error);
+
+/* The run of an action's procedure (actions.h) without its dialog: its
+ * request from the arguments' `values` (one per action->args, in order;
+ * NULL: their defaults) and match's `reference`, a luminance on a gray
+ * drawable made its value where `gray_first` (a first or remembered run's
+ * channel on a gray layer), started as a call with the procedure's
+ * progress text (core_call_start) and applied (core_action_apply); the
+ * thresholds it found said with `tell` (GIMP's message in interactive
+ * use; NULL: not said) where its procedure returns them.  *req: the
+ * request applied. */
+gboolean core_call_action (const CoreHost *host, gh_engine **engine,
+                           const CoreDrawableFacts *facts, gh_operation op,
+                           const gdouble *values, gpointer reference,
+                           gboolean gray_first,
+                           gboolean (*tell) (const gchar *message),
+                           CoreRequest *req, gh_request_result *result,
+                           GError **error);
 
 /* The end of every call: what the run asked GIMP for the core is
  * forgotten (the next call is another's: the resident serves many), and a

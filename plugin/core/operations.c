@@ -12,7 +12,6 @@
 
 #include "errors.h"
 #include "files.h"
-#include "procedures.h"
 
 gboolean
 core_engine_ensure (gh_engine **engine, gsize expected_pixels, GError **error)
@@ -158,13 +157,6 @@ core_equalize (const CoreHost *host, gh_engine *engine, gpointer drawable,
   gh_error     err;
   gboolean     ok;
 
-  if (mode != GH_EQUALIZE_CHANNELS && mode != GH_EQUALIZE_LUMINANCE)
-    {
-      g_set_error (error, CORE_ERROR, CORE_ERROR_CALLING,
-                   "equalize mode %d is not 0 (each channel) or 1 "
-                   "(luminance)", mode);
-      return FALSE;
-    }
   if (! core_changeable_region (host, drawable, &region, error))
     return FALSE;
   mode = core_region_view_mode (&region, mode);
@@ -196,14 +188,6 @@ core_channel_region (const CoreHost *host, gpointer drawable, gint channel,
 {
   gchar *why;
 
-  if (channel < 0 || channel >= GH_NUM_CHANNELS)
-    {
-      g_set_error (error, CORE_ERROR, CORE_ERROR_CALLING,
-                   "channel %d is not one of GIMP's histogram channels "
-                   "(0 value, 1 red, 2 green, 3 blue, 4 alpha, "
-                   "5 luminance)", channel);
-      return FALSE;
-    }
   if (changeable ? ! core_changeable_region (host, drawable, region, error)
                  : ! core_region_init (host, drawable, region, error))
     return FALSE;
@@ -331,12 +315,6 @@ core_binarize (const CoreHost *host, gh_engine *engine, gpointer drawable,
   gint         bin = 0;
   gboolean     ok = TRUE;
 
-  if (threshold < CORE_THRESHOLD_MIN || threshold > CORE_THRESHOLD_MAX)
-    {
-      g_set_error (error, CORE_ERROR, CORE_ERROR_CALLING,
-                   "threshold %d is not -1 (Otsu) or 0..254", threshold);
-      return FALSE;
-    }
   if (! core_channel_region (host, drawable, channel, TRUE, &region, error))
     return FALSE;
   channel = core_region_view_channel (&region, channel);
