@@ -82,9 +82,9 @@ fake_free (Fake *f)
 }
 
 static gboolean
-describe (gpointer drawable, CoreDrawableInfo *info)
+describe (const CoreTarget *target, CoreDrawableInfo *info)
 {
-  Fake                *f = drawable;
+  Fake                *f = target->drawable;
   const GeglRectangle *e = gegl_buffer_get_extent (f->buffer);
 
   info->exists = TRUE;
@@ -318,12 +318,14 @@ check_rects (const CoreHost *h, gh_engine *engine, Fake *layer,
   gsize       bpp = babl_format_get_bytes_per_pixel (fmt);
   GError     *error = NULL;
   CoreRequest req;
+  CoreTarget  target;
   gboolean    applied;
 
   core_request_defaults (&req, choice->request.operation);
   req.request = choice->request;
   req.reference = reference;
-  applied = core_action_apply (h, engine, ok, &req, hist, NULL, NULL,
+  target = core_target (ok);
+  applied = core_action_apply (h, engine, &target, &req, hist, NULL, NULL,
                                &error);
   CHECK (applied, "%s: OK applies (%s)", what,
          error ? error->message : "");
@@ -368,6 +370,7 @@ check_layer (const CoreHost *h, gh_engine *engine, gboolean gray,
     DIALOG_ACTION_MATCH, DIALOG_ACTION_POSTERIZE,
   };
   Fake          *layer = photo (157, 113, gray, alpha, is_float, space, 1);
+  CoreTarget     target;
   Fake          *reference = photo (90, 70, FALSE, FALSE, FALSE, space, 2);
   gboolean       both = space && ! gray;
   gh_histogram   hist;
@@ -389,7 +392,8 @@ check_layer (const CoreHost *h, gh_engine *engine, gboolean gray,
          == babl_format_get_space (fake_format (layer)),
          "%s: the preview is in the layer's own space", kind);
   gh_histogram_init (&hist);
-  if (! core_histogram (h, engine, layer, &hist, NULL, &error))
+  target = core_target (layer);
+  if (! core_histogram (h, engine, &target, &hist, NULL, &error))
     {
       CHECK (0, "%s: histogram (%s)", kind, error->message);
       g_clear_error (&error);
@@ -444,6 +448,7 @@ check_refusals (gh_engine *engine)
   const FlowHost flow = { .core = &host };
   CoreRequest    req;
   Fake          *layer = photo (64, 48, TRUE, FALSE, FALSE, NULL, 3);
+  CoreTarget     target;
   Fake          *before = fake_copy (layer);
   gh_histogram   hist;
   GError        *error = NULL;
@@ -453,7 +458,8 @@ check_refusals (gh_engine *engine)
   guchar         a[64 * 48], b[64 * 48];
 
   gh_histogram_init (&hist);
-  core_histogram (&host, engine, layer, &hist, NULL, NULL);
+  target = core_target (layer);
+  core_histogram (&host, engine, &target, &hist, NULL, NULL);
   dialog_settings_defaults (&settings);
   settings.action = DIALOG_ACTION_POSTERIZE;
   settings.classes = 5;

@@ -7,19 +7,19 @@
 #include "operations.h"
 
 static gboolean
-equalize (const CoreHost *host, gh_engine *engine, gpointer drawable,
+equalize (const CoreHost *host, gh_engine *engine, const CoreTarget *target,
           const CoreRequest *req, const gh_histogram *hist,
           const CoreProgress *progress, gh_request_result *result,
           GError **error)
 {
   (void) result;
-  return core_equalize (host, engine, drawable, req->request.mode, hist,
+  return core_equalize (host, engine, target, req->request.mode, hist,
                         progress, error);
 }
 
 /* At the bin the dialog's marker shows, else at the threshold or Otsu's. */
 static gboolean
-binarize (const CoreHost *host, gh_engine *engine, gpointer drawable,
+binarize (const CoreHost *host, gh_engine *engine, const CoreTarget *target,
           const CoreRequest *req, const gh_histogram *hist,
           const CoreProgress *progress, gh_request_result *result,
           GError **error)
@@ -31,15 +31,15 @@ binarize (const CoreHost *host, gh_engine *engine, gpointer drawable,
     {
       result->bins[0] = r->bins[0];
       result->levels[0] = gh_threshold_level (r->bins[0], hist->bins);
-      return core_binarize_bin (host, drawable, r->channel, r->bins[0], hist,
+      return core_binarize_bin (host, target, r->channel, r->bins[0], hist,
                                 progress, error);
     }
-  return core_binarize (host, engine, drawable, r->channel, r->threshold,
+  return core_binarize (host, engine, target, r->channel, r->threshold,
                         hist, &result->levels[0], progress, error);
 }
 
 static gboolean
-clahe (const CoreHost *host, gh_engine *engine, gpointer drawable,
+clahe (const CoreHost *host, gh_engine *engine, const CoreTarget *target,
        const CoreRequest *req, const gh_histogram *hist,
        const CoreProgress *progress, gh_request_result *result,
        GError **error)
@@ -48,12 +48,12 @@ clahe (const CoreHost *host, gh_engine *engine, gpointer drawable,
 
   (void) hist;
   (void) result;
-  return core_clahe (host, engine, drawable, r->clip_limit, r->tiles_x,
+  return core_clahe (host, engine, target, r->clip_limit, r->tiles_x,
                      r->tiles_y, r->mode, progress, error);
 }
 
 static gboolean
-match (const CoreHost *host, gh_engine *engine, gpointer drawable,
+match (const CoreHost *host, gh_engine *engine, const CoreTarget *target,
        const CoreRequest *req, const gh_histogram *hist,
        const CoreProgress *progress, gh_request_result *result,
        GError **error)
@@ -65,13 +65,13 @@ match (const CoreHost *host, gh_engine *engine, gpointer drawable,
                    "%s: no drawable given", core_arg_reference.name);
       return FALSE;
     }
-  return core_match (host, engine, drawable, req->reference,
+  return core_match (host, engine, target, req->reference,
                      req->request.mode, hist, progress, error);
 }
 
 /* At the bins the dialog's markers show, else multi-level Otsu's. */
 static gboolean
-posterize (const CoreHost *host, gh_engine *engine, gpointer drawable,
+posterize (const CoreHost *host, gh_engine *engine, const CoreTarget *target,
            const CoreRequest *req, const gh_histogram *hist,
            const CoreProgress *progress, gh_request_result *result,
            GError **error)
@@ -86,10 +86,10 @@ posterize (const CoreHost *host, gh_engine *engine, gpointer drawable,
           result->bins[k] = r->bins[k];
           result->levels[k] = gh_threshold_level (r->bins[k], hist->bins);
         }
-      return core_posterize_bins (host, drawable, r->channel, r->n_bins,
+      return core_posterize_bins (host, target, r->channel, r->n_bins,
                                   r->bins, hist, progress, error);
     }
-  return core_multi_otsu (host, engine, drawable, r->channel, r->classes,
+  return core_multi_otsu (host, engine, target, r->channel, r->classes,
                           req->apply, hist, result->levels, &result->n,
                           progress, error);
 }
@@ -206,7 +206,7 @@ core_request_check (const gh_request *request, GError **error)
 
 gboolean
 core_action_apply (const CoreHost *host, gh_engine *engine,
-                   gpointer drawable, const CoreRequest *req,
+                   const CoreTarget *target, const CoreRequest *req,
                    const gh_histogram *hist, const CoreProgress *progress,
                    gh_request_result *result, GError **error)
 {
@@ -231,6 +231,6 @@ core_action_apply (const CoreHost *host, gh_engine *engine,
                    action->proc->name);
       return FALSE;
     }
-  return action->apply (host, engine, drawable, req, hist, progress,
+  return action->apply (host, engine, target, req, hist, progress,
                         result ? result : &own, error);
 }

@@ -14,7 +14,7 @@
  *   for (gint k = 0; k < action->n_args; k++)
  *     core_request_set_arg (&req, &action->args[k], value_k, NULL);
  *   gh_request_result res;
- *   core_action_apply (host, engine, drawable, &req, NULL, progress, &res,
+ *   core_action_apply (host, engine, &target, &req, NULL, progress, &res,
  *                      &error);
  */
 #ifndef GH_CORE_ACTIONS_H
@@ -55,7 +55,8 @@ typedef struct
  * the caller has it (else NULL), under `progress` (NULL: none);
  * `result`: binarize's threshold, posterize's thresholds (levels). */
 typedef gboolean (*CoreApplyFunc) (const CoreHost *host, gh_engine *engine,
-                                   gpointer drawable, const CoreRequest *req,
+                                   const CoreTarget *target,
+                                   const CoreRequest *req,
                                    const gh_histogram *hist,
                                    const CoreProgress *progress,
                                    gh_request_result *result,
@@ -105,7 +106,7 @@ gboolean core_request_check (const gh_request *request, GError **error);
 /* The one dispatch: checks the request and applies its operation's row;
  * GH_REQ_NONE changes nothing.  `result` may be NULL. */
 gboolean core_action_apply (const CoreHost *host, gh_engine *engine,
-                            gpointer drawable, const CoreRequest *req,
+                            const CoreTarget *target, const CoreRequest *req,
                             const gh_histogram *hist,
                             const CoreProgress *progress,
                             gh_request_result *result, GError **error);

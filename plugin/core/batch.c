@@ -100,7 +100,8 @@ static const struct
 
 /* Applies the operation to a file's drawable, with its histogram. */
 static gboolean
-apply_operation (const CoreHost *host, gh_engine *engine, gpointer drawable,
+apply_operation (const CoreHost *host, gh_engine *engine,
+                 const CoreTarget *target,
                  gint operation, const gh_histogram *hist,
                  const CoreProgress *progress, GError **error)
 {
@@ -112,7 +113,7 @@ apply_operation (const CoreHost *host, gh_engine *engine, gpointer drawable,
   /* Gray layers have no luminance channel: their value is it. */
   if (! (hist->channels & (1u << GH_CHANNEL_LUMINANCE)))
     req.request.channel = GH_CHANNEL_VALUE;
-  return core_action_apply (host, engine, drawable, &req, hist, progress,
+  return core_action_apply (host, engine, target, &req, hist, progress,
                             NULL, error);
 }
 
@@ -149,6 +150,7 @@ batch_file (const CoreHost *host, gh_engine *engine, FILE *rows,
   CoreProgress half = { progress->start, progress->span / 2 };
   CoreProgress rest = { half.start + half.span, half.span };
   gpointer     image, drawable = NULL;
+  CoreTarget   target;
   gboolean     ok;
 
   if (! check_input (path, error))
@@ -163,12 +165,13 @@ batch_file (const CoreHost *host, gh_engine *engine, FILE *rows,
   if (! ok)
     g_set_error (error, CORE_ERROR, CORE_ERROR_FAILED,
                  "the image has no layer");
-  ok = ok && core_histogram (host, engine, drawable, hist, &half, error);
+  target = core_target (drawable);
+  ok = ok && core_histogram (host, engine, &target, hist, &half, error);
   /* Named now: the backend that counted this file. */
   if (ok)
     gh_csv_write_stats_rows (rows, path, hist,
                              gh_engine_backend_name (engine));
-  ok = ok && apply_operation (host, engine, drawable, operation, hist, &rest,
+  ok = ok && apply_operation (host, engine, &target, operation, hist, &rest,
                               error);
   if (operation != CORE_BATCH_STATISTICS)
     ok = ok && save_result (host, image, drawable, path, output_dir, error);

@@ -57,7 +57,7 @@ core_clahe_prepare (gh_engine *engine, const CoreRegion *region,
 }
 
 gboolean
-core_clahe (const CoreHost *host, gh_engine *engine, gpointer drawable,
+core_clahe (const CoreHost *host, gh_engine *engine, const CoreTarget *target,
             gdouble clip_limit, gint tiles_x, gint tiles_y, gint mode,
             const CoreProgress *progress, GError **error)
 {
@@ -66,7 +66,7 @@ core_clahe (const CoreHost *host, gh_engine *engine, gpointer drawable,
   gh_op        op;
   gboolean     ok;
 
-  if (! core_changeable_region (host, drawable, &region, error))
+  if (! core_changeable_region (host, target, &region, error))
     return FALSE;
   mode = core_region_view_mode (&region, mode);
   /* An empty region (the selection misses the drawable): nothing to
@@ -106,10 +106,11 @@ reference_histogram (const CoreHost *host, gh_engine *engine,
                      gpointer reference, gint bins, gh_histogram *hist,
                      const CoreProgress *progress, GError **error)
 {
+  CoreTarget ref = core_target (reference);
   CoreRegion region;
   gboolean   ok;
 
-  if (! core_region_init (host, reference, &region, error))
+  if (! core_region_init (host, &ref, &region, error))
     {
       g_prefix_error (error, "%s: ", core_arg_reference.name);
       return FALSE;
@@ -132,7 +133,7 @@ reference_histogram (const CoreHost *host, gh_engine *engine,
 }
 
 gboolean
-core_match (const CoreHost *host, gh_engine *engine, gpointer drawable,
+core_match (const CoreHost *host, gh_engine *engine, const CoreTarget *target,
             gpointer reference, gint mode, const gh_histogram *hist,
             const CoreProgress *progress, GError **error)
 {
@@ -143,7 +144,7 @@ core_match (const CoreHost *host, gh_engine *engine, gpointer drawable,
   gh_error     err;
   gboolean     ok;
 
-  if (! core_changeable_region (host, drawable, &region, error))
+  if (! core_changeable_region (host, target, &region, error))
     return FALSE;
   /* A gray source (the luminance view too) takes a colour reference's
    * luminance. */
@@ -182,7 +183,7 @@ core_match (const CoreHost *host, gh_engine *engine, gpointer drawable,
 }
 
 gboolean
-core_multi_otsu (const CoreHost *host, gh_engine *engine, gpointer drawable,
+core_multi_otsu (const CoreHost *host, gh_engine *engine, const CoreTarget *target,
                  gint channel, gint classes, gint apply,
                  const gh_histogram *hist, gint *levels, gint *n,
                  const CoreProgress *progress, GError **error)
@@ -197,7 +198,7 @@ core_multi_otsu (const CoreHost *host, gh_engine *engine, gpointer drawable,
   gboolean     ok;
 
   /* Computing only reads: any drawable with the channel will do. */
-  if (! core_channel_region (host, drawable, channel, apply, &region, error))
+  if (! core_channel_region (host, target, channel, apply, &region, error))
     return FALSE;
   channel = core_region_view_channel (&region, channel);
   if (apply && ! hist)
@@ -250,7 +251,7 @@ core_multi_otsu (const CoreHost *host, gh_engine *engine, gpointer drawable,
 }
 
 gboolean
-core_posterize_bins (const CoreHost *host, gpointer drawable, gint channel,
+core_posterize_bins (const CoreHost *host, const CoreTarget *target, gint channel,
                      gint n, const gint *bins, const gh_histogram *hist,
                      const CoreProgress *progress, GError **error)
 {
@@ -259,7 +260,7 @@ core_posterize_bins (const CoreHost *host, gpointer drawable, gint channel,
   gh_error   err;
   gboolean   ok;
 
-  if (! core_channel_region (host, drawable, channel, TRUE, &region, error))
+  if (! core_channel_region (host, target, channel, TRUE, &region, error))
     return FALSE;
   ok = hist->bins == region.bins;
   if (! ok)

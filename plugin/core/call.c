@@ -7,15 +7,14 @@
 
 gboolean
 core_call_start (const CoreHost *host, gh_engine **engine,
-                 const CoreDrawableFacts *facts, const gchar *text,
+                 const CoreTarget *target, const gchar *text,
                  const CoreProgress **progress, GError **error)
 {
   static const CoreProgress whole = { 0.0, 1.0 };
   /* None is still one: 0 would tell the engine nothing. */
-  gsize pixels = facts->intersects
-                   ? MAX ((gsize) facts->width * facts->height, 1) : 1;
+  gsize pixels = target->intersects
+                   ? MAX ((gsize) target->width * target->height, 1) : 1;
 
-  core_drawable_facts_give (facts);
   *progress = NULL;
   if (core_progress_shown (pixels))
     {
@@ -27,18 +26,18 @@ core_call_start (const CoreHost *host, gh_engine **engine,
 
 gboolean
 core_call_histogram (const CoreHost *host, gh_engine **engine,
-                     const CoreDrawableFacts *facts, gh_histogram *hist,
+                     const CoreTarget *target, gh_histogram *hist,
                      gdouble *seconds, GError **error)
 {
   const CoreProgress *progress;
   GTimer             *timer;
   gboolean            ok;
 
-  if (! core_call_start (host, engine, facts, core_proc_analyse.progress,
+  if (! core_call_start (host, engine, target, core_proc_analyse.progress,
                          &progress, error))
     return FALSE;
   timer = g_timer_new ();
-  ok = core_histogram (host, *engine, facts->drawable, hist, progress,
+  ok = core_histogram (host, *engine, target, hist, progress,
                        error);
   *seconds = g_timer_elapsed (timer, NULL);
   g_timer_destroy (timer);
@@ -47,7 +46,7 @@ core_call_histogram (const CoreHost *host, gh_engine **engine,
 
 gboolean
 core_call_action (const CoreHost *host, gh_engine **engine,
-                  const CoreDrawableFacts *facts, gh_operation op,
+                  const CoreTarget *target, gh_operation op,
                   const gdouble *values, gpointer reference,
                   gboolean gray_first,
                   gboolean (*tell) (const gchar *message), CoreRequest *req,
@@ -62,9 +61,9 @@ core_call_action (const CoreHost *host, gh_engine **engine,
     core_request_set_arg (req, &action->args[k], values[k], reference);
   if (gray_first && req->request.channel == GH_CHANNEL_LUMINANCE)
     req->request.channel = GH_CHANNEL_VALUE;
-  if (! core_call_start (host, engine, facts, action->proc->progress,
+  if (! core_call_start (host, engine, target, action->proc->progress,
                          &progress, error)
-      || ! core_action_apply (host, *engine, facts->drawable, req, NULL,
+      || ! core_action_apply (host, *engine, target, req, NULL,
                               progress, result, error))
     return FALSE;
   if (tell && action->returns == CORE_RETURN_THRESHOLDS)
@@ -83,7 +82,6 @@ core_call_end (const gh_engine *engine,
 {
   gchar *note = core_engine_fallback_note (engine);
 
-  core_drawable_facts_give (NULL);
   if (note && tell)
     tell (note);
   else if (note)

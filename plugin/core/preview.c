@@ -25,10 +25,11 @@ struct _CorePreview
 const Babl *
 core_preview_format (const CoreHost *host, gpointer drawable)
 {
+  CoreTarget  target = core_target (drawable);
   CoreRegion  region;
   const Babl *format;
 
-  if (! core_region_init (host, drawable, &region, NULL))
+  if (! core_region_init (host, &target, &region, NULL))
     return NULL;
   /* In the drawable's own space, as GIMP's sub-thumbnails, which the
    * preview shows where the selection is not, are. */
@@ -81,6 +82,7 @@ static gboolean
 clahe_ready (CorePreview *preview, const gh_request *r, GError **error)
 {
   const gh_request *was = &preview->clahe_for;
+  CoreTarget        target = core_target (preview->drawable);
 
   if (preview->clahe_ready && was->clip_limit == r->clip_limit
       && was->tiles_x == r->tiles_x && was->tiles_y == r->tiles_y
@@ -89,7 +91,7 @@ clahe_ready (CorePreview *preview, const gh_request *r, GError **error)
   clahe_clear (preview);
   if (! core_request_check (r, error))
     return FALSE;
-  if (! core_changeable_region (preview->host, preview->drawable,
+  if (! core_changeable_region (preview->host, &target,
                                 &preview->region, error))
     return FALSE;
   preview->has_clahe = preview->region.info.height > 0;
@@ -166,8 +168,12 @@ core_preview_pixels (CorePreview *preview, const CoreRequest *req, gint x,
   if (whole)
     ok = clahe_rect (preview, layer, x, y, width, height, error);
   else
-    ok = core_action_apply (host, preview->engine, layer, req,
-                            preview->hist, NULL, NULL, error);
+    {
+      CoreTarget target = core_target (layer);
+
+      ok = core_action_apply (host, preview->engine, &target, req,
+                              preview->hist, NULL, NULL, error);
+    }
   if (ok)
     {
       *rowstride = width * babl_format_get_bytes_per_pixel (format);

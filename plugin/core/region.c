@@ -81,16 +81,16 @@ set_formats (CoreRegion *region)
 }
 
 gboolean
-core_region_init (const CoreHost *host, gpointer drawable, CoreRegion *region,
-                  GError **error)
+core_region_init (const CoreHost *host, const CoreTarget *target,
+                  CoreRegion *region, GError **error)
 {
   CoreDrawableInfo *info = &region->info;
   const Babl       *layer;
 
   memset (region, 0, sizeof *region);
   region->host = host;
-  region->drawable = drawable;
-  if (! host->describe (drawable, info) || ! info->exists)
+  region->drawable = target->drawable;
+  if (! host->describe (target, info) || ! info->exists)
     {
       gchar *name = core_region_name (region);
 
@@ -127,8 +127,10 @@ core_region_init (const CoreHost *host, gpointer drawable, CoreRegion *region,
    * histogram's own conversion (see region.h). */
   if (host->luminance == GH_LUMINANCE_LINEAR && ! info->is_gray
       && region->space != babl_space ("sRGB"))
-    region->luminance_from = core_region_space_format (region, FALSE, info->has_alpha,
-                                           region->trc, GH_SAMPLE_F32);
+    region->luminance_from = core_region_space_format (region, FALSE,
+                                                       info->has_alpha,
+                                                       region->trc,
+                                                       GH_SAMPLE_F32);
   return TRUE;
 }
 

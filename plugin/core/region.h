@@ -137,7 +137,7 @@ const Babl *core_region_layer_format (const CoreRegion *region);
 gchar *core_region_name (const CoreRegion *region);
 
 /* FALSE with a calling error when the drawable does not exist. */
-gboolean core_region_init (const CoreHost *host, gpointer drawable,
+gboolean core_region_init (const CoreHost *host, const CoreTarget *target,
                            CoreRegion *region, GError **error);
 void core_region_clear (CoreRegion *region);
 

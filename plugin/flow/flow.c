@@ -99,9 +99,10 @@ statistics_text (const gh_histogram *hist, const gchar *backend)
 /* The choice: the dialog's where there is one (FALSE: Cancel), else the
  * settings' (nothing to apply: their statistics, as GIMP's message). */
 static gboolean
-choose (const FlowHost *host, gh_engine *engine, gpointer drawable,
+choose (const FlowHost *host, gh_engine *engine, const CoreTarget *target,
         DialogState *state, gboolean interactive, DialogChoice *choice)
 {
+  gpointer    drawable = target->drawable;
   FlowDialog  d = { host, drawable, state->hist, NULL };
   DialogHooks hooks = { preview_pixels, export_csv, host->reference_picker,
                         &d };
@@ -111,7 +112,7 @@ choose (const FlowHost *host, gh_engine *engine, gpointer drawable,
 
   if (interactive && host->ui_available ())
     {
-      core_check_changeable (host->core, drawable, &refusal);
+      core_check_changeable (host->core, target, &refusal);
       d.preview = core_preview_new (host->core, engine, drawable,
                                     state->hist);
       chosen = host->run_dialog (drawable, state,
@@ -135,10 +136,11 @@ choose (const FlowHost *host, gh_engine *engine, gpointer drawable,
  * bar with its procedure's text. */
 static gboolean
 apply (const FlowHost *host, gh_engine *engine,
-       const CoreDrawableFacts *target, const DialogChoice *choice,
+       const CoreTarget *target, const DialogChoice *choice,
        const gh_histogram *hist, GError **error)
 {
   static const CoreProgress whole = { 0, 1 };
+  CoreTarget                now = core_target (target->drawable);
   const CoreAction         *action;
   CoreRequest               req;
   gboolean                  ok;
@@ -150,8 +152,8 @@ apply (const FlowHost *host, gh_engine *engine,
   host->core->progress_text (action->proc->progress);
   if (host->undo_group)
     host->undo_group (target->image, TRUE);
-  ok = core_action_apply (host->core, engine, target->drawable, &req, hist,
-                          &whole, NULL, error);
+  ok = core_action_apply (host->core, engine, &now, &req, hist, &whole,
+                          NULL, error);
   if (host->undo_group)
     host->undo_group (target->image, FALSE);
   return ok;
@@ -159,7 +161,7 @@ apply (const FlowHost *host, gh_engine *engine,
 
 gboolean
 flow_run (const FlowHost *host, gh_engine **engine,
-          const CoreDrawableFacts *target, DialogAction action,
+          const CoreTarget *target, DialogAction action,
           gboolean interactive, gpointer store, gh_histogram *hist,
           FlowResult *result, GError **error)
 {
@@ -173,7 +175,7 @@ flow_run (const FlowHost *host, gh_engine **engine,
   result->used = -1;
   /* A repeat that cannot apply fails before counting anything. */
   if (action != DIALOG_ACTION_NONE && ! interactive
-      && ! core_check_changeable (host->core, target->drawable, error))
+      && ! core_check_changeable (host->core, target, error))
     return FALSE;
   if (! core_call_histogram (host->core, engine, target, hist, &seconds,
                              error))
@@ -185,7 +187,7 @@ flow_run (const FlowHost *host, gh_engine **engine,
     settings.action = action;
   dialog_state_init (&state, hist, gh_engine_backend_name (*engine), seconds,
                      &settings);
-  result->cancelled = ! choose (host, *engine, target->drawable, &state,
+  result->cancelled = ! choose (host, *engine, target, &state,
                                 interactive, &choice);
   /* Cancel changes nothing, not even the remembered settings. */
   ok = result->cancelled

@@ -70,15 +70,16 @@ gboolean flow_choice_request (const FlowHost *host, gpointer drawable,
                               const DialogChoice *choice, CoreRequest *req,
                               GError **error);
 
-/* The flow on `target`'s drawable (core_call_start's facts, made once by
- * the host), whose procedure's action is `action` (DIALOG_ACTION_NONE:
+/* The flow on `target` (made once by the host: core/host.h), whose
+ * histogram it counts; whose procedure's action is `action` (DIALOG_ACTION_NONE:
  * analyse, which starts on its last action).  `interactive`: the dialog
  * where there is a display; else the remembered settings apply (a repeat
- * that cannot apply fails before counting anything).  `hist` (initialised)
+ * that cannot apply fails before counting anything).  OK's apply asks GIMP
+ * again: the selection may have changed while the dialog was open.  `hist` (initialised)
  * gets the histogram.  FALSE with an error when it failed; a Cancel is
  * TRUE with result->cancelled. */
 gboolean flow_run (const FlowHost *host, gh_engine **engine,
-                   const CoreDrawableFacts *target, DialogAction action,
+                   const CoreTarget *target, DialogAction action,
                    gboolean interactive, gpointer store, gh_histogram *hist,
                    FlowResult *result, GError **error);
 

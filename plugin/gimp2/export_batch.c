@@ -20,7 +20,7 @@ gimp2_run_export (GimpRunMode run_mode, gint nparams, const GimpParam *param,
 {
   const CoreProgress *progress;
   const gchar        *proc = core_proc_export.name;
-  CoreDrawableFacts   target;
+  CoreTarget   target;
   ExportSettings      s;
 
   if (! gimp2_target (run_mode, nparams, N_IMAGE_PARAMS + 1, param, &target,
@@ -52,7 +52,7 @@ gimp2_run_export (GimpRunMode run_mode, gint nparams, const GimpParam *param,
     return FALSE;
   if (! core_call_start (&gimp2_host, engine, &target,
                          core_proc_export.progress, &progress, error)
-      || ! core_export (&gimp2_host, *engine, target.drawable, s.filename,
+      || ! core_export (&gimp2_host, *engine, &target, s.filename,
                         progress, error))
     return FALSE;
   gimp_set_data (proc, &s, sizeof s);

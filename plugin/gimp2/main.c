@@ -55,7 +55,7 @@ run_analyse (GimpRunMode run_mode, gint nparams, const GimpParam *param,
   static gdouble    stats[GH_NUM_STATS];
   static gdouble    counts[GH_NUM_LEVELS];
   static gchar      backend[256];
-  CoreDrawableFacts target;
+  CoreTarget target;
   FlowResult        result;
   gh_histogram      hist;
   gdouble           seconds;
@@ -100,7 +100,7 @@ run_analyse (GimpRunMode run_mode, gint nparams, const GimpParam *param,
  * gint32s (their arguments are integers). */
 static gboolean
 apply_arguments (gh_operation op, GimpRunMode run_mode,
-                 const GimpParam *param, const CoreDrawableFacts *target,
+                 const GimpParam *param, const CoreTarget *target,
                  CoreRequest *req, gh_request_result *result, GError **error)
 {
   const CoreAction *action = core_action_get (op);
@@ -156,7 +156,7 @@ run_action (gh_operation op, GimpRunMode run_mode, gint nparams,
   /* Returned values must outlive run(): libgimp sends them afterwards. */
   static gint32       thresholds[GH_MULTI_OTSU_MAX_CLASSES - 1];
   const CoreAction   *action = core_action_get (op);
-  CoreDrawableFacts   target;
+  CoreTarget   target;
   CoreRequest         req;
   gh_request_result   result = { 0 };
   FlowResult          flow;

@@ -148,7 +148,7 @@ gimp2_check_arguments (GimpRunMode run_mode, gint nparams, gint wanted,
  * drawable, checked, and the part inside the selection, asked once. */
 gboolean
 gimp2_target (GimpRunMode run_mode, gint nparams, gint wanted,
-              const GimpParam *param, CoreDrawableFacts *target,
+              const GimpParam *param, CoreTarget *target,
               GError **error)
 {
   gint32 drawable = param[2].data.d_drawable;
@@ -163,8 +163,8 @@ gimp2_target (GimpRunMode run_mode, gint nparams, gint wanted,
                    "drawable %d is not in image %d", drawable, image);
       return FALSE;
     }
-  *target = (CoreDrawableFacts) { GIMP2_HANDLE (drawable),
-                                  GIMP2_HANDLE (image), FALSE, 0, 0, 0, 0 };
+  *target = (CoreTarget) { GIMP2_HANDLE (drawable), TRUE,
+                           GIMP2_HANDLE (image), FALSE, 0, 0, 0, 0 };
   target->intersects = gimp_drawable_mask_intersect (drawable, &target->x,
                                                      &target->y,
                                                      &target->width,

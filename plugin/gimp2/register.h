@@ -34,7 +34,7 @@ gboolean gimp2_check_arguments (GimpRunMode run_mode, gint nparams,
  * gimp2_check_arguments does), and the part inside the selection, asked
  * once. */
 gboolean gimp2_target (GimpRunMode run_mode, gint nparams, gint wanted,
-                       const GimpParam *param, CoreDrawableFacts *target,
+                       const GimpParam *param, CoreTarget *target,
                        GError **error);
 
 #endif

@@ -10,7 +10,7 @@ gh_engine *gimp3_engine;
 
 gboolean
 gimp3_target (GimpImage *image, GimpDrawable **drawables,
-              CoreDrawableFacts *target, GError **error)
+              CoreTarget *target, GError **error)
 {
   gsize n = drawables ? gimp_core_object_array_get_length (
                           (GObject **) drawables)
@@ -33,8 +33,8 @@ gimp3_target (GimpImage *image, GimpDrawable **drawables,
     }
   else
     {
-      *target = (CoreDrawableFacts) { drawables[0], image, FALSE,
-                                      0, 0, 0, 0 };
+      *target = (CoreTarget) { drawables[0], TRUE, image, FALSE,
+                               0, 0, 0, 0 };
       target->intersects = gimp_drawable_mask_intersect (drawables[0],
                                                          &target->x,
                                                          &target->y,

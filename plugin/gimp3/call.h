@@ -1,7 +1,7 @@
 /* call.h — what every GIMP 3 procedure call does alike: its target made
  * once, the process's one engine, its end, and a failed run's values.
  *
- *   CoreDrawableFacts target;
+ *   CoreTarget target;
  *   ok = gimp3_target (image, drawables, &target, &error)
  *        && core_call_histogram (gimp3_host (), &gimp3_engine, &target, ...);
  *   gimp3_call_end (run_mode);
@@ -23,7 +23,7 @@ extern gh_engine *gimp3_engine;
  * them; these procedures take exactly one), and the part inside the
  * selection, asked once. */
 gboolean gimp3_target (GimpImage *image, GimpDrawable **drawables,
-                       CoreDrawableFacts *target, GError **error);
+                       CoreTarget *target, GError **error);
 
 /* A failed run's values: its error's status, and the error (taken); a
  * cancelled run's (error NULL): GIMP_PDB_CANCEL. */

@@ -72,7 +72,7 @@ gimp3_run_export (GimpProcedure *procedure, GimpRunMode run_mode,
                   GimpImage *image, GimpDrawable **drawables,
                   GimpProcedureConfig *config, gpointer data G_GNUC_UNUSED)
 {
-  CoreDrawableFacts   target;
+  CoreTarget   target;
   const CoreProgress *progress;
   gchar              *path = NULL;
   gboolean            ok;
@@ -86,7 +86,7 @@ gimp3_run_export (GimpProcedure *procedure, GimpRunMode run_mode,
   ok = ok && (path = local_path (config, &core_arg_filename, &error))
        && core_call_start (gimp3_host (), &gimp3_engine, &target,
                            core_proc_export.progress, &progress, &error)
-       && core_export (gimp3_host (), gimp3_engine, target.drawable, path,
+       && core_export (gimp3_host (), gimp3_engine, &target, path,
                        progress, &error);
   g_free (path);
   gimp3_call_end (run_mode);

@@ -71,7 +71,7 @@ gimp3_run_analyse (GimpProcedure *procedure, GimpRunMode run_mode,
                    GimpProcedureConfig *config, gpointer data G_GNUC_UNUSED)
 {
   const FlowHost    *host = gimp3_flow_host ();
-  CoreDrawableFacts  target;
+  CoreTarget  target;
   GimpValueArray    *values = NULL;
   FlowResult         result;
   gh_histogram       hist;
@@ -111,7 +111,7 @@ gimp3_run_analyse (GimpProcedure *procedure, GimpRunMode run_mode,
  * layer's value where the config is not the caller's. */
 static gboolean
 apply_config (gh_operation op, GimpRunMode run_mode,
-              const CoreDrawableFacts *target, GimpProcedureConfig *config,
+              const CoreTarget *target, GimpProcedureConfig *config,
               gh_request_result *result, GError **error)
 {
   const CoreAction *action = core_action_get (op);
@@ -160,7 +160,7 @@ gimp3_run_action (GimpProcedure *procedure, GimpRunMode run_mode,
   gh_operation       op = GPOINTER_TO_INT (data);
   const CoreAction  *action = core_action_get (op);
   const FlowHost    *host = gimp3_flow_host ();
-  CoreDrawableFacts  target;
+  CoreTarget  target;
   gh_request_result  result = { 0 };
   FlowResult         flow = { FALSE, FALSE, -1 };
   GimpValueArray    *values;
