@@ -319,10 +319,14 @@ dialog_state_action_sensitive (const DialogState *state, DialogAction action)
 gboolean
 dialog_state_mode_sensitive (const DialogState *state)
 {
-  /* Luminance only means something where there is colour. */
-  return (dialog_state_action_sensitive (state, DIALOG_ACTION_EQUALIZE)
-          || dialog_state_action_sensitive (state, DIALOG_ACTION_CLAHE)
-          || dialog_state_action_sensitive (state, DIALOG_ACTION_MATCH))
+  const gh_operation_spec *spec = gh_operation_get (state->settings.action);
+  gboolean                 has_mode = FALSE;
+
+  for (gint k = 0; spec && k < spec->n_params; k++)
+    has_mode = has_mode || spec->params[k] == GH_PARAM_MODE;
+  /* The actions that take a mode; luminance only means something where
+   * there is colour. */
+  return has_mode && state->can_apply
          && dialog_state_has_channel (state, DIALOG_CHANNEL_RGB);
 }
 
@@ -522,17 +526,18 @@ dialog_scale_label (HistogramViewScale scale)
 const gchar *
 dialog_action_label (DialogAction action)
 {
-  /* Binarize's and posterize's own labels name their channel:
-   * dialog_state_binarize_label, dialog_state_posterize_label. */
-  switch (action)
-    {
-    case DIALOG_ACTION_EQUALIZE: return "_Equalize";
-    case DIALOG_ACTION_BINARIZE: return "_Binarize";
-    case DIALOG_ACTION_CLAHE:    return "C_LAHE (local contrast)";
-    case DIALOG_ACTION_MATCH:    return "Match to _reference";
-    case DIALOG_ACTION_POSTERIZE: return "Posteri_ze";
-    default:                     return "_Analyze only (no change)";
-    }
+  /* With their mnemonics; binarize's and posterize's own labels name
+   * their channel: dialog_state_binarize_label, _posterize_label. */
+  static const gchar *const labels[DIALOG_NUM_ACTIONS] = {
+    [DIALOG_ACTION_NONE] = "_Analyze only (no change)",
+    [DIALOG_ACTION_EQUALIZE] = "_Equalize",
+    [DIALOG_ACTION_BINARIZE] = "_Binarize",
+    [DIALOG_ACTION_CLAHE] = "C_LAHE (local contrast)",
+    [DIALOG_ACTION_MATCH] = "Match to _reference",
+    [DIALOG_ACTION_POSTERIZE] = "Posteri_ze",
+  };
+
+  return labels[gh_operation_get (action) ? action : DIALOG_ACTION_NONE];
 }
 
 const gchar *

@@ -11,6 +11,7 @@ struct _CorePreview
   gh_engine          *engine;
   gpointer            drawable;
   const gh_histogram *hist;
+  const Babl         *format; /* core_preview_format's, asked once */
   /* CLAHE's operation over `region`, the drawable's changeable region,
    * for the parameters of `clahe_for`; clahe_ready FALSE: none yet;
    * has_clahe FALSE: the region is empty (the selection misses the
@@ -50,6 +51,7 @@ core_preview_new (const CoreHost *host, gh_engine *engine, gpointer drawable,
   CorePreview *preview = g_new0 (CorePreview, 1);
 
   preview->host = host;
+  preview->format = core_preview_format (host, drawable);
   preview->engine = engine;
   preview->drawable = drawable;
   preview->hist = hist;
@@ -141,7 +143,7 @@ core_preview_pixels (CorePreview *preview, const CoreRequest *req, gint x,
                      GError **error)
 {
   const CoreHost *host = preview->host;
-  const Babl     *format = core_preview_format (host, preview->drawable);
+  const Babl     *format = preview->format;
   /* CLAHE maps a pixel by the tiles around it: prepared over the whole
    * region, applied at the rectangle's place. */
   gboolean        whole = gh_request_needs (&req->request)

@@ -21,7 +21,7 @@
 const Babl *core_preview_format (const CoreHost *host, gpointer drawable);
 
 /* The drawable, the engine and the histogram the dialog shows must
- * outlive it. */
+ * outlive it; the drawable is described once, here (its format). */
 typedef struct _CorePreview CorePreview;
 
 CorePreview *core_preview_new (const CoreHost *host, gh_engine *engine,

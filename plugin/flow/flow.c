@@ -196,7 +196,9 @@ flow_run (const FlowHost *host, gh_engine **engine,
     {
       host->settings_save (store, action, &state);
       result->changed = choice.request.operation != DIALOG_ACTION_NONE;
-      if (choice.request.operation == DIALOG_ACTION_BINARIZE)
+      if (core_action_get (choice.request.operation)
+          && core_action_get (choice.request.operation)->returns
+               == CORE_RETURN_THRESHOLD)
         result->used = dialog_state_threshold (&state);
     }
   dialog_state_clear (&state);
