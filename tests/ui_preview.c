@@ -1,13 +1,14 @@
 /* ui_preview.c — the dialog's preview is what OK does, pixel for pixel.
  *
- * The plug-in's core (plugin/core/choice.c) on a host made of GEGL buffers
- * in memory, no GIMP: for every dialog action (equalize, binarize, CLAHE,
+ * The plug-in's core (plugin/core/preview.c, actions.c) and the dialog
+ * flow's choice (plugin/flow/) on a host made of GEGL buffers in memory,
+ * no GIMP: for every dialog action (equalize, binarize, CLAHE,
  * match, posterize) on RGB, gray and float layers, with and without a
  * rectangular selection, core_preview_pixels of rectangles anywhere on the
  * layer (inside, across and outside the selection's box), as GIMP's
  * drawable preview shows them (the layer's own pixels where the selection
  * is not), must equal the same rectangle of the layer after
- * core_apply_choice, byte for byte.
+ * core_action_apply of the dialog's choice, byte for byte.
  * CLAHE is the case that matters: its preview is not CLAHE of the
  * rectangle but the whole region's tile mappings applied at the
  * rectangle's place, and a change of its parameters must not reuse the
@@ -25,8 +26,9 @@
 
 #include <gegl.h>
 
-#include "choice.h"
-#include "operations.h"
+#include "core/operations.h"
+#include "core/preview.h"
+#include "flow.h"
 #include "test_util.h"
 
 #define TILE 64
@@ -80,9 +82,9 @@ fake_free (Fake *f)
 }
 
 static gboolean
-describe (gpointer drawable, CoreDrawableInfo *info)
+describe (const CoreTarget *target, CoreDrawableInfo *info)
 {
-  Fake                *f = drawable;
+  Fake                *f = target->drawable;
   const GeglRectangle *e = gegl_buffer_get_extent (f->buffer);
 
   info->exists = TRUE;
@@ -315,10 +317,16 @@ check_rects (const CoreHost *h, gh_engine *engine, Fake *layer,
   const Babl *fmt = core_preview_format (h, layer);
   gsize       bpp = babl_format_get_bytes_per_pixel (fmt);
   GError     *error = NULL;
+  CoreRequest req;
+  CoreTarget  target;
   gboolean    applied;
 
-  applied = core_apply_choice (h, engine, ok, choice, reference, hist,
-                               FALSE, &error);
+  core_request_defaults (&req, choice->request.operation);
+  req.request = choice->request;
+  req.reference = reference;
+  target = core_target (ok);
+  applied = core_action_apply (h, engine, &target, &req, hist, NULL, NULL,
+                               &error);
   CHECK (applied, "%s: OK applies (%s)", what,
          error ? error->message : "");
   g_clear_error (&error);
@@ -329,7 +337,7 @@ check_rects (const CoreHost *h, gh_engine *engine, Fake *layer,
       guchar              *got, *want;
       gsize                size;
 
-      got = core_preview_pixels (preview, choice, reference, r->x, r->y,
+      got = core_preview_pixels (preview, &req, r->x, r->y,
                                  r->width, r->height, &rowstride, &error);
       size = (gsize) r->width * r->height * bpp;
       want = g_malloc (size);
@@ -362,6 +370,7 @@ check_layer (const CoreHost *h, gh_engine *engine, gboolean gray,
     DIALOG_ACTION_MATCH, DIALOG_ACTION_POSTERIZE,
   };
   Fake          *layer = photo (157, 113, gray, alpha, is_float, space, 1);
+  CoreTarget     target;
   Fake          *reference = photo (90, 70, FALSE, FALSE, FALSE, space, 2);
   gboolean       both = space && ! gray;
   gh_histogram   hist;
@@ -383,7 +392,8 @@ check_layer (const CoreHost *h, gh_engine *engine, gboolean gray,
          == babl_format_get_space (fake_format (layer)),
          "%s: the preview is in the layer's own space", kind);
   gh_histogram_init (&hist);
-  if (! core_histogram (h, engine, layer, &hist, NULL, &error))
+  target = core_target (layer);
+  if (! core_histogram (h, engine, &target, &hist, NULL, &error))
     {
       CHECK (0, "%s: histogram (%s)", kind, error->message);
       g_clear_error (&error);
@@ -430,11 +440,15 @@ check_layer (const CoreHost *h, gh_engine *engine, gboolean gray,
   fake_free (reference);
 }
 
-/* What cannot be applied says why and changes nothing. */
+/* What cannot be applied says why (the flow's choice, before anything is
+ * applied) and changes nothing. */
 static void
 check_refusals (gh_engine *engine)
 {
+  const FlowHost flow = { .core = &host };
+  CoreRequest    req;
   Fake          *layer = photo (64, 48, TRUE, FALSE, FALSE, NULL, 3);
+  CoreTarget     target;
   Fake          *before = fake_copy (layer);
   gh_histogram   hist;
   GError        *error = NULL;
@@ -444,24 +458,23 @@ check_refusals (gh_engine *engine)
   guchar         a[64 * 48], b[64 * 48];
 
   gh_histogram_init (&hist);
-  core_histogram (&host, engine, layer, &hist, NULL, NULL);
+  target = core_target (layer);
+  core_histogram (&host, engine, &target, &hist, NULL, NULL);
   dialog_settings_defaults (&settings);
   settings.action = DIALOG_ACTION_POSTERIZE;
   settings.classes = 5;
   dialog_state_init (&st, &hist, "cpu: test", 0, &settings);
   dialog_state_set_range (&st, 100, 102);
   dialog_state_choice (&st, &choice);
-  CHECK (choice.n_thresholds == 0
-         && ! core_apply_choice (&host, engine, layer, &choice, NULL, &hist,
-                                 FALSE, &error)
+  CHECK (choice.request.n_bins == 0
+         && ! flow_choice_request (&flow, layer, &choice, &req, &error)
          && error && strstr (error->message, "fewer levels"),
          "posterize in 5 classes of 3 levels is refused, saying why (%s)",
          error ? error->message : "no error");
   g_clear_error (&error);
   dialog_state_set_action (&st, DIALOG_ACTION_MATCH);
   dialog_state_choice (&st, &choice);
-  CHECK (! core_apply_choice (&host, engine, layer, &choice, NULL, &hist,
-                              FALSE, &error)
+  CHECK (! flow_choice_request (&flow, layer, &choice, &req, &error)
          && error && strstr (error->message, "reference"),
          "match without a reference is refused, saying why (%s)",
          error ? error->message : "no error");

@@ -417,11 +417,11 @@ check_1024_bins (void)
   dialog_state_view (&st, &view);
   dialog_state_choice (&st, &choice);
   CHECK (view.n_markers == 1 && view.markers[0].bin == otsu
-         && choice.action == DIALOG_ACTION_BINARIZE
-         && choice.threshold_bin == otsu,
+         && choice.request.operation == DIALOG_ACTION_BINARIZE
+         && choice.request.bins[0] == otsu,
          "1024 bins, Otsu over %d..%d: marker bin %d, OK's bin %d, engine's "
          "%d", LO, HI, view.n_markers ? view.markers[0].bin : -1,
-         choice.threshold_bin, otsu);
+         choice.request.bins[0], otsu);
   CHECK (dialog_state_threshold (&st) == level,
          "the slider shows Otsu's level %d (%d)", level,
          dialog_state_threshold (&st));
@@ -429,9 +429,9 @@ check_1024_bins (void)
   /* The range is remembered: the same bins here, the nearest on 256. */
   dialog_state_init (&again, &h, "cpu: test", 0.001, &st.settings);
   dialog_state_choice (&again, &choice);
-  CHECK (again.lo == LO && again.hi == HI && choice.threshold_bin == otsu,
+  CHECK (again.lo == LO && again.hi == HI && choice.request.bins[0] == otsu,
          "remembered range %d..%d comes back as %d..%d, threshold bin %d",
-         LO, HI, again.lo, again.hi, choice.threshold_bin);
+         LO, HI, again.lo, again.hi, choice.request.bins[0]);
   dialog_state_clear (&again);
   make_gray_histogram (&h256, BINS, 0);
   dialog_state_init (&again, &h256, "cpu: test", 0.001, &st.settings);
@@ -446,9 +446,9 @@ check_1024_bins (void)
   dialog_state_view (&st, &view);
   dialog_state_choice (&st, &choice);
   CHECK (view.markers[0].bin == 200 * (BINS_HI - 1) / 255
-         && choice.threshold_bin == view.markers[0].bin,
+         && choice.request.bins[0] == view.markers[0].bin,
          "threshold 200 on 1024 bins: marker %d, OK %d",
-         view.markers[0].bin, choice.threshold_bin);
+         view.markers[0].bin, choice.request.bins[0]);
   dialog_state_clear (&st);
   gh_histogram_clear (&h);
 }
@@ -550,10 +550,10 @@ check_new_settings (const gh_histogram *h)
   dialog_state_set_clip_limit (&st, 1000);
   dialog_state_set_tiles (&st, -3, 1000);
   dialog_state_set_classes (&st, 2);
-  CHECK (st.settings.clip_limit == DIALOG_CLIP_LIMIT_MAX
+  CHECK (st.settings.clip_limit == gh_param_get (GH_PARAM_CLIP_LIMIT)->max
          && st.settings.tiles_x == 1
          && st.settings.tiles_y == GH_CLAHE_MAX_TILES
-         && st.settings.classes == DIALOG_CLASSES_MIN,
+         && st.settings.classes == gh_param_get (GH_PARAM_CLASSES)->min,
          "set values are clamped: clip %g, tiles %d x %d, classes %d",
          st.settings.clip_limit, st.settings.tiles_x, st.settings.tiles_y,
          st.settings.classes);
@@ -565,8 +565,8 @@ check_new_settings (const gh_histogram *h)
 
   dialog_state_set_action (&st, DIALOG_ACTION_CLAHE);
   dialog_state_choice (&st, &choice);
-  CHECK (choice.action == DIALOG_ACTION_CLAHE && choice.clip_limit == 3.5
-         && choice.tiles_x == 4 && choice.tiles_y == 6 && choice.mode == 1,
+  CHECK (choice.request.operation == DIALOG_ACTION_CLAHE && choice.request.clip_limit == 3.5
+         && choice.request.tiles_x == 4 && choice.request.tiles_y == 6 && choice.request.mode == 1,
          "OK's CLAHE: clip limit 3.5 on 4 x 6 tiles, luminance");
   CHECK (dialog_state_mode_sensitive (&st)
          && dialog_state_action_sensitive (&st, DIALOG_ACTION_CLAHE)
@@ -575,8 +575,8 @@ check_new_settings (const gh_histogram *h)
          "CLAHE on an RGB layer: its grid, clip limit and mode only");
   dialog_state_set_action (&st, DIALOG_ACTION_MATCH);
   dialog_state_choice (&st, &choice);
-  CHECK (choice.action == DIALOG_ACTION_MATCH && choice.reference == 42
-         && choice.mode == 1 && dialog_state_mode_sensitive (&st),
+  CHECK (choice.request.operation == DIALOG_ACTION_MATCH && choice.reference == 42
+         && choice.request.mode == 1 && dialog_state_mode_sensitive (&st),
          "OK's match: reference 42, luminance; the mode can be used");
   dialog_state_set_reference (&st, -5);
   CHECK (st.settings.reference == -1, "no reference is -1");
@@ -590,7 +590,7 @@ check_new_settings (const gh_histogram *h)
   st.can_apply = FALSE;
   dialog_state_choice (&st, &choice);
   CHECK (! dialog_state_action_sensitive (&st, DIALOG_ACTION_POSTERIZE)
-         && choice.action == DIALOG_ACTION_NONE,
+         && choice.request.operation == DIALOG_ACTION_NONE,
          "a layer that cannot change: no controls, OK applies nothing");
 
   /* Remembered, they come back. */
@@ -678,7 +678,7 @@ check_posterize (const gh_histogram *h)
   dialog_settings_defaults (&settings);
   settings.action = DIALOG_ACTION_POSTERIZE;
   dialog_state_init (&st, h, "cpu: test", 0.001, &settings);
-  for (int classes = DIALOG_CLASSES_MIN; classes <= GH_MULTI_OTSU_MAX_CLASSES;
+  for (int classes = gh_param_get (GH_PARAM_CLASSES)->min; classes <= GH_MULTI_OTSU_MAX_CLASSES;
        classes++)
     for (int ranged = 0; ranged <= 1; ranged++)
       {
@@ -694,17 +694,17 @@ check_posterize (const gh_histogram *h)
         dialog_state_view (&st, &view);
         dialog_state_choice (&st, &choice);
         CHECK (n == classes - 1 && view.n_markers == n
-               && choice.n_thresholds == n && choice.classes == classes
-               && choice.channel == GH_CHANNEL_VALUE,
+               && choice.request.n_bins == n && choice.request.classes == classes
+               && choice.request.channel == GH_CHANNEL_VALUE,
                "%d classes over %d..%d: %d markers, OK's %d thresholds, "
                "the engine's %d", classes, lo, hi, view.n_markers,
-               choice.n_thresholds, n);
+               choice.request.n_bins, n);
         if (n != classes - 1 || view.n_markers != n)
           continue;
         dialog_state_posterize_levels (&st, levels);
         for (int i = 0; i < n; i++)
           same &= view.markers[i].bin == want[i]
-                  && choice.threshold_bins[i] == want[i]
+                  && choice.request.bins[i] == want[i]
                   && levels[i] == gh_threshold_level (want[i], BINS)
                   && (i == 0 || want[i] > want[i - 1]);
         CHECK (same, "%d classes over %d..%d: markers and OK at the engine's "
@@ -747,8 +747,8 @@ check_posterize (const gh_histogram *h)
   dialog_state_set_range (&st, 60, 62);
   dialog_state_view (&st, &view);
   dialog_state_choice (&st, &choice);
-  CHECK (view.n_markers == 0 && choice.n_thresholds == 0
-         && choice.action == DIALOG_ACTION_POSTERIZE,
+  CHECK (view.n_markers == 0 && choice.request.n_bins == 0
+         && choice.request.operation == DIALOG_ACTION_POSTERIZE,
          "4 classes of 3 levels: no marker, no thresholds to posterize at");
 
   /* The RGB overlay posterizes (and marks) luminance, as binarize. */
@@ -766,7 +766,7 @@ check_posterize (const gh_histogram *h)
     CHECK (n == 2 && view.n_markers == 2 && view.markers[0].bin == want[0]
            && view.markers[1].bin == want[1]
            && view.markers[0].channel == GH_CHANNEL_LUMINANCE
-           && choice.channel == GH_CHANNEL_LUMINANCE
+           && choice.request.channel == GH_CHANNEL_LUMINANCE
            && ! strcmp (label, "Posteri_ze on luminance"),
            "RGB overlay: posterize on luminance, its thresholds marked "
            "('%s')", label);

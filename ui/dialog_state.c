@@ -7,21 +7,13 @@
 #define RGB_BITS ((1u << GH_CHANNEL_RED) | (1u << GH_CHANNEL_GREEN) \
                   | (1u << GH_CHANNEL_BLUE))
 
-void
-dialog_settings_defaults (DialogSettings *settings)
+/* A control's value, clamped to the vocabulary's range. */
+static gdouble
+clamp_param (gh_param param, gdouble value)
 {
-  settings->channel = GH_CHANNEL_VALUE;
-  settings->scale = HISTOGRAM_VIEW_LINEAR;
-  settings->action = DIALOG_ACTION_NONE;
-  settings->mode = 0;
-  settings->threshold = -1;
-  settings->range_lo = 0;
-  settings->range_hi = 255;
-  settings->clip_limit = DIALOG_CLIP_LIMIT_DEFAULT;
-  settings->tiles_x = DIALOG_TILES_DEFAULT;
-  settings->tiles_y = DIALOG_TILES_DEFAULT;
-  settings->reference = -1;
-  settings->classes = DIALOG_CLASSES_DEFAULT;
+  const gh_param_spec *spec = gh_param_get (param);
+
+  return CLAMP (value, spec->min, spec->max);
 }
 
 const gchar *
@@ -56,8 +48,7 @@ gint
 dialog_state_max_threshold (const DialogState *state)
 {
   (void) state;
-  /* Levels above the threshold turn white: 255 would leave none. */
-  return 254;
+  return (gint) gh_param_get (GH_PARAM_THRESHOLD)->max;
 }
 
 /* A bin as a level on the 0..255 scale, as the statistics give them. */
@@ -169,33 +160,9 @@ dialog_state_init (DialogState *state, const gh_histogram *hist,
   /* Remembered from another layer: keep what still makes sense here. */
   if (! dialog_state_has_channel (state, s->channel))
     s->channel = GH_CHANNEL_VALUE;
-  if (s->scale != HISTOGRAM_VIEW_LOG)
-    s->scale = HISTOGRAM_VIEW_LINEAR;
-  if (s->action < DIALOG_ACTION_NONE || s->action >= DIALOG_NUM_ACTIONS)
-    s->action = DIALOG_ACTION_NONE;
-  if (s->mode != 1)
-    s->mode = 0;
-  if (s->threshold < -1 || s->threshold > dialog_state_max_threshold (state))
-    s->threshold = -1;
-  /* NaN fails the test too. */
-  if (! (s->clip_limit >= 0 && s->clip_limit <= DIALOG_CLIP_LIMIT_MAX))
-    s->clip_limit = DIALOG_CLIP_LIMIT_DEFAULT;
-  if (s->tiles_x < 1 || s->tiles_x > GH_CLAHE_MAX_TILES)
-    s->tiles_x = DIALOG_TILES_DEFAULT;
-  if (s->tiles_y < 1 || s->tiles_y > GH_CLAHE_MAX_TILES)
-    s->tiles_y = DIALOG_TILES_DEFAULT;
-  if (s->reference < 0)
-    s->reference = -1;
-  if (s->classes < DIALOG_CLASSES_MIN
-      || s->classes > GH_MULTI_OTSU_MAX_CLASSES)
-    s->classes = DIALOG_CLASSES_DEFAULT;
+  dialog_settings_fit (s);
   /* The levels, from a histogram of any number of bins, as the nearest
-   * bins of this one (NaN fails both tests: all levels). */
-  if (! (s->range_lo >= 0 && s->range_hi <= 255 && s->range_lo <= s->range_hi))
-    {
-      s->range_lo = 0;
-      s->range_hi = 255;
-    }
+   * bins of this one. */
   dialog_state_set_range (state, bin_at_level (state, s->range_lo),
                           bin_at_level (state, s->range_hi));
 }
@@ -227,7 +194,7 @@ dialog_state_set_scale (DialogState *state, HistogramViewScale scale)
 void
 dialog_state_set_action (DialogState *state, DialogAction action)
 {
-  if (action < DIALOG_ACTION_NONE || action >= DIALOG_NUM_ACTIONS)
+  if (! gh_operation_get (action))
     return;
   state->settings.action = action;
   update_posterize (state);
@@ -242,22 +209,22 @@ dialog_state_set_mode (DialogState *state, gint mode)
 void
 dialog_state_set_threshold (DialogState *state, gint threshold)
 {
-  state->settings.threshold
-    = CLAMP (threshold, -1, dialog_state_max_threshold (state));
+  state->settings.threshold = clamp_param (GH_PARAM_THRESHOLD, threshold);
 }
 
 void
 dialog_state_set_clip_limit (DialogState *state, gdouble clip_limit)
 {
   if (clip_limit == clip_limit) /* not NaN */
-    state->settings.clip_limit = CLAMP (clip_limit, 0, DIALOG_CLIP_LIMIT_MAX);
+    state->settings.clip_limit = clamp_param (GH_PARAM_CLIP_LIMIT,
+                                              clip_limit);
 }
 
 void
 dialog_state_set_tiles (DialogState *state, gint tiles_x, gint tiles_y)
 {
-  state->settings.tiles_x = CLAMP (tiles_x, 1, GH_CLAHE_MAX_TILES);
-  state->settings.tiles_y = CLAMP (tiles_y, 1, GH_CLAHE_MAX_TILES);
+  state->settings.tiles_x = clamp_param (GH_PARAM_TILES_X, tiles_x);
+  state->settings.tiles_y = clamp_param (GH_PARAM_TILES_Y, tiles_y);
 }
 
 void
@@ -269,8 +236,7 @@ dialog_state_set_reference (DialogState *state, gint32 reference)
 void
 dialog_state_set_classes (DialogState *state, gint classes)
 {
-  state->settings.classes = CLAMP (classes, DIALOG_CLASSES_MIN,
-                                   GH_MULTI_OTSU_MAX_CLASSES);
+  state->settings.classes = clamp_param (GH_PARAM_CLASSES, classes);
   update_posterize (state);
 }
 
@@ -353,10 +319,14 @@ dialog_state_action_sensitive (const DialogState *state, DialogAction action)
 gboolean
 dialog_state_mode_sensitive (const DialogState *state)
 {
-  /* Luminance only means something where there is colour. */
-  return (dialog_state_action_sensitive (state, DIALOG_ACTION_EQUALIZE)
-          || dialog_state_action_sensitive (state, DIALOG_ACTION_CLAHE)
-          || dialog_state_action_sensitive (state, DIALOG_ACTION_MATCH))
+  const gh_operation_spec *spec = gh_operation_get (state->settings.action);
+  gboolean                 has_mode = FALSE;
+
+  for (gint k = 0; spec && k < spec->n_params; k++)
+    has_mode = has_mode || spec->params[k] == GH_PARAM_MODE;
+  /* The actions that take a mode; luminance only means something where
+   * there is colour. */
+  return has_mode && state->can_apply
          && dialog_state_has_channel (state, DIALOG_CHANNEL_RGB);
 }
 
@@ -426,21 +396,45 @@ full_range (const DialogState *state)
 void
 dialog_state_choice (const DialogState *state, DialogChoice *choice)
 {
-  choice->action = state->can_apply ? (DialogAction) state->settings.action
-                                    : DIALOG_ACTION_NONE;
-  choice->mode = state->settings.mode;
-  choice->channel = dialog_state_binarize_channel (state);
-  /* The marker's bin itself: a whole level would lose up to 3 of 1024
-   * bins on the way to the operation and back. */
-  choice->threshold_bin = threshold_bin (state);
-  choice->clip_limit = state->settings.clip_limit;
-  choice->tiles_x = state->settings.tiles_x;
-  choice->tiles_y = state->settings.tiles_y;
-  choice->reference = state->settings.reference;
-  choice->classes = state->settings.classes;
-  choice->n_thresholds = state->n_posterize;
-  memcpy (choice->threshold_bins, state->posterize_bins,
-          sizeof choice->threshold_bins);
+  const DialogSettings *s = &state->settings;
+  gh_request           *r = &choice->request;
+
+  gh_request_defaults (r, state->can_apply ? (DialogAction) s->action
+                                           : DIALOG_ACTION_NONE);
+  r->mode = (gh_equalize_mode) s->mode;
+  r->channel = dialog_state_binarize_channel (state);
+  r->threshold = s->threshold;
+  r->clip_limit = s->clip_limit;
+  r->tiles_x = s->tiles_x;
+  r->tiles_y = s->tiles_y;
+  r->classes = s->classes;
+  /* The markers' bins themselves: a whole level would lose up to 3 of
+   * 1024 bins on the way to the operation and back. */
+  if (r->operation == DIALOG_ACTION_POSTERIZE)
+    {
+      r->n_bins = state->n_posterize;
+      memcpy (r->bins, state->posterize_bins,
+              (gsize) r->n_bins * sizeof r->bins[0]);
+    }
+  else if (r->operation == DIALOG_ACTION_BINARIZE)
+    {
+      r->n_bins = 1;
+      r->bins[0] = threshold_bin (state);
+    }
+  choice->reference = s->reference;
+}
+
+gchar *
+dialog_choice_refusal (const DialogChoice *choice)
+{
+  const gh_request *r = &choice->request;
+
+  if (r->operation != DIALOG_ACTION_POSTERIZE || r->n_bins > 0)
+    return NULL;
+  return g_strdup_printf ("fewer levels of %s are in use in the selected "
+                          "range than there are classes; pick fewer "
+                          "classes or more levels",
+                          gh_channel_name ((gh_channel) r->channel));
 }
 
 void
@@ -532,17 +526,18 @@ dialog_scale_label (HistogramViewScale scale)
 const gchar *
 dialog_action_label (DialogAction action)
 {
-  /* Binarize's and posterize's own labels name their channel:
-   * dialog_state_binarize_label, dialog_state_posterize_label. */
-  switch (action)
-    {
-    case DIALOG_ACTION_EQUALIZE: return "_Equalize";
-    case DIALOG_ACTION_BINARIZE: return "_Binarize";
-    case DIALOG_ACTION_CLAHE:    return "C_LAHE (local contrast)";
-    case DIALOG_ACTION_MATCH:    return "Match to _reference";
-    case DIALOG_ACTION_POSTERIZE: return "Posteri_ze";
-    default:                     return "_Analyze only (no change)";
-    }
+  /* With their mnemonics; binarize's and posterize's own labels name
+   * their channel: dialog_state_binarize_label, _posterize_label. */
+  static const gchar *const labels[DIALOG_NUM_ACTIONS] = {
+    [DIALOG_ACTION_NONE] = "_Analyze only (no change)",
+    [DIALOG_ACTION_EQUALIZE] = "_Equalize",
+    [DIALOG_ACTION_BINARIZE] = "_Binarize",
+    [DIALOG_ACTION_CLAHE] = "C_LAHE (local contrast)",
+    [DIALOG_ACTION_MATCH] = "Match to _reference",
+    [DIALOG_ACTION_POSTERIZE] = "Posteri_ze",
+  };
+
+  return labels[gh_operation_get (action) ? action : DIALOG_ACTION_NONE];
 }
 
 const gchar *

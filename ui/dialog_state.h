@@ -29,71 +29,17 @@
 
 #include <glib.h>
 
-#include "gpu_histogram.h"
-#include "histogram_view.h"
+#include "dialog_settings.h"
 
-/* The channel choice past GIMP's six: red, green and blue overlaid. */
-#define DIALOG_CHANNEL_RGB GH_NUM_CHANNELS
-#define DIALOG_NUM_CHANNEL_CHOICES (GH_NUM_CHANNELS + 1)
-
-typedef enum
-{
-  DIALOG_ACTION_NONE = 0, /* analyse only: OK changes nothing */
-  DIALOG_ACTION_EQUALIZE,
-  DIALOG_ACTION_BINARIZE,
-  DIALOG_ACTION_CLAHE,     /* local contrast: gh_op_clahe */
-  DIALOG_ACTION_MATCH,     /* to a reference drawable: gh_op_match */
-  DIALOG_ACTION_POSTERIZE, /* multi-level Otsu's classes: gh_op_posterize */
-  DIALOG_NUM_ACTIONS
-} DialogAction;
-
-/* The CLAHE controls' limits and a first run's values, the CLAHE
- * procedure's (OpenCV's createCLAHE defaults); a clip limit of 256 clips
- * nothing already. */
-#define DIALOG_CLIP_LIMIT_MAX     256.0
-#define DIALOG_CLIP_LIMIT_DEFAULT 2.0
-#define DIALOG_TILES_DEFAULT      8
-/* Posterize's classes: 3 to GH_MULTI_OTSU_MAX_CLASSES (binarize is 2). */
-#define DIALOG_CLASSES_MIN        3
-#define DIALOG_CLASSES_DEFAULT    3
-#define DIALOG_MAX_THRESHOLDS     (GH_MULTI_OTSU_MAX_CLASSES - 1)
-
-/* What is remembered between runs (gimp_set_data stores it as it is). */
+/* What OK applies: the vocabulary's request, binarize and posterize at
+ * the bins of the state's histogram that the markers show (request.n_bins;
+ * posterize 0 when fewer levels than classes are in use in the range),
+ * and match's reference as an item ID (-1: none).  request.operation
+ * GH_REQ_NONE: nothing. */
 typedef struct
 {
-  gint32 channel;   /* gh_channel or DIALOG_CHANNEL_RGB                  */
-  gint32 scale;     /* HistogramViewScale                                */
-  gint32 action;    /* DialogAction                                      */
-  gint32 mode;      /* equalize, CLAHE and match: their procedures' mode
-                       argument, 0 each channel, 1 luminance only        */
-  gint32 threshold; /* binarize: -1 Otsu, 0..254 a fixed threshold       */
-  gdouble range_lo; /* the selected levels on the 0..255 scale: the      */
-  gdouble range_hi; /* statistics' and Otsu's range, whatever the bins   */
-  gdouble clip_limit; /* CLAHE: OpenCV's clipLimit, 0: no clipping      */
-  gint32 tiles_x;   /* CLAHE: the tile grid, 1..GH_CLAHE_MAX_TILES each  */
-  gint32 tiles_y;
-  gint32 reference; /* match: the reference drawable's item ID (GIMP's
-                       IDs are integers in both hosts); -1: none yet     */
-  gint32 classes;   /* posterize: DIALOG_CLASSES_MIN..
-                       GH_MULTI_OTSU_MAX_CLASSES                         */
-} DialogSettings;
-
-/* What OK applies, as the operations' arguments. */
-typedef struct
-{
-  DialogAction action;
-  gint         mode;          /* equalize, CLAHE, match */
-  gh_channel   channel;       /* binarize, posterize */
-  gint         threshold_bin; /* binarize: the last dark bin of the state's
-                                 histogram, the one the marker shows */
-  gdouble      clip_limit;    /* CLAHE */
-  gint         tiles_x, tiles_y;
-  gint32       reference;     /* match: the reference's item ID, -1 none */
-  gint         classes;       /* posterize: classes asked for, and the */
-  gint         n_thresholds;  /* thresholds found: classes - 1 bins of the
-                                 state's histogram, the markers'; 0 when
-                                 fewer levels than classes are in use */
-  gint         threshold_bins[DIALOG_MAX_THRESHOLDS];
+  gh_request request;
+  gint32     reference;
 } DialogChoice;
 
 /* The rows of the statistics table. */
@@ -137,11 +83,6 @@ typedef struct
   gchar              *message;   /* the message line; NULL: none */
   gboolean            message_from_preview; /* it is the preview's error */
 } DialogState;
-
-/* Settings for a first run: value, linear, analyse only, each channel,
- * Otsu, all levels; CLAHE with clip limit 2 on 8 x 8 tiles, no reference,
- * 3 classes. */
-void dialog_settings_defaults (DialogSettings *settings);
 
 /* `seconds`: how long computing the histogram took.  Settings that do not
  * fit the histogram (a channel the layer lacks, a value out of range) are
@@ -218,6 +159,9 @@ gboolean dialog_state_action_sensitive (const DialogState *state,
 gint dialog_state_posterize_levels (const DialogState *state,
                                     gint levels[DIALOG_MAX_THRESHOLDS]);
 void dialog_state_choice (const DialogState *state, DialogChoice *choice);
+/* Why OK cannot apply the choice (g_free it): a posterize that found no
+ * thresholds, "fewer levels of luminance are in use ..."; NULL: it can. */
+gchar *dialog_choice_refusal (const DialogChoice *choice);
 
 /* The drawing's data: the chosen channel(s), scale, range, hover, and the
  * markers (the binarize threshold when binarizing, the classes - 1

@@ -38,7 +38,7 @@ dialog_applied_action (const Dialog *d)
   DialogChoice choice;
 
   dialog_state_choice (d->state, &choice);
-  return choice.action;
+  return choice.request.operation;
 }
 
 GtkWidget *

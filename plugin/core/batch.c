@@ -23,11 +23,10 @@
 
 #include <glib/gstdio.h>
 
-#include "beyond.h"
+#include "actions.h"
 #include "errors.h"
 #include "files.h"
 #include "operations.h"
-#include "procedures.h"
 
 /* A name for messages: the bytes of a file name need not be UTF-8. */
 static gchar *
@@ -83,39 +82,39 @@ save_result (const CoreHost *host, gpointer image, gpointer drawable,
   return ok;
 }
 
+/* Each batch operation as the vocabulary's request: its operation at its
+ * defaults, equalize in the mode given (-1: the default). */
+static const struct
+{
+  gh_operation operation;
+  gint         mode;
+} batch_requests[CORE_BATCH_NUM_OPERATIONS] = {
+  [CORE_BATCH_STATISTICS] = { GH_REQ_NONE, -1 },
+  [CORE_BATCH_EQUALIZE_CHANNELS] = { GH_REQ_EQUALIZE, GH_EQUALIZE_CHANNELS },
+  [CORE_BATCH_EQUALIZE_LUMINANCE] = { GH_REQ_EQUALIZE,
+                                      GH_EQUALIZE_LUMINANCE },
+  [CORE_BATCH_BINARIZE_OTSU] = { GH_REQ_BINARIZE, -1 },
+  [CORE_BATCH_CLAHE] = { GH_REQ_CLAHE, -1 },
+  [CORE_BATCH_POSTERIZE_OTSU] = { GH_REQ_POSTERIZE, -1 },
+};
+
 /* Applies the operation to a file's drawable, with its histogram. */
 static gboolean
-apply_operation (const CoreHost *host, gh_engine *engine, gpointer drawable,
+apply_operation (const CoreHost *host, gh_engine *engine,
+                 const CoreTarget *target,
                  gint operation, const gh_histogram *hist,
                  const CoreProgress *progress, GError **error)
 {
-  /* Gray layers have no luminance channel: their value is it. */
-  gint channel = hist->channels & (1u << GH_CHANNEL_LUMINANCE)
-                   ? GH_CHANNEL_LUMINANCE : GH_CHANNEL_VALUE;
-  gint threshold, levels[CORE_CLASSES_MAX - 1], n;
+  CoreRequest req;
 
-  switch (operation)
-    {
-    case CORE_BATCH_EQUALIZE_CHANNELS:
-    case CORE_BATCH_EQUALIZE_LUMINANCE:
-      return core_equalize (host, engine, drawable,
-                            operation == CORE_BATCH_EQUALIZE_CHANNELS
-                              ? GH_EQUALIZE_CHANNELS : GH_EQUALIZE_LUMINANCE,
-                            hist, progress, error);
-    case CORE_BATCH_BINARIZE_OTSU:
-      return core_binarize (host, engine, drawable, channel, -1, hist,
-                            &threshold, progress, error);
-    case CORE_BATCH_CLAHE:
-      return core_clahe (host, engine, drawable, CORE_CLIP_LIMIT_DEFAULT,
-                         CORE_TILES_DEFAULT, CORE_TILES_DEFAULT,
-                         GH_EQUALIZE_LUMINANCE, progress, error);
-    case CORE_BATCH_POSTERIZE_OTSU:
-      return core_multi_otsu (host, engine, drawable, channel,
-                              CORE_CLASSES_DEFAULT, 1, hist, levels, &n,
-                              progress, error);
-    default:
-      return TRUE;
-    }
+  core_request_defaults (&req, batch_requests[operation].operation);
+  if (batch_requests[operation].mode >= 0)
+    req.request.mode = (gh_equalize_mode) batch_requests[operation].mode;
+  /* Gray layers have no luminance channel: their value is it. */
+  if (! (hist->channels & (1u << GH_CHANNEL_LUMINANCE)))
+    req.request.channel = GH_CHANNEL_VALUE;
+  return core_action_apply (host, engine, target, &req, hist, progress,
+                            NULL, error);
 }
 
 /* What a glob can match that no loader should be handed: a folder, a
@@ -151,6 +150,7 @@ batch_file (const CoreHost *host, gh_engine *engine, FILE *rows,
   CoreProgress half = { progress->start, progress->span / 2 };
   CoreProgress rest = { half.start + half.span, half.span };
   gpointer     image, drawable = NULL;
+  CoreTarget   target;
   gboolean     ok;
 
   if (! check_input (path, error))
@@ -165,12 +165,13 @@ batch_file (const CoreHost *host, gh_engine *engine, FILE *rows,
   if (! ok)
     g_set_error (error, CORE_ERROR, CORE_ERROR_FAILED,
                  "the image has no layer");
-  ok = ok && core_histogram (host, engine, drawable, hist, &half, error);
+  target = core_target (drawable);
+  ok = ok && core_histogram (host, engine, &target, hist, &half, error);
   /* Named now: the backend that counted this file. */
   if (ok)
     gh_csv_write_stats_rows (rows, path, hist,
                              gh_engine_backend_name (engine));
-  ok = ok && apply_operation (host, engine, drawable, operation, hist, &rest,
+  ok = ok && apply_operation (host, engine, &target, operation, hist, &rest,
                               error);
   if (operation != CORE_BATCH_STATISTICS)
     ok = ok && save_result (host, image, drawable, path, output_dir, error);

@@ -19,40 +19,6 @@ split_progress (const CoreProgress *progress, CoreProgress *first,
 }
 
 static gboolean
-check_mode (gint mode, GError **error)
-{
-  if (mode == GH_EQUALIZE_CHANNELS || mode == GH_EQUALIZE_LUMINANCE)
-    return TRUE;
-  g_set_error (error, CORE_ERROR, CORE_ERROR_CALLING,
-               "mode: %d is not 0 (each channel) or 1 (luminance only)",
-               mode);
-  return FALSE;
-}
-
-static gboolean
-check_clahe (gdouble clip_limit, gint tiles_x, gint tiles_y, gint mode,
-             GError **error)
-{
-  /* NaN fails both comparisons: refused too. */
-  if (! (clip_limit >= CORE_CLIP_LIMIT_MIN
-         && clip_limit <= CORE_CLIP_LIMIT_MAX))
-    g_set_error (error, CORE_ERROR, CORE_ERROR_CALLING,
-                 "clip-limit: %g is not in %g..%g (0: no clipping)",
-                 clip_limit, CORE_CLIP_LIMIT_MIN, CORE_CLIP_LIMIT_MAX);
-  else if (tiles_x < CORE_TILES_MIN || tiles_x > CORE_TILES_MAX)
-    g_set_error (error, CORE_ERROR, CORE_ERROR_CALLING,
-                 "tiles-x: %d is not in %d..%d", tiles_x, CORE_TILES_MIN,
-                 CORE_TILES_MAX);
-  else if (tiles_y < CORE_TILES_MIN || tiles_y > CORE_TILES_MAX)
-    g_set_error (error, CORE_ERROR, CORE_ERROR_CALLING,
-                 "tiles-y: %d is not in %d..%d", tiles_y, CORE_TILES_MIN,
-                 CORE_TILES_MAX);
-  else
-    return check_mode (mode, error);
-  return FALSE;
-}
-
-static gboolean
 clahe_feed (const gh_piece *piece, gint y, gpointer clahe, GError **error)
 {
   gh_error err;
@@ -74,8 +40,7 @@ core_clahe_prepare (gh_engine *engine, const CoreRegion *region,
   gh_error  err;
   gboolean  ok;
 
-  ok = check_clahe (clip_limit, tiles_x, tiles_y, mode, error)
-       && core_error_from_engine (gh_clahe_begin (engine, &params,
+  ok = core_error_from_engine (gh_clahe_begin (engine, &params,
                                                   region->layout,
                                                   region->sample,
                                                   core_region_luminance (region),
@@ -92,7 +57,7 @@ core_clahe_prepare (gh_engine *engine, const CoreRegion *region,
 }
 
 gboolean
-core_clahe (const CoreHost *host, gh_engine *engine, gpointer drawable,
+core_clahe (const CoreHost *host, gh_engine *engine, const CoreTarget *target,
             gdouble clip_limit, gint tiles_x, gint tiles_y, gint mode,
             const CoreProgress *progress, GError **error)
 {
@@ -101,8 +66,7 @@ core_clahe (const CoreHost *host, gh_engine *engine, gpointer drawable,
   gh_op        op;
   gboolean     ok;
 
-  if (! check_clahe (clip_limit, tiles_x, tiles_y, mode, error)
-      || ! core_changeable_region (host, drawable, &region, error))
+  if (! core_changeable_region (host, target, &region, error))
     return FALSE;
   mode = core_region_view_mode (&region, mode);
   /* An empty region (the selection misses the drawable): nothing to
@@ -142,10 +106,11 @@ reference_histogram (const CoreHost *host, gh_engine *engine,
                      gpointer reference, gint bins, gh_histogram *hist,
                      const CoreProgress *progress, GError **error)
 {
+  CoreTarget ref = core_target (reference);
   CoreRegion region;
   gboolean   ok;
 
-  if (! core_region_init (host, reference, &region, error))
+  if (! core_region_init (host, &ref, &region, error))
     {
       g_prefix_error (error, "%s: ", core_arg_reference.name);
       return FALSE;
@@ -168,7 +133,7 @@ reference_histogram (const CoreHost *host, gh_engine *engine,
 }
 
 gboolean
-core_match (const CoreHost *host, gh_engine *engine, gpointer drawable,
+core_match (const CoreHost *host, gh_engine *engine, const CoreTarget *target,
             gpointer reference, gint mode, const gh_histogram *hist,
             const CoreProgress *progress, GError **error)
 {
@@ -179,8 +144,7 @@ core_match (const CoreHost *host, gh_engine *engine, gpointer drawable,
   gh_error     err;
   gboolean     ok;
 
-  if (! check_mode (mode, error)
-      || ! core_changeable_region (host, drawable, &region, error))
+  if (! core_changeable_region (host, target, &region, error))
     return FALSE;
   /* A gray source (the luminance view too) takes a colour reference's
    * luminance. */
@@ -219,7 +183,7 @@ core_match (const CoreHost *host, gh_engine *engine, gpointer drawable,
 }
 
 gboolean
-core_multi_otsu (const CoreHost *host, gh_engine *engine, gpointer drawable,
+core_multi_otsu (const CoreHost *host, gh_engine *engine, const CoreTarget *target,
                  gint channel, gint classes, gint apply,
                  const gh_histogram *hist, gint *levels, gint *n,
                  const CoreProgress *progress, GError **error)
@@ -227,28 +191,14 @@ core_multi_otsu (const CoreHost *host, gh_engine *engine, gpointer drawable,
   CoreRegion   region;
   CoreProgress apply_progress = { 0, 0 };
   gh_histogram own;
-  gint         bins[CORE_CLASSES_MAX - 1];
+  gint         bins[GH_MULTI_OTSU_MAX_CLASSES - 1];
   gdouble     *counts;
   gh_op        op;
   gh_error     err;
   gboolean     ok;
 
-  if (classes < CORE_CLASSES_MIN || classes > CORE_CLASSES_MAX)
-    {
-      g_set_error (error, CORE_ERROR, CORE_ERROR_CALLING,
-                   "classes: %d is not in %d..%d", classes, CORE_CLASSES_MIN,
-                   CORE_CLASSES_MAX);
-      return FALSE;
-    }
-  if (apply < CORE_APPLY_MIN || apply > CORE_APPLY_MAX)
-    {
-      g_set_error (error, CORE_ERROR, CORE_ERROR_CALLING,
-                   "apply: %d is not 0 (compute only) or 1 (posterize)",
-                   apply);
-      return FALSE;
-    }
   /* Computing only reads: any drawable with the channel will do. */
-  if (! core_channel_region (host, drawable, channel, apply, &region, error))
+  if (! core_channel_region (host, target, channel, apply, &region, error))
     return FALSE;
   channel = core_region_view_channel (&region, channel);
   if (apply && ! hist)
@@ -296,6 +246,41 @@ core_multi_otsu (const CoreHost *host, gh_engine *engine, gpointer drawable,
         levels[k] = gh_threshold_level (bins[k], region.bins);
     }
   gh_histogram_clear (&own);
+  core_region_clear (&region);
+  return ok;
+}
+
+gboolean
+core_posterize_bins (const CoreHost *host, const CoreTarget *target, gint channel,
+                     gint n, const gint *bins, const gh_histogram *hist,
+                     const CoreProgress *progress, GError **error)
+{
+  CoreRegion region;
+  gh_op      op;
+  gh_error   err;
+  gboolean   ok;
+
+  if (! core_channel_region (host, target, channel, TRUE, &region, error))
+    return FALSE;
+  ok = hist->bins == region.bins;
+  if (! ok)
+    g_set_error (error, CORE_ERROR, CORE_ERROR_CALLING,
+                 "thresholds of a %d-bin histogram are not thresholds for "
+                 "the drawable's %d bins", hist->bins, region.bins);
+  ok = ok && core_error_from_engine (gh_op_posterize (&op, region.layout,
+                                                      region.sample,
+                                                      core_region_luminance (&region),
+                                                      region.bins,
+                                                      (gh_channel)
+                                                      core_region_view_channel (
+                                                        &region, channel),
+                                                      n, bins, &err),
+                                     &err, error);
+  if (ok)
+    {
+      ok = core_region_apply (&region, &op, progress, error);
+      gh_op_clear (&op);
+    }
   core_region_clear (&region);
   return ok;
 }

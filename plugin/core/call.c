@@ -1,19 +1,20 @@
 /* call.c — the start and end of a host's procedure call (call.h). */
 #include "call.h"
 
+#include "beyond.h"
 #include "operations.h"
+#include "procedures.h"
 
 gboolean
 core_call_start (const CoreHost *host, gh_engine **engine,
-                 const CoreDrawableFacts *facts, const gchar *text,
+                 const CoreTarget *target, const gchar *text,
                  const CoreProgress **progress, GError **error)
 {
   static const CoreProgress whole = { 0.0, 1.0 };
   /* None is still one: 0 would tell the engine nothing. */
-  gsize pixels = facts->intersects
-                   ? MAX ((gsize) facts->width * facts->height, 1) : 1;
+  gsize pixels = target->intersects
+                   ? MAX ((gsize) target->width * target->height, 1) : 1;
 
-  core_drawable_facts_give (facts);
   *progress = NULL;
   if (core_progress_shown (pixels))
     {
@@ -23,13 +24,64 @@ core_call_start (const CoreHost *host, gh_engine **engine,
   return core_engine_ensure (engine, pixels, error);
 }
 
+gboolean
+core_call_histogram (const CoreHost *host, gh_engine **engine,
+                     const CoreTarget *target, gh_histogram *hist,
+                     gdouble *seconds, GError **error)
+{
+  const CoreProgress *progress;
+  GTimer             *timer;
+  gboolean            ok;
+
+  if (! core_call_start (host, engine, target, core_proc_analyse.progress,
+                         &progress, error))
+    return FALSE;
+  timer = g_timer_new ();
+  ok = core_histogram (host, *engine, target, hist, progress,
+                       error);
+  *seconds = g_timer_elapsed (timer, NULL);
+  g_timer_destroy (timer);
+  return ok;
+}
+
+gboolean
+core_call_action (const CoreHost *host, gh_engine **engine,
+                  const CoreTarget *target, gh_operation op,
+                  const gdouble *values, gpointer reference,
+                  gboolean gray_first,
+                  gboolean (*tell) (const gchar *message), CoreRequest *req,
+                  gh_request_result *result, GError **error)
+{
+  const CoreAction   *action = core_action_get (op);
+  const CoreProgress *progress;
+  gchar              *text;
+
+  core_request_defaults (req, op);
+  for (gint k = 0; values && k < action->n_args; k++)
+    core_request_set_arg (req, &action->args[k], values[k], reference);
+  if (gray_first && req->request.channel == GH_CHANNEL_LUMINANCE)
+    req->request.channel = GH_CHANNEL_VALUE;
+  if (! core_call_start (host, engine, target, action->proc->progress,
+                         &progress, error)
+      || ! core_action_apply (host, *engine, target, req, NULL,
+                              progress, result, error))
+    return FALSE;
+  if (tell && action->returns == CORE_RETURN_THRESHOLDS)
+    {
+      text = core_multi_otsu_text (req->request.channel, result->levels,
+                                   result->n);
+      tell (text);
+      g_free (text);
+    }
+  return TRUE;
+}
+
 void
 core_call_end (const gh_engine *engine,
                gboolean (*tell) (const gchar *message))
 {
   gchar *note = core_engine_fallback_note (engine);
 
-  core_drawable_facts_give (NULL);
   if (note && tell)
     tell (note);
   else if (note)

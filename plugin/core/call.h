@@ -1,39 +1,65 @@
 /* call.h — the start and end of a host's procedure call, alike in both
  * GIMPs.
  *
- * A call on a drawable asks GIMP once for the part inside the selection
- * (gimp_drawable_mask_intersect, the host's), hands that to the core and
- * starts from it: the engine sized for that work and, where the work is
- * long enough to be seen, the progress bar.  At its end the call forgets
- * what it asked and tells a GPU that was there and not used, once.
+ * A call on a drawable makes its target once (host.h: the drawable, its
+ * image and the part inside the selection, asked of GIMP once by the
+ * host's run), passes it down and starts from it: the engine sized for
+ * that work and, where the work is long enough to be seen, the progress
+ * bar.  At its end the call tells a GPU that was there and not used, once.
  *
- *   CoreDrawableFacts facts = { drawable, image, FALSE, 0, 0, 0, 0 };
- *   facts.intersects = gimp_drawable_mask_intersect (...);
- *   if (core_call_start (&host, &engine, &facts, "Equalizing (GPU)",
+ *   CoreTarget target = { drawable, TRUE, image, FALSE, 0, 0, 0, 0 };
+ *   target.intersects = gimp_drawable_mask_intersect (...);
+ *   if (core_call_start (&host, &engine, &target, "Equalizing (GPU)",
  *                        &progress, &error))
- *     core_equalize (&host, engine, drawable, mode, NULL, progress, &error);
+ *     core_action_apply (&host, engine, &target, &req, NULL, progress,
+ *                        NULL, &error);
  *   ...
  *   core_call_end (engine, interactive ? gimp_message : NULL);
  */
 #ifndef GH_CORE_CALL_H
 #define GH_CORE_CALL_H
 
+#include "actions.h"
 #include "host.h"
 #include "region.h"
 
-/* Hands `facts` to the core (core_drawable_facts_give), makes sure of the
- * engine for the pixels inside the selection (core_engine_ensure), and
+/* Makes sure of the engine for the target's pixels inside the selection
+ * (core_engine_ensure), and
  * sets *progress: the whole bar, restarted with `text`
  * (host->progress_text), where that work shows one (core_progress_shown);
  * else NULL, and GIMP is asked nothing.  The bar comes first: a failed
  * engine still leaves *progress set. */
 gboolean core_call_start (const CoreHost *host, gh_engine **engine,
-                          const CoreDrawableFacts *facts, const gchar *text,
+                          const CoreTarget *target, const gchar *text,
                           const CoreProgress **progress, GError **error);
 
-/* The end of every call: what the run asked GIMP for the core is
- * forgotten (the next call is another's: the resident serves many), and a
- * GPU that was there and not used is told once (core_engine_fallback_note)
+/* The start of a call that counts its drawable first (core_call_start
+ * with the analyse's progress text) and the histogram of its part inside
+ * the selection, with how long the engine took, its start-up left out. */
+gboolean core_call_histogram (const CoreHost *host, gh_engine **engine,
+                              const CoreTarget *target,
+                              gh_histogram *hist, gdouble *seconds,
+                              GError **error);
+
+/* The run of an action's procedure (actions.h) without its dialog: its
+ * request from the arguments' `values` (one per action->args, in order;
+ * NULL: their defaults) and match's `reference`, a luminance on a gray
+ * drawable made its value where `gray_first` (a first or remembered run's
+ * channel on a gray layer), started as a call with the procedure's
+ * progress text (core_call_start) and applied (core_action_apply); the
+ * thresholds it found said with `tell` (GIMP's message in interactive
+ * use; NULL: not said) where its procedure returns them.  *req: the
+ * request applied. */
+gboolean core_call_action (const CoreHost *host, gh_engine **engine,
+                           const CoreTarget *target, gh_operation op,
+                           const gdouble *values, gpointer reference,
+                           gboolean gray_first,
+                           gboolean (*tell) (const gchar *message),
+                           CoreRequest *req, gh_request_result *result,
+                           GError **error);
+
+/* The end of every call: a GPU that was there and not used is told once
+ * (core_engine_fallback_note)
  * with `tell` (GIMP's message, in interactive use), or on stderr where
  * `tell` is NULL (scripts). */
 void core_call_end (const gh_engine *engine,

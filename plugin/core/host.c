@@ -3,26 +3,12 @@
 
 #include <string.h>
 
-/* One call's, in the one thread a plug-in runs its procedures in. */
-static CoreDrawableFacts given;
-
-void
-core_drawable_facts_give (const CoreDrawableFacts *facts)
+CoreTarget
+core_target (gpointer drawable)
 {
-  if (facts)
-    given = *facts;
-  else
-    memset (&given, 0, sizeof given);
-}
+  CoreTarget target = { drawable, FALSE, NULL, FALSE, 0, 0, 0, 0 };
 
-gboolean
-core_drawable_facts_take (gpointer drawable, CoreDrawableFacts *facts)
-{
-  if (! given.drawable || given.drawable != drawable)
-    return FALSE;
-  *facts = given;
-  core_drawable_facts_give (NULL);
-  return TRUE;
+  return target;
 }
 
 void
@@ -56,7 +42,7 @@ format_precision (const Babl *format)
 
 const Babl *
 core_drawable_info_fill (CoreDrawableInfo *info, GeglBuffer *buffer,
-                         const CoreDrawableFacts *facts)
+                         const CoreTarget *facts)
 {
   const Babl *format = gegl_buffer_get_format (buffer);
 

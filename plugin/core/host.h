@@ -7,7 +7,7 @@
  * GINT_TO_POINTER in GIMP 2.10, a GimpDrawable * in GIMP 3).
  *
  *   static const CoreHost host = { gimp2_describe, gimp2_buffer, ... };
- *   core_histogram (&host, engine, drawable, &hist, &progress, &error);
+ *   core_histogram (&host, engine, &target, &hist, &progress, &error);
  *
  * Changes since the interface was first declared (meaning unchanged, what
  * was left open now said): describe's return value and the name of a
@@ -16,7 +16,9 @@
  * message around it), and file_load returns an image without a layer
  * with *drawable NULL (the core reports it and closes the image).
  * Added since: threshold, GIMP's own, for binarize; item_facts, the
- * name, group and lock that describe no longer asks (issue 14).
+ * name, group and lock that describe no longer asks (issue 14); describe
+ * takes the call's target (CoreTarget), which replaced the facts a run
+ * handed over through a hidden static (issue 25).
  */
 #ifndef GH_CORE_HOST_H
 #define GH_CORE_HOST_H
@@ -76,49 +78,48 @@ void core_drawable_info_clear (CoreDrawableInfo *info);
  * name with ' or ~; a palette's colours are 8-bit non-linear. */
 gboolean core_format_is_linear (const Babl *format);
 
-/* What a host's run asked GIMP of a call's drawable just before handing
- * it to the core: its image (the run checks that the drawable is in the
- * image given) and the part inside the selection (its size is the work
- * the engine and the progress bar are chosen for).  The next describe of
- * that drawable takes them instead of asking again, once: a later
- * describe asks GIMP (a dialog's apply sees a selection changed while it
- * was open), and a host forgets them at the end of every call (the
- * resident serves many: nothing is kept from one to the next). */
+/* A call's target: its drawable, and what the host's run asked GIMP of it
+ * just before handing it to the core, once (`asked`): its image (the run
+ * checks that the drawable is in the image given) and the part inside the
+ * selection (its size is the work the engine and the progress bar are
+ * chosen for).  The run makes it once and passes it down; describe takes
+ * those facts from it instead of asking GIMP again.  A target made by
+ * core_target (a reference, a batch's file, a preview's scratch layer, a
+ * dialog's apply, which must see a selection changed while it was open)
+ * has none: describe asks GIMP. */
 typedef struct
 {
-  gpointer drawable;   /* NULL: none */
+  gpointer drawable;
+  gboolean asked;      /* FALSE: none of the below is known */
   gpointer image;      /* the host's handle of the drawable's image */
   gboolean intersects; /* gimp_drawable_mask_intersect's answer */
   gint     x, y, width, height;
-} CoreDrawableFacts;
+} CoreTarget;
 
-/* Hands `facts` (NULL: none) to the next describe of their drawable. */
-void core_drawable_facts_give (const CoreDrawableFacts *facts);
-
-/* In describe: TRUE, with `facts` filled and forgotten, when the run gave
- * them for `drawable`. */
-gboolean core_drawable_facts_take (gpointer           drawable,
-                                   CoreDrawableFacts *facts);
+/* A target of `drawable` without facts. */
+CoreTarget core_target (gpointer drawable);
 
 /* What both hosts' describe learn alike, set in `info`: that the drawable
  * exists, its `buffer` (taken: core_drawable_info_clear drops it), what
  * the buffer's storage format tells (gray, alpha and indexed, a palette's
  * colours not gray; the precision class by the samples' type and TRC, a
  * palette 8-bit perceptual) and the part inside the selection from
- * `facts`.  Returns that format. */
-const Babl *core_drawable_info_fill (CoreDrawableInfo        *info,
-                                     GeglBuffer              *buffer,
-                                     const CoreDrawableFacts *facts);
+ * `facts` (asked: by the run, or by describe).  Returns that format. */
+const Babl *core_drawable_info_fill (CoreDrawableInfo *info,
+                                     GeglBuffer       *buffer,
+                                     const CoreTarget *facts);
 
 typedef struct
 {
   /* Which luminance this GIMP's histogram bins. */
   gh_luminance luminance;
 
-  /* Fills `info` (cleared or zeroed before); returns info->exists.
-   * Every PDB call is a round trip to GIMP (about 0.1 ms): a host asks
-   * what one call of a procedure needs, once (issue 14). */
-  gboolean    (*describe)         (gpointer drawable, CoreDrawableInfo *info);
+  /* Fills `info` (cleared or zeroed before) for target->drawable;
+   * returns info->exists.  Every PDB call is a round trip to GIMP (about
+   * 0.1 ms): a host asks what one call of a procedure needs, once (issue
+   * 14); what target->asked says the run asked is taken from it. */
+  gboolean    (*describe)         (const CoreTarget *target,
+                                   CoreDrawableInfo *info);
   /* What only a message or an apply's check needs, asked there and not
    * by describe: the drawable's name (a new string; where describe found
    * no drawable of an open image, `exists` FALSE, the host's word for it

@@ -12,7 +12,6 @@
 
 #include "errors.h"
 #include "files.h"
-#include "procedures.h"
 
 gboolean
 core_engine_ensure (gh_engine **engine, gsize expected_pixels, GError **error)
@@ -39,14 +38,14 @@ core_engine_fallback_note (const gh_engine *engine)
 }
 
 gboolean
-core_histogram (const CoreHost *host, gh_engine *engine, gpointer drawable,
+core_histogram (const CoreHost *host, gh_engine *engine, const CoreTarget *target,
                 gh_histogram *hist, const CoreProgress *progress,
                 GError **error)
 {
   CoreRegion region;
   gboolean   ok;
 
-  if (! core_region_init (host, drawable, &region, error))
+  if (! core_region_init (host, target, &region, error))
     return FALSE;
   ok = core_region_histogram (engine, &region, hist, progress, error);
   core_region_clear (&region);
@@ -89,23 +88,23 @@ check_changeable (const CoreRegion *region, GError **error)
 }
 
 gboolean
-core_check_changeable (const CoreHost *host, gpointer drawable,
+core_check_changeable (const CoreHost *host, const CoreTarget *target,
                        GError **error)
 {
   CoreRegion region;
   gboolean   ok;
 
-  ok = core_region_init (host, drawable, &region, error)
+  ok = core_region_init (host, target, &region, error)
        && check_changeable (&region, error);
   core_region_clear (&region);
   return ok;
 }
 
 gboolean
-core_changeable_region (const CoreHost *host, gpointer drawable,
+core_changeable_region (const CoreHost *host, const CoreTarget *target,
                         CoreRegion *region, GError **error)
 {
-  if (! core_region_init (host, drawable, region, error))
+  if (! core_region_init (host, target, region, error))
     return FALSE;
   if (check_changeable (region, error))
     return TRUE;
@@ -147,7 +146,7 @@ core_ensure_histogram (gh_engine *engine, const CoreRegion *region,
 }
 
 gboolean
-core_equalize (const CoreHost *host, gh_engine *engine, gpointer drawable,
+core_equalize (const CoreHost *host, gh_engine *engine, const CoreTarget *target,
                gint mode, const gh_histogram *hist,
                const CoreProgress *progress, GError **error)
 {
@@ -158,14 +157,7 @@ core_equalize (const CoreHost *host, gh_engine *engine, gpointer drawable,
   gh_error     err;
   gboolean     ok;
 
-  if (mode != GH_EQUALIZE_CHANNELS && mode != GH_EQUALIZE_LUMINANCE)
-    {
-      g_set_error (error, CORE_ERROR, CORE_ERROR_CALLING,
-                   "equalize mode %d is not 0 (each channel) or 1 "
-                   "(luminance)", mode);
-      return FALSE;
-    }
-  if (! core_changeable_region (host, drawable, &region, error))
+  if (! core_changeable_region (host, target, &region, error))
     return FALSE;
   mode = core_region_view_mode (&region, mode);
   if (! hist)
@@ -191,21 +183,13 @@ core_equalize (const CoreHost *host, gh_engine *engine, gpointer drawable,
 }
 
 gboolean
-core_channel_region (const CoreHost *host, gpointer drawable, gint channel,
+core_channel_region (const CoreHost *host, const CoreTarget *target, gint channel,
                      gboolean changeable, CoreRegion *region, GError **error)
 {
   gchar *why;
 
-  if (channel < 0 || channel >= GH_NUM_CHANNELS)
-    {
-      g_set_error (error, CORE_ERROR, CORE_ERROR_CALLING,
-                   "channel %d is not one of GIMP's histogram channels "
-                   "(0 value, 1 red, 2 green, 3 blue, 4 alpha, "
-                   "5 luminance)", channel);
-      return FALSE;
-    }
-  if (changeable ? ! core_changeable_region (host, drawable, region, error)
-                 : ! core_region_init (host, drawable, region, error))
+  if (changeable ? ! core_changeable_region (host, target, region, error)
+                 : ! core_region_init (host, target, region, error))
     return FALSE;
   if (gh_layout_channel_mask (region->layout) & (1u << channel))
     return TRUE;
@@ -321,7 +305,7 @@ binarize_apply (const CoreRegion *region, gint channel, gint bin,
 }
 
 gboolean
-core_binarize (const CoreHost *host, gh_engine *engine, gpointer drawable,
+core_binarize (const CoreHost *host, gh_engine *engine, const CoreTarget *target,
                gint channel, gint threshold, const gh_histogram *hist,
                gint *used, const CoreProgress *progress, GError **error)
 {
@@ -331,13 +315,7 @@ core_binarize (const CoreHost *host, gh_engine *engine, gpointer drawable,
   gint         bin = 0;
   gboolean     ok = TRUE;
 
-  if (threshold < CORE_THRESHOLD_MIN || threshold > CORE_THRESHOLD_MAX)
-    {
-      g_set_error (error, CORE_ERROR, CORE_ERROR_CALLING,
-                   "threshold %d is not -1 (Otsu) or 0..254", threshold);
-      return FALSE;
-    }
-  if (! core_channel_region (host, drawable, channel, TRUE, &region, error))
+  if (! core_channel_region (host, target, channel, TRUE, &region, error))
     return FALSE;
   channel = core_region_view_channel (&region, channel);
   gh_histogram_init (&own);
@@ -375,14 +353,14 @@ core_binarize (const CoreHost *host, gh_engine *engine, gpointer drawable,
 }
 
 gboolean
-core_binarize_bin (const CoreHost *host, gpointer drawable, gint channel,
+core_binarize_bin (const CoreHost *host, const CoreTarget *target, gint channel,
                    gint bin, const gh_histogram *hist,
                    const CoreProgress *progress, GError **error)
 {
   CoreRegion region;
   gboolean   ok;
 
-  if (! core_channel_region (host, drawable, channel, TRUE, &region, error))
+  if (! core_channel_region (host, target, channel, TRUE, &region, error))
     return FALSE;
   channel = core_region_view_channel (&region, channel);
   ok = hist->bins == region.bins && bin >= 0 && bin < hist->bins;
@@ -446,7 +424,7 @@ core_write_csv (const gh_histogram *hist, const gchar *filename,
 }
 
 gboolean
-core_export (const CoreHost *host, gh_engine *engine, gpointer drawable,
+core_export (const CoreHost *host, gh_engine *engine, const CoreTarget *target,
              const gchar *filename, const CoreProgress *progress,
              GError **error)
 {
@@ -456,7 +434,7 @@ core_export (const CoreHost *host, gh_engine *engine, gpointer drawable,
   gh_histogram_init (&hist);
   /* A missing name is refused before the pixels are read. */
   ok = check_csv_name (filename, error)
-       && core_histogram (host, engine, drawable, &hist, progress, error)
+       && core_histogram (host, engine, target, &hist, progress, error)
        && core_write_csv (&hist, filename, error);
   gh_histogram_clear (&hist);
   return ok;

@@ -2,17 +2,19 @@
  * equalize, binarize, export; the same in every host.
  *
  * Written once for the PDB procedures of both GIMP hosts, the batch and
- * the dialog (its preview and OK).  Those that count pixels take the
- * plug-in's one engine; the apply operations take the drawable's histogram
- * when the caller already has it (else NULL: they compute it), change only
- * the selection, and are one undo step.  On error the drawable is
+ * the dialog (its preview and OK), which call them through the
+ * operations' table (actions.h); each takes the call's target (host.h).
+ * Those that count pixels take the plug-in's one engine; the apply
+ * operations take the drawable's histogram when the caller already has it
+ * (else NULL: they compute it), change only the selection, and are one
+ * undo step.  On error the drawable is
  * unchanged and `error` says why, with CORE_ERROR_CALLING for a bad
  * argument.
  *
  *   gh_histogram hist;  gh_histogram_init (&hist);
- *   core_histogram (host, engine, drawable, &hist, NULL, &error);
+ *   core_histogram (host, engine, &target, &hist, NULL, &error);
  *   gh_stats_table (&hist, stats);
- *   core_equalize (host, engine, drawable, GH_EQUALIZE_CHANNELS, &hist,
+ *   core_equalize (host, engine, &target, GH_EQUALIZE_CHANNELS, &hist,
  *                  NULL, &error);
  *   gh_histogram_clear (&hist);
  *
@@ -45,13 +47,13 @@ gchar *core_engine_fallback_note (const gh_engine *engine);
 
 /* The histogram of the drawable's part inside the selection. */
 gboolean core_histogram (const CoreHost *host, gh_engine *engine,
-                         gpointer drawable, gh_histogram *hist,
+                         const CoreTarget *target, gh_histogram *hist,
                          const CoreProgress *progress, GError **error);
 
 /* Whether equalize and binarize may rewrite this drawable's pixels (not
  * indexed, a group or locked); the dialog asks before offering them, the
  * operations before touching any pixel. */
-gboolean core_check_changeable (const CoreHost *host, gpointer drawable,
+gboolean core_check_changeable (const CoreHost *host, const CoreTarget *target,
                                 GError **error);
 
 /* For the operations of beyond.c, which share the rules of these:
@@ -64,9 +66,9 @@ gboolean core_check_changeable (const CoreHost *host, gpointer drawable,
  * the caller's (checked against the region's bins) or else computed into
  * `own` over the first half of `progress`; the apply gets
  * *apply_progress, the rest. */
-gboolean core_changeable_region (const CoreHost *host, gpointer drawable,
+gboolean core_changeable_region (const CoreHost *host, const CoreTarget *target,
                                  CoreRegion *region, GError **error);
-gboolean core_channel_region (const CoreHost *host, gpointer drawable,
+gboolean core_channel_region (const CoreHost *host, const CoreTarget *target,
                               gint channel, gboolean changeable,
                               CoreRegion *region, GError **error);
 gboolean core_ensure_histogram (gh_engine *engine, const CoreRegion *region,
@@ -77,7 +79,7 @@ gboolean core_ensure_histogram (gh_engine *engine, const CoreRegion *region,
 /* mode: GH_EQUALIZE_CHANNELS or GH_EQUALIZE_LUMINANCE; anything else is a
  * calling error. */
 gboolean core_equalize (const CoreHost *host, gh_engine *engine,
-                        gpointer drawable, gint mode,
+                        const CoreTarget *target, gint mode,
                         const gh_histogram *hist,
                         const CoreProgress *progress, GError **error);
 
@@ -88,13 +90,13 @@ gboolean core_equalize (const CoreHost *host, gh_engine *engine,
  * GIMP does the pixel pass in its process (CoreHost.threshold): only Otsu
  * reads the pixels, and nothing is written back through the plug-in. */
 gboolean core_binarize (const CoreHost *host, gh_engine *engine,
-                        gpointer drawable, gint channel, gint threshold,
+                        const CoreTarget *target, gint channel, gint threshold,
                         const gh_histogram *hist, gint *used,
                         const CoreProgress *progress, GError **error);
 
 /* Binarizes at a bin of `hist`, the drawable's histogram: what the
  * dialog applies, exactly the bin its marker shows. */
-gboolean core_binarize_bin (const CoreHost *host, gpointer drawable,
+gboolean core_binarize_bin (const CoreHost *host, const CoreTarget *target,
                             gint channel, gint bin, const gh_histogram *hist,
                             const CoreProgress *progress, GError **error);
 
@@ -105,7 +107,7 @@ gboolean core_write_csv (const gh_histogram *hist, const gchar *filename,
 
 /* The drawable's histogram, computed, as core_write_csv writes it. */
 gboolean core_export (const CoreHost *host, gh_engine *engine,
-                      gpointer drawable, const gchar *filename,
+                      const CoreTarget *target, const gchar *filename,
                       const CoreProgress *progress, GError **error);
 
 #endif

@@ -14,6 +14,7 @@ const CoreProcText core_proc_analyse = {
   "equalize or binarize with a preview (OK applies it). "
   "RUN-WITH-LAST-VALS repeats the dialog's last action.",
   "RGB*, GRAY*, INDEXED*",
+  "Histogram (GPU)",
 };
 
 const CoreProcText core_proc_equalize = {
@@ -27,6 +28,7 @@ const CoreProcText core_proc_equalize = {
   "is kept. One undo step. Interactive runs open the histogram dialog "
   "with Equalize selected.",
   "RGB*, GRAY*",
+  "Equalizing (GPU)",
 };
 
 const CoreProcText core_proc_binarize = {
@@ -39,6 +41,7 @@ const CoreProcText core_proc_binarize = {
   "OpenCV's THRESH_OTSU). One undo step. Interactive runs open the "
   "histogram dialog with Binarize selected (Otsu on luminance at first).",
   "RGB*, GRAY*",
+  "Binarizing (GPU)",
 };
 
 const CoreProcText core_proc_export = {
@@ -49,6 +52,7 @@ const CoreProcText core_proc_export = {
   "row per bin with the weighted counts of plug-in-gpu-histogram. "
   "Interactive runs ask for the file.",
   "RGB*, GRAY*, INDEXED*",
+  "Exporting the histogram (GPU)",
 };
 
 const CoreProcText core_proc_batch = {
@@ -64,6 +68,7 @@ const CoreProcText core_proc_batch = {
   "column (after its statistics rows when it failed after counting); the "
   "run goes on. For scripts: it has no menu entry.",
   "",
+  NULL,
 };
 
 const CoreProcText core_proc_clahe = {
@@ -81,6 +86,7 @@ const CoreProcText core_proc_clahe = {
   "selection changes. One undo step. Interactive runs open the histogram "
   "dialog with CLAHE selected.",
   "RGB*, GRAY*",
+  "CLAHE (GPU)",
 };
 
 const CoreProcText core_proc_match = {
@@ -98,6 +104,7 @@ const CoreProcText core_proc_match = {
   "only the selection changes. One undo step. Interactive runs open the "
   "histogram dialog with Match to reference selected.",
   "RGB*, GRAY*",
+  "Matching histograms (GPU)",
 };
 
 const CoreProcText core_proc_multi_otsu = {
@@ -114,6 +121,7 @@ const CoreProcText core_proc_multi_otsu = {
   "selection changes; one undo step). The thresholds are returned as "
   "levels 0..255, ascending.",
   "RGB*, GRAY*, INDEXED*",
+  "Multi-level Otsu (GPU)",
 };
 
 const CoreProcText core_proc_resident = {
@@ -126,6 +134,7 @@ const CoreProcText core_proc_resident = {
   "other call on to the plug-in. GPU_HISTOGRAM_RESIDENT=0 in GIMP's "
   "environment switches it off.",
   "",
+  NULL,
 };
 
 /* Nicks are dialog labels in GIMP 3: their mnemonics avoid the letters of

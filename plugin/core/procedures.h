@@ -4,7 +4,7 @@
  * Each host registers the same eight procedures with these names, menu
  * labels, blurbs and help, and its arguments with these names and
  * descriptions (GIMP 2.10: GimpParamDef; GIMP 3: gimp_procedure_add_*).
- * Values (ranges, defaults) are here too, so both hosts check the same.
+ * Their values (ranges, defaults) are the vocabulary's (gh_request.h).
  *
  *   gimp_install_procedure (core_proc_analyse.name, core_proc_analyse.blurb,
  *                           core_proc_analyse.help, ...);
@@ -27,6 +27,8 @@ typedef struct
   const gchar *blurb;
   const gchar *help;
   const gchar *image_types; /* "" for the batch, which takes no image    */
+  const gchar *progress;    /* the progress bar's text while it works;
+                               NULL: none of its own                     */
 } CoreProcText;
 
 typedef struct
@@ -50,21 +52,21 @@ extern const CoreProcText core_proc_resident;   /* extension-gpu-histogram      
 
 /* Arguments. */
 extern const CoreArgText core_arg_mode;       /* equalize: 0 channels, 1 luminance */
-extern const CoreArgText core_arg_channel;    /* binarize: 0..5                    */
-extern const CoreArgText core_arg_threshold;  /* binarize: -1 Otsu, 0..254         */
+extern const CoreArgText core_arg_channel;    /* binarize                          */
+extern const CoreArgText core_arg_threshold;  /* binarize: -1 Otsu, else a level   */
 extern const CoreArgText core_arg_filename;   /* export: the CSV file              */
 extern const CoreArgText core_arg_pattern;    /* batch                             */
-extern const CoreArgText core_arg_operation;  /* batch: 0..5                       */
+extern const CoreArgText core_arg_operation;  /* batch: a CoreBatchOperation       */
 extern const CoreArgText core_arg_output_dir; /* batch                             */
 extern const CoreArgText core_arg_stats_csv;  /* batch                             */
 extern const CoreArgText core_arg_clip_limit; /* clahe: 0 none, else OpenCV's      */
-extern const CoreArgText core_arg_tiles_x;    /* clahe: 1..GH_CLAHE_MAX_TILES      */
-extern const CoreArgText core_arg_tiles_y;    /* clahe: 1..GH_CLAHE_MAX_TILES      */
+extern const CoreArgText core_arg_tiles_x;    /* clahe                             */
+extern const CoreArgText core_arg_tiles_y;    /* clahe                             */
 extern const CoreArgText core_arg_clahe_mode; /* clahe: 0 channels, 1 luminance    */
 extern const CoreArgText core_arg_reference;  /* match: the reference drawable     */
 extern const CoreArgText core_arg_match_mode; /* match: 0 channels, 1 luminance    */
 extern const CoreArgText core_arg_otsu_channel; /* multi-otsu: 0..5, as binarize's */
-extern const CoreArgText core_arg_classes;    /* multi-otsu: 3..5                  */
+extern const CoreArgText core_arg_classes;    /* multi-otsu                        */
 extern const CoreArgText core_arg_apply;      /* multi-otsu: 0 compute, 1 posterize */
 /* Return values. */
 extern const CoreArgText core_ret_backend;    /* analyse                           */
@@ -73,27 +75,5 @@ extern const CoreArgText core_ret_histogram;  /* analyse: GH_NUM_LEVELS doubles 
 extern const CoreArgText core_ret_threshold;  /* binarize                          */
 extern const CoreArgText core_ret_num_thresholds; /* multi-otsu (GIMP 2.10 only)   */
 extern const CoreArgText core_ret_thresholds; /* multi-otsu: classes - 1 levels    */
-
-#define CORE_MODE_MIN       0
-#define CORE_MODE_MAX       1
-#define CORE_CHANNEL_MIN    0
-#define CORE_CHANNEL_MAX    5
-#define CORE_THRESHOLD_MIN  (-1)
-#define CORE_THRESHOLD_MAX  254
-#define CORE_OPERATION_MIN  0
-#define CORE_OPERATION_MAX  5
-/* CLAHE: a clip limit of 256 or more clips nothing (OpenCV clips a tile's
- * bins at clip-limit x pixels / 256, and no bin holds more than all). */
-#define CORE_CLIP_LIMIT_MIN     0.0
-#define CORE_CLIP_LIMIT_MAX     256.0
-#define CORE_CLIP_LIMIT_DEFAULT 2.0
-#define CORE_TILES_MIN          1
-#define CORE_TILES_MAX          256 /* GH_CLAHE_MAX_TILES */
-#define CORE_TILES_DEFAULT      8
-#define CORE_CLASSES_MIN        3
-#define CORE_CLASSES_MAX        5   /* GH_MULTI_OTSU_MAX_CLASSES */
-#define CORE_CLASSES_DEFAULT    3
-#define CORE_APPLY_MIN          0   /* compute only */
-#define CORE_APPLY_MAX          1   /* posterize */
 
 #endif

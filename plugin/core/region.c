@@ -4,6 +4,7 @@
 #include <string.h>
 
 #include "errors.h"
+#include "view.h"
 
 /* Strips of about this many bytes: large enough that the per-call cost of
  * the host's tile transfers and of an engine feed is small, small enough
@@ -45,11 +46,9 @@ core_region_image (const CoreRegion *region, gh_image *image)
   image->luminance = core_region_luminance (region);
 }
 
-/* A format in the region's colour space: gray or colour, with alpha or
- * not, of tone curve `trc` (babl's mark: "'", "~" or ""), u8 or float. */
-static const Babl *
-space_format (const CoreRegion *region, gboolean gray, gboolean alpha,
-              const gchar *trc, gh_sample sample)
+const Babl *
+core_region_space_format (const CoreRegion *region, gboolean gray,
+                          gboolean alpha, const gchar *trc, gh_sample sample)
 {
   const gchar *type = sample == GH_SAMPLE_F32 ? "float" : "u8";
   gchar        name[32];
@@ -71,25 +70,27 @@ set_formats (CoreRegion *region)
 {
   const CoreDrawableInfo *info = &region->info;
 
-  region->source = space_format (region, info->is_gray, info->has_alpha,
-                                 region->trc, region->sample);
-  region->format = region->view ? space_format (region, TRUE,
-                                                info->has_alpha, "",
-                                                region->sample)
-                                : region->source;
+  region->source = core_region_space_format (region, info->is_gray,
+                                             info->has_alpha, region->trc,
+                                             region->sample);
+  region->format = region->view
+                     ? core_region_space_format (region, TRUE,
+                                                 info->has_alpha, "",
+                                                 region->sample)
+                     : region->source;
 }
 
 gboolean
-core_region_init (const CoreHost *host, gpointer drawable, CoreRegion *region,
-                  GError **error)
+core_region_init (const CoreHost *host, const CoreTarget *target,
+                  CoreRegion *region, GError **error)
 {
   CoreDrawableInfo *info = &region->info;
   const Babl       *layer;
 
   memset (region, 0, sizeof *region);
   region->host = host;
-  region->drawable = drawable;
-  if (! host->describe (drawable, info) || ! info->exists)
+  region->drawable = target->drawable;
+  if (! host->describe (target, info) || ! info->exists)
     {
       gchar *name = core_region_name (region);
 
@@ -126,8 +127,10 @@ core_region_init (const CoreHost *host, gpointer drawable, CoreRegion *region,
    * histogram's own conversion (see region.h). */
   if (host->luminance == GH_LUMINANCE_LINEAR && ! info->is_gray
       && region->space != babl_space ("sRGB"))
-    region->luminance_from = space_format (region, FALSE, info->has_alpha,
-                                           region->trc, GH_SAMPLE_F32);
+    region->luminance_from = core_region_space_format (region, FALSE,
+                                                       info->has_alpha,
+                                                       region->trc,
+                                                       GH_SAMPLE_F32);
   return TRUE;
 }
 
@@ -167,44 +170,6 @@ core_region_view_mode (CoreRegion *region, gint mode)
   return mode == GH_EQUALIZE_LUMINANCE
          && luminance_view (region, CORE_VIEW_MOVE) ? GH_EQUALIZE_CHANNELS
                                                      : mode;
-}
-
-/* Channel `from` of `src` as channel `to` of `dst`: histograms of the
- * same bins and sample type. */
-static void
-copy_channel (gh_histogram *dst, gh_channel to, const gh_histogram *src,
-              gh_channel from)
-{
-  gsize n = (gsize) src->bins;
-
-  memcpy (dst->raw + to * n, src->raw + from * n, n * sizeof *src->raw);
-  if (src->weight && dst->weight)
-    memcpy (dst->weight + to * n, src->weight + from * n,
-            n * sizeof *src->weight);
-  dst->unit[to] = src->unit[from];
-}
-
-gboolean
-core_region_view_histogram (const CoreRegion *region,
-                            const gh_histogram **hist, gh_histogram *out,
-                            GError **error)
-{
-  const gh_histogram *full = *hist;
-  gh_error            err;
-
-  if (region->view == CORE_VIEW_PIXELS)
-    return TRUE;
-  if (! core_error_from_engine (gh_histogram_reset (out, full->bins,
-                                                    full->weight != NULL,
-                                                    &err),
-                                &err, error))
-    return FALSE;
-  copy_channel (out, GH_CHANNEL_VALUE, full, GH_CHANNEL_LUMINANCE);
-  if (region->info.has_alpha)
-    copy_channel (out, GH_CHANNEL_ALPHA, full, GH_CHANNEL_ALPHA);
-  out->channels = gh_layout_channel_mask (region->layout);
-  *hist = out;
-  return TRUE;
 }
 
 gchar *
@@ -312,36 +277,6 @@ progress_update (const CoreProgress *progress, const CoreRegion *region,
                                    / (gdouble) region->info.height);
 }
 
-/* What a luminance view's strips are made from: the drawable's pixels as
- * GIMP's histogram reads them (luminance_from), their luminance, and for
- * MOVE the same pixels in linear light; a strip's worth of each. */
-typedef struct
-{
-  gfloat *read;
-  gfloat *y;
-  gfloat *linear;
-} ViewScratch;
-
-static void
-view_scratch_init (ViewScratch *s, const CoreRegion *region, gsize pixels)
-{
-  memset (s, 0, sizeof *s);
-  if (region->view == CORE_VIEW_PIXELS)
-    return;
-  s->read = g_new (gfloat, pixels * 4);
-  s->y = g_new (gfloat, pixels);
-  if (region->view == CORE_VIEW_MOVE)
-    s->linear = g_new (gfloat, pixels * 4);
-}
-
-static void
-view_scratch_clear (ViewScratch *s)
-{
-  g_free (s->read);
-  g_free (s->y);
-  g_free (s->linear);
-}
-
 /* A strip's bytes per pixel at most: the pieces', the drawable's pixels'
  * and, on a view, those read for the luminance. */
 static gsize
@@ -355,48 +290,6 @@ strip_bpp (const CoreRegion *region)
   return bpp;
 }
 
-/* The view's piece of `rect` from `buffer`: rows `stride` apart, each
- * pixel's luminance (8-bit: its bin, as GIMP bins it) and alpha. */
-static void
-view_piece (const CoreRegion *region, GeglBuffer *buffer,
-            const GeglRectangle *rect, ViewScratch *s, guchar *piece,
-            gsize stride)
-{
-  /* GIMP's own target: the luminance is the same in every space. */
-  const Babl *y = babl_format_with_space ("Y float", babl_space ("sRGB"));
-  gint        in = babl_format_get_n_components (region->luminance_from);
-  gint        out = region->info.has_alpha ? 2 : 1;
-
-  gegl_buffer_get (buffer, rect, 1.0, region->luminance_from, s->read,
-                   GEGL_AUTO_ROWSTRIDE, GEGL_ABYSS_NONE);
-  babl_process (babl_fish (region->luminance_from, y), s->read, s->y,
-                (glong) rect->width * rect->height);
-  for (gint r = 0; r < rect->height; r++)
-    for (gint x = 0; x < rect->width; x++)
-      {
-        gsize  i = (gsize) r * rect->width + x;
-        gfloat a = in == 4 ? s->read[i * 4 + 3] : 1.0f;
-
-        if (region->sample == GH_SAMPLE_U8)
-          {
-            guchar *p = piece + r * stride + x * out;
-
-            p[0] = (guchar) gh_pixel_bin_f32 (GH_LAYOUT_GRAY, &s->y[i],
-                                              GH_CHANNEL_VALUE, 256);
-            if (out == 2)
-              p[1] = (guchar) (CLAMP (a, 0.0f, 1.0f) * 255.0f + 0.5f);
-          }
-        else
-          {
-            gfloat *p = (gfloat *) (piece + r * stride) + x * out;
-
-            p[0] = s->y[i];
-            if (out == 2)
-              p[1] = a;
-          }
-      }
-}
-
 gboolean
 core_region_read (gh_engine *engine, const CoreRegion *region,
                   gboolean with_mask, CoreStripFunc func, gpointer data,
@@ -405,7 +298,7 @@ core_region_read (gh_engine *engine, const CoreRegion *region,
   const CoreDrawableInfo *info = &region->info;
   GeglBuffer             *buffer, *mask_buffer = NULL;
   const Babl             *mask_format = NULL;
-  ViewScratch             scratch;
+  CoreViewScratch             scratch;
   gpointer                pixels, mask = NULL;
   gsize                   stride = (gsize) info->width
                                    * babl_format_get_bytes_per_pixel (
@@ -419,7 +312,7 @@ core_region_read (gh_engine *engine, const CoreRegion *region,
   with_mask = with_mask && info->has_selection;
   rows = strip_rows (region, strip_bpp (region));
   buffer = region_buffer (region);
-  view_scratch_init (&scratch, region, (gsize) info->width * rows);
+  core_view_scratch_init (&scratch, region, (gsize) info->width * rows);
   /* Page-locked when the engine is on the GPU: strips then go straight
    * to the device. */
   pixels = gh_engine_alloc_host (engine, stride * rows);
@@ -446,7 +339,7 @@ core_region_read (gh_engine *engine, const CoreRegion *region,
                                mask, mask_stride };
 
       if (region->view != CORE_VIEW_PIXELS)
-        view_piece (region, buffer, rect, &scratch, pixels, stride);
+        core_view_piece (region, buffer, rect, &scratch, pixels, stride);
       else
         gegl_buffer_get (buffer, rect, 1.0, region->format, pixels, stride,
                          GEGL_ABYSS_NONE);
@@ -469,7 +362,7 @@ core_region_read (gh_engine *engine, const CoreRegion *region,
     region->kept->filled = ok;
   g_object_unref (buffer);
   g_clear_object (&mask_buffer);
-  view_scratch_clear (&scratch);
+  core_view_scratch_clear (&scratch);
   gh_engine_free_host (engine, pixels);
   gh_engine_free_host (engine, mask);
   return ok;
@@ -536,7 +429,8 @@ core_region_histogram (gh_engine *engine, const CoreRegion *region,
        && count_pieces (engine, &view, &luminance,
                         progress ? &half[1] : NULL, error);
   if (ok)
-    copy_channel (hist, GH_CHANNEL_LUMINANCE, &luminance, GH_CHANNEL_VALUE);
+    core_view_copy_channel (hist, GH_CHANNEL_LUMINANCE, &luminance,
+                            GH_CHANNEL_VALUE);
   gh_histogram_clear (&luminance);
   return ok;
 }
@@ -625,71 +519,11 @@ strip_set (GeglBuffer *to, const GeglRectangle *dest,
                    k->bpp * dest->width);
 }
 
-/* A view's apply, PAINT: each pixel's colour samples become its piece's
- * gray result (`pixels` rows of `rect`, packed, in region->source). */
-static void
-view_paint (const CoreRegion *region, const GeglRectangle *rect,
-            const guchar *piece, gsize piece_stride, gpointer pixels)
-{
-  gint  out = region->info.has_alpha ? 2 : 1;
-  gint  n = region->info.has_alpha ? 4 : 3;
-  gsize count = (gsize) rect->width * rect->height;
-
-  for (gsize i = 0; i < count; i++)
-    {
-      const guchar *p = piece + (i / rect->width) * piece_stride;
-      gsize         x = i % rect->width;
-
-      for (gint k = 0; k < 3; k++)
-        if (region->sample == GH_SAMPLE_U8)
-          ((guchar *) pixels)[i * n + k] = p[x * out];
-        else
-          ((gfloat *) pixels)[i * n + k] = ((const gfloat *) p)[x * out];
-    }
-}
-
-/* A view's apply, MOVE: each pixel's colour, in the space's linear light,
- * moved to the luminance its piece's gray result says (8-bit: a level),
- * hue kept (gh_luminance_shift, as the engine's luminance modes), then
- * encoded back into `pixels` (packed rows of `rect`, region->source);
- * alpha goes through as read. */
-static void
-view_move (const CoreRegion *region, const GeglRectangle *rect,
-           ViewScratch *s, const guchar *piece, gsize piece_stride,
-           gpointer pixels)
-{
-  const Babl *linear = space_format (region, FALSE, region->info.has_alpha,
-                                     "", GH_SAMPLE_F32);
-  gint        in = babl_format_get_n_components (linear);
-  gint        out = region->info.has_alpha ? 2 : 1;
-  gsize       count = (gsize) rect->width * rect->height;
-
-  babl_process (babl_fish (region->luminance_from, linear), s->read,
-                s->linear, (glong) count);
-  for (gsize i = 0; i < count; i++)
-    {
-      const guchar *p = piece + (i / rect->width) * piece_stride;
-      gsize         x = i % rect->width;
-      gfloat       *c = s->linear + i * in;
-      gdouble       rgb[3] = { c[0], c[1], c[2] };
-      gdouble       target = region->sample == GH_SAMPLE_U8
-                             ? p[x * out] / 255.0
-                             : ((const gfloat *) p)[x * out];
-
-      gh_luminance_shift (rgb, s->y[i], target, 1.0);
-      /* Within the range, as the engine's moves leave a float layer. */
-      for (gint k = 0; k < 3; k++)
-        c[k] = (gfloat) CLAMP (rgb[k], 0.0, 1.0);
-    }
-  babl_process (babl_fish (linear, region->source), s->linear, pixels,
-                (glong) count);
-}
-
 /* What an apply holds while it runs. */
 typedef struct
 {
   AlphaKeeper keeper;
-  ViewScratch scratch;
+  CoreViewScratch scratch;
   guchar     *piece;  /* a view's piece of the strip */
   gsize       piece_stride;
 } Applying;
@@ -701,7 +535,7 @@ applying_init (Applying *a, const CoreRegion *region, gint width, gint rows)
 
   alpha_keeper_init (&a->keeper, region, core_region_layer_format (region),
                      pixels);
-  view_scratch_init (&a->scratch, region, pixels);
+  core_view_scratch_init (&a->scratch, region, pixels);
   a->piece_stride = (gsize) width
                     * babl_format_get_bytes_per_pixel (region->format);
   a->piece = region->view != CORE_VIEW_PIXELS
@@ -712,7 +546,7 @@ static void
 applying_clear (Applying *a)
 {
   alpha_keeper_clear (&a->keeper);
-  view_scratch_clear (&a->scratch);
+  core_view_scratch_clear (&a->scratch);
   g_free (a->piece);
 }
 
@@ -733,16 +567,18 @@ apply_strip (const CoreRegion *region, const gh_op *op, GeglBuffer *src,
                                                      rect->height, stride,
                                                      &err),
                                    &err, error);
-  view_piece (region, src, rect, &a->scratch, a->piece, a->piece_stride);
+  core_view_piece (region, src, rect, &a->scratch, a->piece,
+                   a->piece_stride);
   if (! core_error_from_engine (gh_op_apply_rect (op, a->piece, x0, y0,
                                                   rect->width, rect->height,
                                                   a->piece_stride, &err),
                                 &err, error))
     return FALSE;
   if (region->view == CORE_VIEW_PAINT)
-    view_paint (region, rect, a->piece, a->piece_stride, pixels);
+    core_view_paint (region, rect, a->piece, a->piece_stride, pixels);
   else
-    view_move (region, rect, &a->scratch, a->piece, a->piece_stride, pixels);
+    core_view_move (region, rect, &a->scratch, a->piece, a->piece_stride,
+                    pixels);
   return TRUE;
 }
 

@@ -119,6 +119,12 @@ gboolean core_progress_shown (gsize pixels);
  * babl's answers luminance questions through its view.) */
 gh_luminance core_region_luminance (const CoreRegion *region);
 
+/* A format in the region's colour space: gray or colour, with alpha or
+ * not, of tone curve `trc` (babl's mark: "'", "~" or ""), u8 or float. */
+const Babl *core_region_space_format (const CoreRegion *region,
+                                      gboolean gray, gboolean alpha,
+                                      const gchar *trc, gh_sample sample);
+
 /* The engine's description of the region's pixels. */
 void core_region_image (const CoreRegion *region, gh_image *image);
 
@@ -131,7 +137,7 @@ const Babl *core_region_layer_format (const CoreRegion *region);
 gchar *core_region_name (const CoreRegion *region);
 
 /* FALSE with a calling error when the drawable does not exist. */
-gboolean core_region_init (const CoreHost *host, gpointer drawable,
+gboolean core_region_init (const CoreHost *host, const CoreTarget *target,
                            CoreRegion *region, GError **error);
 void core_region_clear (CoreRegion *region);
 

@@ -7,18 +7,18 @@
 
 /* What the core needs of the drawable, in as few round trips as GIMP
  * 2.10 allows: the image and the part inside the selection as the run
- * gave them (core_drawable_facts_give), and the buffer (libgimp asks GIMP
+ * asked them (the target's facts), and the buffer (libgimp asks GIMP
  * for its format and size), which tells the layout and precision, so the
  * pixels are asked for once. */
 static gboolean
-describe (gpointer drawable, CoreDrawableInfo *info)
+describe (const CoreTarget *target, CoreDrawableInfo *info)
 {
-  gint32            id = GPOINTER_TO_INT (drawable);
-  CoreDrawableFacts facts;
-  gint32            image;
+  gint32     id = GPOINTER_TO_INT (target->drawable);
+  CoreTarget facts = *target;
+  gint32     image;
 
   memset (info, 0, sizeof *info);
-  if (! core_drawable_facts_take (drawable, &facts))
+  if (! facts.asked)
     {
       facts.image = GIMP2_HANDLE (gimp_item_get_image (id));
       if (GPOINTER_TO_INT (facts.image) != -1)

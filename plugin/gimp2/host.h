@@ -4,8 +4,8 @@
  * or image handle is its ID packed with GINT_TO_POINTER (GIMP's IDs start
  * at 1, so NULL is never one):
  *
- *   core_histogram (&gimp2_host, engine, GIMP2_HANDLE (drawable_id), &hist,
- *                   NULL, &error);
+ *   CoreTarget target = core_target (GIMP2_HANDLE (drawable_id));
+ *   core_histogram (&gimp2_host, engine, &target, &hist, NULL, &error);
  */
 #ifndef GH_GIMP2_HOST_H
 #define GH_GIMP2_HOST_H

@@ -6,8 +6,8 @@
 #include "core/errors.h"
 
 /* What the core needs of the drawable, in as few round trips as libgimp
- * allows: the image and the part inside the selection as the run gave
- * them (core_drawable_facts_give), and the buffer (libgimp asks GIMP for
+ * allows: the image and the part inside the selection as the run asked
+ * them (the target's facts), and the buffer (libgimp asks GIMP for
  * its format, with the image's colour space, and its size), which tells
  * the layout, the precision and whether GIMP 3 bins linear-light values,
  * so the pixels are asked for once.  GIMP 3's histogram reads a drawable
@@ -17,16 +17,16 @@
  * 8-bit linear where the image is not; both read it as linear floats with
  * 256 bins. */
 static gboolean
-describe (gpointer data, CoreDrawableInfo *info)
+describe (const CoreTarget *target, CoreDrawableInfo *info)
 {
-  GimpDrawable     *drawable = data;
-  CoreDrawableFacts facts = { 0 };
-  GimpImage        *image;
-  const Babl       *format;
+  GimpDrawable *drawable = target->drawable;
+  CoreTarget    facts = *target;
+  GimpImage    *image;
+  const Babl   *format;
 
   /* A drawable of a closed image stays a valid GObject in the plug-in;
    * gimp_item_is_valid asks GIMP whether it still exists. */
-  if (! core_drawable_facts_take (data, &facts) && GIMP_IS_DRAWABLE (drawable)
+  if (! facts.asked && GIMP_IS_DRAWABLE (drawable)
       && gimp_item_is_valid (GIMP_ITEM (drawable)))
     {
       facts.image = gimp_item_get_image (GIMP_ITEM (drawable));

@@ -6,7 +6,8 @@
  * GimpItem a plug-in receives; no reference is taken or given.
  *
  *   const CoreHost *host = gimp3_host ();
- *   core_histogram (host, engine, drawable, &hist, &progress, &error);
+ *   CoreTarget target = core_target (drawable);
+ *   core_histogram (host, engine, &target, &hist, &progress, &error);
  */
 #ifndef GH_GIMP3_HOST_H
 #define GH_GIMP3_HOST_H
