@@ -84,6 +84,15 @@ def main():
             "batch operation string": (f"(gh-batch RUN-NONINTERACTIVE {scm_str(cam)} \"1\" {scm_str(tmp / 'o')} {csvf})",
                                        None),
             "statistics of drawable -1": ("(gh-histogram RUN-NONINTERACTIVE 1 -1)", None),
+            # Past the vocabulary's other ends (plugin_beyond has classes 2
+            # and 6, tiles-x 0, tiles-y 257 and clip-limit -1): one range
+            # per parameter, the CLI's (tests/cli_ranges.py) and both hosts'.
+            "clahe clip-limit 256.5": (on(che, "(gh-clahe RUN-NONINTERACTIVE img drw 256.5 8 8 0)"),
+                                       "clip-limit"),
+            "clahe tiles-x 257": (on(che, "(gh-clahe RUN-NONINTERACTIVE img drw 2.0 257 8 0)"), "tiles-x"),
+            "clahe tiles-y 0": (on(che, "(gh-clahe RUN-NONINTERACTIVE img drw 2.0 8 0 0)"), "tiles-y"),
+            "multi-otsu channel -1": (on(che, "(gh-multi-otsu RUN-NONINTERACTIVE img drw -1 3 1)"), "channel"),
+            "multi-otsu channel 6": (on(che, "(gh-multi-otsu RUN-NONINTERACTIVE img drw 6 3 1)"), "channel"),
         }
         out = s.run({tag: call for tag, (call, _) in bad.items()})
         for tag, (_, name) in bad.items():
