@@ -193,6 +193,22 @@ core_arg_range (gh_operation operation, const CoreArg *arg, gdouble *min,
     }
 }
 
+const gchar *
+core_arg_blurb (const CoreArg *arg)
+{
+  const gh_param_spec *spec = gh_param_get (arg->param);
+  gchar               *text;
+  const gchar         *blurb;
+
+  if (arg->kind != CORE_ARG_PARAM)
+    return arg->text->blurb;
+  text = g_strdup_printf ("%s (%g..%g)", arg->text->blurb, spec->min,
+                          spec->max);
+  blurb = g_intern_string (text);
+  g_free (text);
+  return blurb;
+}
+
 gboolean
 core_request_check (const gh_request *request, GError **error)
 {

@@ -153,8 +153,8 @@ const CoreArgText core_arg_channel = {
 
 const CoreArgText core_arg_threshold = {
   "threshold", "_Threshold",
-  "-1: Otsu's threshold of the channel; 0..254: levels above it turn "
-  "white",
+  "-1: Otsu's threshold of the channel; else the level above which "
+  "levels turn white",
 };
 
 const CoreArgText core_arg_filename = {
@@ -215,11 +215,11 @@ const CoreArgText core_arg_clip_limit = {
 };
 
 const CoreArgText core_arg_tiles_x = {
-  "tiles-x", "Tiles _across", "Columns of the tile grid (1..256)",
+  "tiles-x", "Tiles _across", "Columns of the tile grid",
 };
 
 const CoreArgText core_arg_tiles_y = {
-  "tiles-y", "Tiles d_own", "Rows of the tile grid (1..256)",
+  "tiles-y", "Tiles d_own", "Rows of the tile grid",
 };
 
 const CoreArgText core_arg_clahe_mode = {
@@ -247,7 +247,7 @@ const CoreArgText core_arg_otsu_channel = {
 };
 
 const CoreArgText core_arg_classes = {
-  "classes", "Cl_asses", "The number of classes: 3, 4 or 5",
+  "classes", "Cl_asses", "The number of classes",
 };
 
 const CoreArgText core_arg_apply = {

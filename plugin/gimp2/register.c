@@ -62,7 +62,7 @@ action_args (const CoreAction *action, GimpParamDef *args)
                          && ! gh_param_get (a->param)->is_integer
                        ? GIMP_PDB_FLOAT : GIMP_PDB_INT32;
       args[n].name = (gchar *) a->text->name;
-      args[n].description = (gchar *) a->text->blurb;
+      args[n].description = (gchar *) core_arg_blurb (a);
     }
   return n;
 }

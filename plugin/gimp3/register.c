@@ -139,21 +139,22 @@ action_procedure_new (GimpPlugIn *plug_in, gh_operation op,
     {
       const CoreArg     *a = &action->args[k];
       const CoreArgText *t = a->text;
+      const gchar       *blurb = core_arg_blurb (a);
       gdouble            min, max, value;
 
       core_arg_range (op, a, &min, &max, &value);
       if (a->kind == CORE_ARG_REFERENCE)
         gimp_procedure_add_drawable_argument (procedure, t->name, t->nick,
-                                              t->blurb, FALSE,
+                                              blurb, FALSE,
                                               G_PARAM_READWRITE);
       else if (a->kind == CORE_ARG_PARAM
                && ! gh_param_get (a->param)->is_integer)
         gimp_procedure_add_double_argument (procedure, t->name, t->nick,
-                                            t->blurb, min, max, value,
+                                            blurb, min, max, value,
                                             G_PARAM_READWRITE);
       else
         gimp_procedure_add_int_argument (procedure, t->name, t->nick,
-                                         t->blurb, min, max, value,
+                                         blurb, min, max, value,
                                          G_PARAM_READWRITE);
     }
   if (action->returns == CORE_RETURN_THRESHOLD)
