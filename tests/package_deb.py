@@ -7,7 +7,9 @@ dependencies there), installs them with apt into a clean copy of that root
 installed there), and runs every
 procedure in that GIMP's own gimp-console-3 with a fresh profile and no
 plug-in folder of its own, on testimages/: the statistics equal that GIMP's
-gimp-drawable-histogram, each apply changes the pixels as it should, every
+gimp-drawable-histogram, each apply changes the pixels as it should, the
+GEGL module's equalize, appended as a live filter and merged, equals the
+procedure's, every
 file written exists and loads, and the installed CLI gives the plug-in's
 numbers.  Reports itself skipped (77) where the root is not set up or this
 is not root (the root needs it).
@@ -30,6 +32,7 @@ VERSION = os.environ.get("GH_GIMP3", "3.0")
 TARGET = {"3.0": "gimp3", "3.2": "gimp32"}.get(VERSION)
 IMAGES = ["astronaut.png", "camera.png", "chelsea.png", "coffee.png", "coins.png"]
 PLUGIN = "/usr/lib/x86_64-linux-gnu/gimp/3.0/plug-ins/gpu-histogram/gpu-histogram"
+MODULE = "/usr/lib/x86_64-linux-gnu/gegl-0.4/gpu-histogram-gegl.so"
 PROCEDURES = ["plug-in-gpu-histogram", "plug-in-gpu-histogram-equalize",
               "plug-in-gpu-histogram-binarize", "plug-in-gpu-histogram-export",
               "plug-in-gpu-histogram-clahe", "plug-in-gpu-histogram-match",
@@ -41,7 +44,9 @@ PROCEDURES = ["plug-in-gpu-histogram", "plug-in-gpu-histogram-equalize",
 # the CLI's); the test reads them.
 GIMP_SCRIPT = r'''
 import glob, os
-from gi.repository import Gimp, Gio, GObject
+import gi
+gi.require_version("Gegl", "0.4")
+from gi.repository import Gimp, Gegl, Gio, GObject
 pdb = Gimp.get_pdb()
 IMAGES = %(images)r
 PROCEDURES = %(procedures)r
@@ -116,6 +121,30 @@ check("equalize: the image changes, its maximum reaches 255",
       after[3] != before[3] and after[2] == 255, "mean %%r -> %%r, max %%r" %% (before[3], after[3], after[2]))
 Gimp.file_save(Gimp.RunMode.NONINTERACTIVE, img, Gio.File.new_for_path("out/camera-eq.png"), None)
 img.delete()
+
+# The GEGL module from GEGL's system folder: equalize as a live filter
+# (listed, pixels unchanged), merged, gives the procedure's pixels.
+def pixels(img):
+    layer = img.get_layers()[0]
+    rect = Gegl.Rectangle.new(0, 0, layer.get_width(), layer.get_height())
+    return layer.get_buffer().get(rect, 1.0, "Y' u8", Gegl.AbyssPolicy.NONE)
+
+Gegl.init(None)
+check("the GEGL module's operations are known", Gegl.has_operation("gpu-histogram:equalize"))
+img, want = load("camera.png"), load("camera.png")
+layer = img.get_layers()[0]
+before = pixels(img)
+flt = Gimp.DrawableFilter.new(layer, "gpu-histogram:equalize", "equalize")
+flt.update()
+layer.append_filter(flt)
+check("equalize as a live filter: listed, pixels unchanged",
+      [f.get_operation_name() for f in layer.get_filters()] == ["gpu-histogram:equalize"]
+      and pixels(img) == before)
+layer.merge_filters()
+call("plug-in-gpu-histogram-equalize", want, mode=0)
+check("the live filter merged = plug-in-gpu-histogram-equalize, byte for byte",
+      not layer.get_filters() and pixels(img) == pixels(want) != before)
+img.delete(); want.delete()
 
 # Binarize (Otsu on value, a gray photo): the threshold returned, two
 # levels left.
@@ -237,6 +266,7 @@ def main():
         plugin_deb = debs["gimp-plugin-gpu-histogram"]
         files = subprocess.run(["dpkg-deb", "-c", str(plugin_deb)], capture_output=True, text=True).stdout
         t.check("the plug-in goes to GIMP 3's system plug-in folder", "." + PLUGIN in files, files)
+        t.check("the GEGL module goes to GEGL's system module folder", "." + MODULE in files, files)
         depends = subprocess.run(["dpkg-deb", "-f", str(plugin_deb), "Depends"],
                                  capture_output=True, text=True).stdout.strip()
         print(f"Depends: {depends}")
