@@ -35,7 +35,7 @@ case ${GH_GIMP3:-3.0} in
 esac
 repo=$(cd "$(dirname "$0")/.." && pwd)
 packages=(gimp libgimp-3.0-dev meson ninja-build gcc pkg-config python3
-          xvfb xauth xdotool x11-apps dbus-daemon imagemagick)
+          xvfb xauth xdotool x11-apps dbus-daemon imagemagick gegl)
 
 need_root () {
   [ "$(id -u)" = 0 ] || { echo "gimp3-env: needs root (debootstrap, chroot)" >&2; exit 3; }
