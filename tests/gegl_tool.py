@@ -54,8 +54,8 @@ def main():
     driver, cli = build / "tests" / "gegl_run", build / "cli" / "gpu-histogram-cli"
     _, ops, _ = run(["pkg-config", "--variable=pluginsdir", "gegl-0.4"])
     env = dict(os.environ, GEGL_PATH=os.pathsep.join([str(build / "gegl"), ops.strip()]))
-    _, version, _ = run([tool, "--version"])
-    print(f"gegl tool {version.strip()}")
+    _, version, _ = run(["pkg-config", "--modversion", "gegl-0.4"])
+    print(f"{tool}, GEGL {version.strip()}")
     fails, n = [], 0
     with tempfile.TemporaryDirectory() as tmp:
         tmp = Path(tmp)
@@ -70,7 +70,11 @@ def main():
                 out_png, mine, theirs = (tmp / f"{png.stem}-{k}.{x}"
                                          for x in ("png", "gegl.pnm", "cli.pnm"))
                 rc, _, err = run([tool, png, "-o", out_png, "--", op] + props, env)
-                if rc or "WARNING" in err or not out_png.exists():
+                # The tool's own warning at its exit, with no operation too.
+                err = "\n".join(x for x in err.splitlines()
+                                if "gegl_tile_cache_destroy" not in x)
+                # "GeglBuffers leaked": one the operation did not unref.
+                if rc or "WARNING" in err or "leaked" in err or not out_png.exists():
                     fails.append(f"{what}: exit {rc}: {err.strip()[-1000:]}")
                     continue
                 rc, _, err = run([driver, "load", out_png, mine], env)
