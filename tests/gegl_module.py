@@ -17,7 +17,8 @@ passes the input through with one warning; a 1/4 blit (a zoomed-out
 canvas) is the full render scaled down.  Where gimp-console-3 is (the
 roots), GIMP 3 loads the module from the user's GEGL folder, lists the
 operations, and each operation on an 8-bit gray and an RGB layer, appended as a live
-filter (listed, pixels unchanged) and merged, gives the same bytes, and
+filter (listed, pixels unchanged) and merged, gives the same bytes, a live
+filter edited or painted under re-renders (tests/gegl_live_fu.py), and
 the same pixels as the plug-in's procedure there (also at 16 bits and
 8-bit linear, and under a rectangle selection).
 """
@@ -179,12 +180,23 @@ def in_gimp(build, jobs, enums, tmp, fails):
     (tmp / "cases").write_text("\n".join(cases) + "\n")
     env = {k: v for k, v in os.environ.items() if k != "GEGL_PATH"}
     env.update(XDG_DATA_HOME=str(tmp / "data"), GIMP3_DIRECTORY=str(profile),
-               GH_GEGL_CASES=str(tmp / "cases"), GH_GEGL_REPORT=str(tmp / "report"))
+               GH_GEGL_CASES=str(tmp / "cases"), GH_GEGL_REPORT=str(tmp / "report"),
+               GH_GEGL_LIVE_IMAGE=str(IMAGES / "camera.png"))
     start = time.time()
     rc, out, err = run([console, "-i", "--batch-interpreter=python-fu-eval",
                         "-b", "-", "--quit"], env,
-                       stdin=(HERE / "gegl_gimp_fu.py").read_text())
+                       stdin=(HERE / "gegl_gimp_fu.py").read_text()
+                       + (HERE / "gegl_live_fu.py").read_text())
     report = (tmp / "report").read_text().splitlines() if (tmp / "report").exists() else []
+    live = dict(line.split()[1:] for line in report if line.startswith("live "))
+    report = [line for line in report if not line.startswith("live ")]
+    for check, what in (("edited", "a live threshold's level changed after it was "
+                         "appended: merged at the new level"),
+                        ("painted", "white filled under a live equalize: the merge "
+                         "equalizes the new pixels")):
+        print(f"{'ok  ' if live.get(check) == '1' else 'FAIL'} GIMP: {what}")
+        if live.get(check) != "1":
+            fails.append(f"GIMP: {what}: {live.get(check, 'not run')}")
     print(f"GIMP: {len(cases)} filters and procedures in {time.time() - start:.1f} s")
     if len(report) != 1 + len(EXPECTED) + len(cases):
         fails.append(f"GIMP's batch stopped (exit {rc}): {err.strip()[-2000:]}")
