@@ -7,7 +7,7 @@
  * that work and, where the work is long enough to be seen, the progress
  * bar.  At its end the call tells a GPU that was there and not used, once.
  *
- *   CoreTarget target = { drawable, TRUE, image, FALSE, 0, 0, 0, 0 };
+ *   CoreTarget target = { drawable, TRUE, image, FALSE, 0, 0, 0, 0, NULL };
  *   target.intersects = gimp_drawable_mask_intersect (...);
  *   if (core_call_start (&host, &engine, &target, "Equalizing (GPU)",
  *                        &progress, &error))

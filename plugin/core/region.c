@@ -90,7 +90,7 @@ core_region_init (const CoreHost *host, const CoreTarget *target,
   memset (region, 0, sizeof *region);
   region->host = host;
   region->drawable = target->drawable;
-  if (! host->describe (target, info) || ! info->exists)
+  if (! core_describe (host, target, info) || ! info->exists)
     {
       gchar *name = core_region_name (region);
 
@@ -670,4 +670,25 @@ core_region_apply_to (const CoreRegion *region, const gh_op *op,
   g_free (pixels);
   g_object_unref (src);
   return ok;
+}
+
+gboolean
+core_target_describe (const CoreHost *host, const CoreTarget *target,
+                      CoreTarget *described, CoreDrawableInfo *info,
+                      GError **error)
+{
+  CoreRegion region;
+
+  /* A region's description, with core_region_init's message for a
+   * drawable that does not exist; the region's format set-up is cheap
+   * (no round trip to GIMP). */
+  memset (info, 0, sizeof *info);
+  if (! core_region_init (host, target, &region, error))
+    return FALSE;
+  *info = region.info;
+  region.info.buffer = NULL;
+  core_region_clear (&region);
+  *described = *target;
+  described->described = info;
+  return TRUE;
 }

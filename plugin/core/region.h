@@ -202,4 +202,15 @@ gboolean core_region_apply_to (const CoreRegion *region, const gh_op *op,
                                const GeglRectangle *rect, GeglBuffer *dest,
                                gint dest_x, gint dest_y, GError **error);
 
+/* The target's drawable described once for a call that makes several
+ * regions of it (host.h): `info` gets the description (as
+ * core_region_init's region: FALSE with its error when the drawable does
+ * not exist; core_drawable_info_clear it after the call), *described the
+ * target carrying it, whose regions copy it instead of describing again.
+ * Only while the drawable is as described: a region that must see pixels
+ * merged since, or a selection changed since, is made of `target`. */
+gboolean core_target_describe (const CoreHost *host, const CoreTarget *target,
+                               CoreTarget *described, CoreDrawableInfo *info,
+                               GError **error);
+
 #endif

@@ -74,8 +74,10 @@ gboolean flow_choice_request (const FlowHost *host, gpointer drawable,
  * histogram it counts; whose procedure's action is `action` (DIALOG_ACTION_NONE:
  * analyse, which starts on its last action).  `interactive`: the dialog
  * where there is a display; else the remembered settings apply (a repeat
- * that cannot apply fails before counting anything).  OK's apply asks GIMP
- * again: the selection may have changed while the dialog was open.  `hist` (initialised)
+ * that cannot apply fails before counting anything).  The drawable is
+ * described once (core_target_describe) for the histogram, the refusal,
+ * the preview and a repeat's apply; OK after a dialog describes it again,
+ * asking GIMP: the selection may have changed while the dialog was open.  `hist` (initialised)
  * gets the histogram.  FALSE with an error when it failed; a Cancel is
  * TRUE with result->cancelled. */
 gboolean flow_run (const FlowHost *host, gh_engine **engine,
