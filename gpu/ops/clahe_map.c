@@ -53,6 +53,7 @@ struct gh_clahe_map {
   int *tx1, *tx2;     /* per column: the tiles to the left and right */
   int *seg;           /* ... as a segment: 0 (left of the first tile's
                          centre) to tiles_x (right of the last's) */
+  int *seg_end;       /* tiles_x + 1: the column after each segment */
   float *xa, *xa1;    /* ... and their weights */
   gh_engine *engine;
   struct gh_clahe_cuda *gpu; /* NULL: the CPU maps */
@@ -116,6 +117,7 @@ gh_clahe_map_free (struct gh_clahe_map *m)
   free (m->tx1);
   free (m->tx2);
   free (m->seg);
+  free (m->seg_end);
   free (m->xa);
   free (m->xa1);
   free (m);
@@ -195,7 +197,8 @@ build_columns (struct gh_clahe_map *m, gh_error *error)
   m->xa = malloc (w * sizeof *m->xa);
   m->xa1 = malloc (w * sizeof *m->xa1);
   m->seg = malloc (w * sizeof *m->seg);
-  if (!m->tx1 || !m->tx2 || !m->xa || !m->xa1 || !m->seg)
+  m->seg_end = calloc ((size_t) g->tiles_x + 1, sizeof *m->seg_end);
+  if (!m->tx1 || !m->tx2 || !m->xa || !m->xa1 || !m->seg || !m->seg_end)
     return gh_fail (error, GH_ERR_NOMEM, "out of memory for %zu columns", w);
   for (int x = 0; x < g->width; x++)
     {
@@ -204,6 +207,7 @@ build_columns (struct gh_clahe_map *m, gh_error *error)
       m->xa[x] = txf - (float) tx1;
       m->xa1[x] = 1.0f - m->xa[x];
       m->seg[x] = tx1 + 1;
+      m->seg_end[tx1 + 1] = x + 1;
       m->tx1[x] = tx1 > 0 ? tx1 : 0;
       m->tx2[x] = tx2 < g->tiles_x - 1 ? tx2 : g->tiles_x - 1;
     }
@@ -284,6 +288,17 @@ row_weights_of (const gh_clahe_geom *g, int y)
   return r;
 }
 
+/* The span's arithmetic runs in AVX2's 8-wide vectors where the CPU has
+ * them: GCC compiles it for AVX2 and for the baseline and picks at load
+ * time (ifunc).  The same float operations either way (no FMA: the
+ * project builds with -ffp-contract=off), so the same bytes. */
+#if defined(__GNUC__) && !defined(__clang__) && defined(__x86_64__) \
+  && defined(__linux__)
+#define VECTOR_CLONES __attribute__ ((target_clones ("avx2", "default")))
+#else
+#define VECTOR_CLONES
+#endif
+
 /* Columns interpolated at a time: the span's lookups, then its
  * arithmetic in a loop the compiler vectorizes. */
 #define SPAN 256
@@ -331,20 +346,26 @@ quads_build (const struct gh_clahe_map *m, const row_weights *r, quads *t)
  * of src), mapped into every dst_step-th byte of dst (src may be dst):
  * CLAHE_Interpolation_Body's arithmetic, each value's float operations in
  * its order. */
-static void
+static void VECTOR_CLONES
 map_span_u8 (const struct gh_clahe_map *m, const quads *t, int k,
              const row_weights *r, int x, int n, const uint8_t *src,
              int src_step, uint8_t *dst, int dst_step)
 {
   const uint32_t *restrict q = t->q + (size_t) k * t->nseg * 256;
-  const int *restrict seg = m->seg + x;
+  const int *restrict seg = m->seg + x, *restrict seg_end = m->seg_end;
   const float *restrict xa = m->xa + x, *restrict xa1 = m->xa1 + x;
   const float ya = r->ya, ya1 = r->ya1;
   uint32_t l[SPAN];
   uint8_t out[SPAN];
 
-  for (int i = 0; i < n; i++)
-    l[i] = q[(seg[i] - t->s0) * 256 + src[(size_t) i * src_step]];
+  for (int i = 0; i < n;)
+    {
+      /* One segment's columns: one table. */
+      const uint32_t *restrict qs = q + (size_t) (seg[i] - t->s0) * 256;
+      int end = seg_end[seg[i]] - x < n ? seg_end[seg[i]] - x : n;
+      for (; i < end; i++)
+        l[i] = qs[src[(size_t) i * src_step]];
+    }
   for (int i = 0; i < n; i++)
     {
       float l11 = (float) (int) (l[i] & 255);
