@@ -342,44 +342,51 @@ quads_build (const struct gh_clahe_map *m, const row_weights *r, quads *t)
   t->ty2 = r->ty2;
 }
 
-/* n <= SPAN levels of plane k from column x on (every src_step-th byte
- * of src), mapped into every dst_step-th byte of dst (src may be dst):
- * CLAHE_Interpolation_Body's arithmetic, each value's float operations in
- * its order. */
+/* n <= SPAN pixels from column x on, `step` bytes apart, their first
+ * `planes` (1 to 3) bytes the levels of the planes: mapped from src into
+ * dst (src may be dst) by CLAHE_Interpolation_Body's arithmetic, each
+ * value's float operations in its order. */
 static void VECTOR_CLONES
-map_span_u8 (const struct gh_clahe_map *m, const quads *t, int k,
+map_span_u8 (const struct gh_clahe_map *m, const quads *t, int planes,
              const row_weights *r, int x, int n, const uint8_t *src,
-             int src_step, uint8_t *dst, int dst_step)
+             int step, uint8_t *dst)
 {
-  const uint32_t *restrict q = t->q + (size_t) k * t->nseg * 256;
   const int *restrict seg = m->seg + x, *restrict seg_end = m->seg_end;
   const float *restrict xa = m->xa + x, *restrict xa1 = m->xa1 + x;
   const float ya = r->ya, ya1 = r->ya1;
-  uint32_t l[SPAN];
-  uint8_t out[SPAN];
+  size_t plane = (size_t) t->nseg * 256;
+  uint32_t l[3][SPAN];
+  uint8_t out[3][SPAN];
 
   for (int i = 0; i < n;)
     {
-      /* One segment's columns: one table. */
-      const uint32_t *restrict qs = q + (size_t) (seg[i] - t->s0) * 256;
+      /* One segment's columns: one table per plane. */
+      const uint32_t *restrict qs = t->q + (size_t) (seg[i] - t->s0) * 256;
       int end = seg_end[seg[i]] - x < n ? seg_end[seg[i]] - x : n;
-      for (; i < end; i++)
-        l[i] = qs[src[(size_t) i * src_step]];
+      if (planes == 1)
+        for (; i < end; i++)
+          l[0][i] = qs[src[(size_t) i * step]];
+      else
+        for (; i < end; i++)
+          for (int k = 0; k < planes; k++)
+            l[k][i] = qs[k * plane + src[(size_t) i * step + k]];
     }
-  for (int i = 0; i < n; i++)
-    {
-      float l11 = (float) (int) (l[i] & 255);
-      float l12 = (float) (int) (l[i] >> 8 & 255);
-      float l21 = (float) (int) (l[i] >> 16 & 255);
-      float l22 = (float) (int) (l[i] >> 24);
-      out[i] = saturate_u8 ((l11 * xa1[i] + l12 * xa[i]) * ya1
-                            + (l21 * xa1[i] + l22 * xa[i]) * ya);
-    }
-  if (dst_step == 1)
-    memcpy (dst, out, (size_t) n);
+  for (int k = 0; k < planes; k++)
+    for (int i = 0; i < n; i++)
+      {
+        float l11 = (float) (int) (l[k][i] & 255);
+        float l12 = (float) (int) (l[k][i] >> 8 & 255);
+        float l21 = (float) (int) (l[k][i] >> 16 & 255);
+        float l22 = (float) (int) (l[k][i] >> 24);
+        out[k][i] = saturate_u8 ((l11 * xa1[i] + l12 * xa[i]) * ya1
+                                 + (l21 * xa1[i] + l22 * xa[i]) * ya);
+      }
+  if (planes == 1 && step == 1)
+    memcpy (dst, out[0], (size_t) n);
   else
     for (int i = 0; i < n; i++)
-      dst[(size_t) i * dst_step] = out[i];
+      for (int k = 0; k < planes; k++)
+        dst[(size_t) i * step + k] = out[k][i];
 }
 
 /* One U8 row of `width` pixels from column x0 on: each channel (or gray)
@@ -401,15 +408,14 @@ map_row_u8 (const gh_op *op, quads *t, const row_weights *r, uint8_t *row,
       uint8_t *p = row + i0 * bpp;
       if (!m->g.luminance_mode)
         {
-          for (int k = 0; k < m->g.channels; k++)
-            map_span_u8 (m, t, k, r, x, n, p + k, bpp, p + k, bpp);
+          map_span_u8 (m, t, m->g.channels, r, x, n, p, bpp, p);
           continue;
         }
       for (int i = 0; i < n; i++)
         key[i] = (uint8_t) gh_pixel_level_with (
           m->g.layout, p + (size_t) i * bpp, GH_CHANNEL_LUMINANCE,
           m->g.luminance);
-      map_span_u8 (m, t, 0, r, x, n, key, 1, level, 1);
+      map_span_u8 (m, t, 1, r, x, n, key, 1, level);
       for (int i = 0; i < n; i++)
         gh_op_move_luminance_u8 (op, p + (size_t) i * bpp, level[i]);
     }
