@@ -27,6 +27,12 @@
  * precision; the four tile curves' values at the sample are interpolated
  * with the same float weights.
  *
+ * On the CPU, U8: rows shared by the threads; each job keeps, for the two
+ * tile rows around its current row, a table of the four tiles' bytes per
+ * column segment and level in one word, so a pixel's four lookups are one
+ * load; then a span of pixels' arithmetic runs as a vector loop (the same
+ * operations, so the same bytes).
+ *
  * On a GPU (clahe_cuda.cu) the mapping of each channel and gray, with the
  * same float operations. */
 #include "clahe.h"
