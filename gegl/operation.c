@@ -11,7 +11,7 @@ typedef struct
 {
   GeglOperationFilter parent;
   gh_request          request;
-  GhGeglFormat        format;  /* prepare's choice */
+  gh_layer            layer;   /* prepare's choice: how the input is read */
   gboolean            warned;  /* one warning per operation instance */
 } GhGeglOp;
 
@@ -126,11 +126,10 @@ prepare (GeglOperation *operation)
 {
   GhGeglOp *self = (GhGeglOp *) operation;
 
-  gh_gegl_format_choose (gegl_operation_get_source_format (operation,
-                                                           "input"),
-                         &self->format);
-  gegl_operation_set_format (operation, "input", self->format.format);
-  gegl_operation_set_format (operation, "output", self->format.format);
+  gh_gegl_layer (gegl_operation_get_source_format (operation, "input"),
+                 &self->layer);
+  gegl_operation_set_format (operation, "input", self->layer.source);
+  gegl_operation_set_format (operation, "output", self->layer.source);
 }
 
 /* The whole input, as gegl:stretch-contrast asks it; an infinite plane
@@ -169,7 +168,7 @@ filter_process (GeglOperation *operation, GeglBuffer *input,
 
   (void) level;
   g_object_get (gegl_config (), "threads", &threads, NULL);
-  if (gh_gegl_render (&self->request, &self->format, threads, input, &whole,
+  if (gh_gegl_render (&self->request, &self->layer, threads, input, &whole,
                       output, result, &err))
     return TRUE;
   if (! self->warned)
