@@ -19,7 +19,9 @@ roots), GIMP 3 loads the module from the user's GEGL folder, lists the
 operations, and each operation on an 8-bit gray and an RGB layer, appended as a live
 filter (listed, pixels unchanged) and merged, gives the same bytes, and
 the same pixels as the plug-in's procedure there (also at 16 bits and
-8-bit linear, and under a rectangle selection).
+8-bit linear, and under a rectangle selection), and so does each
+operation on the luminance of colour layers in other spaces than sRGB
+(Adobe RGB, P3, gAMA and cHRM, ProPhoto 16-bit).
 """
 import os
 import shutil
@@ -125,6 +127,31 @@ PRECISE = ("coffee", ["U16_NON_LINEAR", "U8_LINEAR"])
 # A rectangle selected on it: GIMP crops a filter's input to the
 # selection's bounds, the procedure counts the selection.
 SELECTION = "37,21,301,203"
+# Colour layers in a space other than sRGB (plugin_profiles.py's
+# fixtures: Adobe RGB, Display P3 with and without alpha, a PNG's gAMA and
+# cHRM, ProPhoto at 16 bits), where GIMP 3's luminance is the space's
+# (babl's): each operation on the luminance as a live filter, merged,
+# against the procedure.  8-bit byte for byte; 16-bit within
+# plugin_profiles.py's tolerance (DEEP_PIXELS, DEEP_LUMINANCE_REL: babl
+# picks its "Y float" path per process by timing, so luminances may differ
+# by 1e-5 and a pixel or two cross a bin).
+PROFILED = HERE / "fixtures" / "profiled"
+IN_SPACE = {"adobe.png": "", "p3.jpg": "", "p3_alpha.png": "",
+            "gama_chrm.png": "", "prophoto16.png": "2,1e-5"}
+ON_LUMINANCE = [("gpu-histogram:equalize", ["mode=luminance"]),
+                ("gpu-histogram:clahe", ["mode=luminance"]),
+                ("gpu-histogram:threshold", ["channel=luminance"]),
+                ("gpu-histogram:posterize", ["channel=luminance"])]
+
+
+def numbered(op, props, enums):
+    """PROP=VALUE with enum values as their numbers (GI has no class for
+    the module's enums)."""
+    numbers = []
+    for p in props:
+        name, value = p.split("=")
+        numbers.append(f"{name}={enums.get(op, {}).get(name, {}).get(value, value)}")
+    return numbers
 
 
 def in_gimp(build, jobs, enums, tmp, fails):
@@ -159,11 +186,7 @@ def in_gimp(build, jobs, enums, tmp, fails):
         seen.add((j["png"], j["op"]))
         if not first and j["png"].stem != PRECISE[0]:
             continue
-        numbers = []
-        for p in j["props"]:
-            name, value = p.split("=")
-            value = enums.get(j["op"], {}).get(name, {}).get(value, value)
-            numbers.append(f"{name}={value}")
+        numbers = numbered(j["op"], j["props"], enums)
         out = j["theirs"].with_name(j["theirs"].name.replace("cli", "gimp"))
         variants = [("", "")]
         if j["png"].stem == PRECISE[0] and first:
@@ -171,11 +194,16 @@ def in_gimp(build, jobs, enums, tmp, fails):
         for precision, selection in variants:
             cases.append("\t".join([str(j["png"]), precision, selection, j["op"],
                                     PROCEDURES[j["op"]],
-                                    "" if precision or selection else str(out)]
+                                    "" if precision or selection else str(out), ""]
                                    + numbers))
             names.append(f"{j['what']} {precision or 'u8'}"
                          + (f" selection {selection}" if selection else ""))
         compared.append((f"GIMP {j['what']}", out, j["theirs"]))
+    for image, tolerance in IN_SPACE.items():
+        for op, props in ON_LUMINANCE:
+            cases.append("\t".join([str(PROFILED / image), "", "", op, PROCEDURES[op], "",
+                                    tolerance] + numbered(op, props, enums)))
+            names.append(f"{image} {op} {' '.join(props)}")
     (tmp / "cases").write_text("\n".join(cases) + "\n")
     env = {k: v for k, v in os.environ.items() if k != "GEGL_PATH"}
     env.update(XDG_DATA_HOME=str(tmp / "data"), GIMP3_DIRECTORY=str(profile),
@@ -195,9 +223,10 @@ def in_gimp(build, jobs, enums, tmp, fails):
         elif word == "menu" and "<Image>/Filters/" not in rest:
             fails.append(f"GIMP's menu path: {rest}")
         elif word == "case":
-            n, listed, unchanged, changed, same = rest.split()
+            n, listed, unchanged, changed, same, detail = rest.split()
             what = f"GIMP {names[int(n)]}"
-            print(f"{'ok  ' if same == '1' else 'FAIL'} {what}: merged = procedure")
+            print(f"{'ok  ' if same == '1' else 'FAIL'} {what}: merged = procedure "
+                  f"({detail})")
             if listed + unchanged + changed != "111":
                 fails.append(f"{what}: not listed as a live filter, pixels changed "
                              "before the merge, or not after")
