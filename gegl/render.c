@@ -12,7 +12,7 @@
 typedef struct
 {
   const gh_layer *layer;
-  gh_layer_view   view;       /* kind 0: the pixels go to the engine     */
+  gh_layer_view   view;       /* kind NONE: the pixels go to the engine  */
   gh_layout       layout;     /* what the engine gets: the layer's, or   */
   gsize           bpp;        /* the view's pieces                       */
   gint            rows;       /* per strip */
@@ -29,7 +29,7 @@ static gh_layer_view_kind
 view_of (const gh_layer *layer, gh_request *req)
 {
   if (! layer->luminance_from)
-    return 0;
+    return GH_LAYER_VIEW_NONE;
   if (gh_operation_param (req->operation, GH_PARAM_CHANNEL) >= 0
       && req->channel == GH_CHANNEL_LUMINANCE)
     {
@@ -42,7 +42,7 @@ view_of (const gh_layer *layer, gh_request *req)
       req->mode = GH_EQUALIZE_CHANNELS;
       return GH_LAYER_VIEW_MOVE;
     }
-  return 0;
+  return GH_LAYER_VIEW_NONE;
 }
 
 static gboolean
@@ -57,7 +57,7 @@ strips_init (Strips *s, const gh_layer *layer, gh_layer_view_kind kind,
   s->layout = layer->layout;
   s->bpp = source_bpp;
   /* A view's strip holds the pixels read for the luminance too. */
-  if (kind)
+  if (kind != GH_LAYER_VIEW_NONE)
     most = MAX (most, (gsize) babl_format_get_bytes_per_pixel (
                                 layer->luminance_from));
   row = (gsize) MAX (width, 1) * most;
@@ -69,7 +69,7 @@ strips_init (Strips *s, const gh_layer *layer, gh_layer_view_kind kind,
                   "out of memory for a strip of %d rows", s->rows);
       return FALSE;
     }
-  if (! kind)
+  if (kind == GH_LAYER_VIEW_NONE)
     return TRUE;
   if (gh_layer_view_init (&s->view, layer, kind,
                           (gsize) MAX (width, 1) * s->rows, error) != GH_OK)
@@ -101,10 +101,10 @@ strip_get (Strips *s, GeglBuffer *buffer, const GeglRectangle *rect, gint y,
   GeglRectangle r = { rect->x, y, rect->width,
                       MIN (s->rows, rect->y + rect->height - y) };
 
-  if (! s->view.kind || with_pixels)
+  if (s->view.kind == GH_LAYER_VIEW_NONE || with_pixels)
     gegl_buffer_get (buffer, &r, 1.0, s->layer->source, s->pixels,
                      GEGL_AUTO_ROWSTRIDE, GEGL_ABYSS_NONE);
-  if (s->view.kind)
+  if (s->view.kind != GH_LAYER_VIEW_NONE)
     {
       gegl_buffer_get (buffer, &r, 1.0, s->layer->luminance_from,
                        s->view.read, GEGL_AUTO_ROWSTRIDE, GEGL_ABYSS_NONE);
@@ -118,7 +118,7 @@ strip_get (Strips *s, GeglBuffer *buffer, const GeglRectangle *rect, gint y,
 static guchar *
 engine_strip (const Strips *s)
 {
-  return s->view.kind ? s->piece : s->pixels;
+  return s->view.kind != GH_LAYER_VIEW_NONE ? s->piece : s->pixels;
 }
 
 /* The request's channel as the layout has it (see render.h). */

@@ -27,7 +27,8 @@
 
 typedef enum
 {
-  GH_LAYER_VIEW_PAINT = 1,
+  GH_LAYER_VIEW_NONE = 0, /* no view: the pixels go to the engine */
+  GH_LAYER_VIEW_PAINT,
   GH_LAYER_VIEW_MOVE
 } gh_layer_view_kind;
 

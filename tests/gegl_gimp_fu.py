@@ -5,12 +5,12 @@
 # GH_GEGL_CASES (lines of tab-separated fields: image file, precision (""
 # or a Gimp.Precision name), selection ("" or a rectangle "x,y,w,h"),
 # operation, procedure, output PNM ("" for none), tolerance ("" exact,
-# else "PIXELS,REL": at most PIXELS pixels with a sample more than REL
-# apart), PROP=VALUE...); writes GH_GEGL_REPORT: "ops <names>", "menu
+# else "PIXELS,LIMIT": at most PIXELS pixels with a sample more than LIMIT
+# apart, in the sample's units), PROP=VALUE...); writes GH_GEGL_REPORT: "ops <names>", "menu
 # <operation> <path>" and per case "case <n> <live filter listed> <pixels
 # unchanged while live> <changed once merged> <merged equals the
-# procedure's, within the tolerance> <pixels apart beyond REL, or
-# "exact">".  Converted layers and those above 8 bits are compared as
+# procedure's, within the tolerance> <"exact", or how far apart: pixels
+# beyond LIMIT (0 without a tolerance) and the largest difference>".  Converted layers and those above 8 bits are compared as
 # floats.
 import os
 import gi
@@ -34,15 +34,16 @@ def write_pnm(path, layer, data):
         f.write(f"P{5 if depth == 1 else 6}\n{w} {h}\n255\n".encode() + bytes(data))
 
 
-def apart(a, b, components, rel):
-    """Pixels of float pixel data `a` and `b` with a sample more than `rel`
-    (relative, at least absolute) apart."""
-    a, b = array.array("f", a), array.array("f", b)
-    far = set()
+def apart(a, b, sample, components, limit):
+    """Pixels of pixel data `a` and `b` (u8 or float samples) with a sample
+    more than `limit` apart, and the largest difference."""
+    a, b = (array.array("B" if sample == "u8" else "f", x) for x in (a, b))
+    far, most = set(), 0
     for i, (x, y) in enumerate(zip(a, b)):
-        if abs(x - y) > rel * max(1.0, abs(y)):
+        most = max(most, abs(x - y))
+        if abs(x - y) > limit:
             far.add(i // components)
-    return len(far)
+    return len(far), most
 
 
 def load(png, precision, selection):
@@ -109,11 +110,13 @@ for n, line in enumerate(open(os.environ["GH_GEGL_CASES"])):
     status = proc.run(args).index(0)
     by_procedure = pixels(layer2, sample) if status == Gimp.PDBStatusType.SUCCESS else None
     same, detail = merged == by_procedure, "exact"
-    if not same and tolerance and by_procedure is not None and sample == "float":
-        most, rel = tolerance.split(",")
-        far = apart(merged, by_procedure, (1 if layer.is_gray() else 3)
-                    + layer.has_alpha(), float(rel))
-        same, detail = far <= int(most), f"{far}px>{rel}"
+    if not same and by_procedure is not None:
+        most, limit = (tolerance or "0,0").split(",")
+        far, largest = apart(merged, by_procedure, sample,
+                             (1 if layer.is_gray() else 3) + layer.has_alpha(),
+                             float(limit))
+        same = bool(tolerance) and far <= int(most)
+        detail = f"{far}px>{limit},max{largest:.3g}"
     report.write(f"case {n} {int(listed)} {int(live == before)} {int(merged != before)} "
                  f"{int(same)} {detail}\n")
     img.delete()

@@ -67,7 +67,7 @@ typedef struct CoreKept CoreKept;
  * result's luminance. */
 typedef enum
 {
-  CORE_VIEW_PIXELS = 0,
+  CORE_VIEW_PIXELS = GH_LAYER_VIEW_NONE,
   CORE_VIEW_PAINT = GH_LAYER_VIEW_PAINT,
   CORE_VIEW_MOVE = GH_LAYER_VIEW_MOVE
 } CoreView;
