@@ -4,6 +4,7 @@
 #include "core/actions.h"
 #include "core/batch.h"
 #include "export_batch.h"
+#include "filter.h"
 #include "flow_host.h"
 #include "resident.h"
 
@@ -157,6 +158,11 @@ action_procedure_new (GimpPlugIn *plug_in, gh_operation op,
                                          blurb, min, max, value,
                                          G_PARAM_READWRITE);
     }
+  if (gimp3_filter_has_live (op))
+    gimp_procedure_add_boolean_argument (procedure, gimp3_arg_live.name,
+                                         gimp3_arg_live.nick,
+                                         gimp3_arg_live.blurb, FALSE,
+                                         G_PARAM_READWRITE);
   if (action->returns == CORE_RETURN_THRESHOLD)
     gimp_procedure_add_int_return_value (
       procedure, core_ret_threshold.name, core_ret_threshold.nick,
