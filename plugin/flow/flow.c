@@ -105,7 +105,7 @@ choose (const FlowHost *host, gh_engine *engine, const CoreTarget *target,
   gpointer    drawable = target->drawable;
   FlowDialog  d = { host, drawable, state->hist, NULL };
   DialogHooks hooks = { preview_pixels, export_csv, host->reference_picker,
-                        &d };
+                        &d, host->live_offered };
   GError     *refusal = NULL;
   gboolean    chosen;
   gchar      *text;
@@ -133,7 +133,8 @@ choose (const FlowHost *host, gh_engine *engine, const CoreTarget *target,
 }
 
 /* OK: the choice applied with the dialog's histogram, under the progress
- * bar with its procedure's text. */
+ * bar with its procedure's text: as the host's filter where it has one
+ * for it (GIMP 3's live filters), else by the core. */
 static gboolean
 apply (const FlowHost *host, gh_engine *engine,
        const CoreTarget *target, const DialogChoice *choice,
@@ -143,6 +144,7 @@ apply (const FlowHost *host, gh_engine *engine,
   CoreTarget                now = core_target (target->drawable);
   const CoreAction         *action;
   CoreRequest               req;
+  gboolean                  applied = FALSE;
   gboolean                  ok;
 
   if (! (action = core_action_get (choice->request.operation)))
@@ -152,8 +154,10 @@ apply (const FlowHost *host, gh_engine *engine,
   host->core->progress_text (action->proc->progress);
   if (host->undo_group)
     host->undo_group (target->image, TRUE);
-  ok = core_action_apply (host->core, engine, &now, &req, hist, &whole,
-                          NULL, error);
+  ok = ! host->apply_filter
+       || host->apply_filter (&now, &req, choice->live, &applied, error);
+  ok = ok && (applied || core_action_apply (host->core, engine, &now, &req,
+                                            hist, &whole, NULL, error));
   if (host->undo_group)
     host->undo_group (target->image, FALSE);
   return ok;

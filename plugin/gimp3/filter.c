@@ -17,6 +17,30 @@ gimp3_filter_has_live (gh_operation op)
   return gh_gegl_operation_name (op) != NULL;
 }
 
+gboolean
+gimp3_filter_offered (const DialogChoice *choice,
+                      gpointer data G_GNUC_UNUSED)
+{
+  const gchar *name = gh_gegl_operation_name (choice->request.operation);
+
+  return name && choice->request.n_bins == 0 && gegl_has_operation (name);
+}
+
+gboolean
+gimp3_filter_apply_flow (const CoreTarget *target, const CoreRequest *req,
+                         gboolean live, gboolean *applied, GError **error)
+{
+  /* The dialog's target has no facts (core_target): its image asked. */
+  CoreTarget        own = *target;
+  gh_request_result result;
+  Gimp3FilterStatus status;
+
+  own.image = gimp_item_get_image (GIMP_ITEM (target->drawable));
+  status = gimp3_filter_apply (&own, req, live, &result, error);
+  *applied = status == GIMP3_FILTER_APPLIED;
+  return status != GIMP3_FILTER_FAILED;
+}
+
 /* Whether the procedure applies the luminance (its mode, or its channel). */
 static gboolean
 uses_luminance (const gh_request *r)

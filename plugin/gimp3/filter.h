@@ -17,6 +17,7 @@
 #include <libgimp/gimp.h>
 
 #include "core/actions.h"
+#include "dialog_state.h"
 
 /* The procedures' optional argument (GIMP 3 only): leave the filter live. */
 extern const CoreArgText gimp3_arg_live;
@@ -32,6 +33,16 @@ typedef enum
 
 /* Whether `op`'s procedure takes `live` (the module has its operation). */
 gboolean gimp3_filter_has_live (gh_operation op);
+
+/* The dialog flow's hooks (FlowHost.live_offered, .apply_filter): whether
+ * the dialog's choice can be left live (a module operation the plug-in's
+ * GEGL knows, applied at its own thresholds, not at the markers' bins),
+ * and OK's apply through gimp3_filter_apply (*applied FALSE: the pixel
+ * path). */
+gboolean gimp3_filter_offered (const DialogChoice *choice, gpointer data);
+gboolean gimp3_filter_apply_flow (const CoreTarget *target,
+                                  const CoreRequest *req, gboolean live,
+                                  gboolean *applied, GError **error);
 
 /* `req` (checked against the vocabulary first) applied to the target's
  * drawable as the module's filter: merged, or with `live` appended to the
