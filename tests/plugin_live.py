@@ -15,6 +15,9 @@ path makes none), equal byte for byte to the session without it (today's
 pixel path); with live TRUE the layer's filter list holds the module's
 filter, its pixels unchanged until merged, then the same bytes.  Without
 the module, live TRUE works as today: no filter, the pixel path's bytes.
+An interactive run without a display (the dialog flow on its settings,
+as Filters > Repeat; a first run's: none remembered) does the same
+through the flow's hook.
 One undo step is the procedure's undo group around either path (GIMP has
 no PDB call that undoes: ui_gimp_dialog.py's Ctrl+Z checks the dialog's).
 """
@@ -30,12 +33,13 @@ SKIP = 77
 HERE = Path(__file__).resolve().parent
 IMAGES = HERE.parent / "testimages"
 
-# (image, procedure, arguments, merged through the module): the four
-# procedures with a module operation, on a colour and a gray layer;
-# binarize's Otsu and multi-Otsu merged stay on the pixel path (their
-# levels are the return values, which the plug-in counts).
+# (image, procedure, arguments, merged through the module[, run mode]):
+# the four procedures with a module operation, on a colour and a gray
+# layer; binarize's Otsu and multi-Otsu merged stay on the pixel path
+# (their levels are the return values, which the plug-in counts).
 CASES = [
     ("coffee", "equalize", ["mode=0"], True),
+    ("coffee", "clahe", [], True, "INTERACTIVE"),
     ("coffee", "equalize", ["mode=1"], True),
     ("camera", "equalize", ["mode=0"], True),
     ("coffee", "clahe", ["clip-limit=3.5", "tiles-x=5", "tiles-y=3", "mode=1"], True),
@@ -59,8 +63,9 @@ def session(plugin, module, profile, tmp, name):
     shutil.copy2(plugin, plug_in / "gpu-histogram")
     cases = tmp / "cases"
     cases.write_text("".join(
-        "\t".join([str(IMAGES / f"{png}.png"), f"plug-in-gpu-histogram-{proc}"] + args) + "\n"
-        for png, proc, args, _ in CASES))
+        "\t".join([str(IMAGES / f"{png}.png"), (mode or ["NONINTERACTIVE"])[0],
+                   f"plug-in-gpu-histogram-{proc}"] + args) + "\n"
+        for png, proc, args, _, *mode in CASES))
     env = {k: v for k, v in os.environ.items() if k != "GEGL_PATH"}
     env.update(XDG_DATA_HOME=str(data), GIMP3_DIRECTORY=str(profile),
                GH_LIVE_CASES=str(cases), GH_LIVE_OUT=str(out),
@@ -104,10 +109,10 @@ def main():
         without_out, without_rows = session(plugin, None, profile, tmp, "pixels")
         if len(with_rows) != len(CASES) or len(without_rows) != len(CASES):
             fails.append("a session stopped early")
-        for n, (png, proc, args, module_merges) in enumerate(CASES):
+        for n, (png, proc, args, module_merges, *mode) in enumerate(CASES):
             if n >= min(len(with_rows), len(without_rows)):
                 break
-            what = f"{proc} {' '.join(args)} on {png}"
+            what = f"{' '.join([proc] + args)} on {png}" + (f" ({mode[0]})" if mode else "")
             w, wo = with_rows[n], without_rows[n]
             # status, filters left, filters made, return, live status,
             # listed, unchanged while live

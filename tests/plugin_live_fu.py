@@ -1,11 +1,13 @@
 # Python-Fu, run by tests/plugin_live.py in gimp-console-3 (-b - < this):
 # the GIMP 3 procedures with `live` FALSE and TRUE.  Reads GH_LIVE_CASES
-# (lines of tab-separated fields: PNG, procedure, PROP=VALUE...) and
+# (lines of tab-separated fields: PNG, run mode (a Gimp.RunMode name),
+# procedure, PROP=VALUE...) and
 # GH_LIVE_OUT (a folder); writes there per case <n>-merged.raw and
 # <n>-live.raw (the pixels after the live filter was merged) and to
 # GH_LIVE_REPORT per case "case <n> <merged: status> <filters left>
 # <filters the procedure made> <return> <live: status> <listed> <pixels
 # unchanged while live>".
+import glob
 import os
 import gi
 gi.require_version("Gimp", "3.0")
@@ -28,13 +30,24 @@ def next_filter_id(layer):
     return n
 
 
-def run(png, procedure, props, live):
+def forget(procedure):
+    # An interactive run takes the remembered settings where there are
+    # any (GIMP 3's rule): without them, a first run's, the ones given.
+    folder = os.path.join(os.environ["GIMP3_DIRECTORY"], "plug-in-settings")
+    for name in glob.glob(os.path.join(folder, f"*{procedure}.last")):
+        os.remove(name)
+
+
+def run(png, mode, procedure, props, live):
     img = Gimp.file_load(Gimp.RunMode.NONINTERACTIVE, Gio.File.new_for_path(png))
     layer = img.get_layers()[0]
     before = pixels(layer)
     first = next_filter_id(layer)
     proc = Gimp.get_pdb().lookup_procedure(procedure)
     args = proc.create_config()
+    if mode == "INTERACTIVE":
+        forget(procedure)
+    args.set_property("run-mode", getattr(Gimp.RunMode, mode))
     args.set_property("image", img)
     args.set_core_object_array("drawables", [layer])
     for p in props:
@@ -59,10 +72,10 @@ Gegl.init(None)
 out = os.environ["GH_LIVE_OUT"]
 report = open(os.environ["GH_LIVE_REPORT"], "w")
 for n, line in enumerate(open(os.environ["GH_LIVE_CASES"])):
-    png, procedure, *props = line.rstrip("\n").split("\t")
-    status, filters, made, ret, _, merged = run(png, procedure, props, False)
+    png, mode, procedure, *props = line.rstrip("\n").split("\t")
+    status, filters, made, ret, _, merged = run(png, mode, procedure, props, False)
     open(f"{out}/{n}-merged.raw", "wb").write(merged)
-    lstatus, lfilters, _, _, unchanged, live = run(png, procedure, props, True)
+    lstatus, lfilters, _, _, unchanged, live = run(png, mode, procedure, props, True)
     open(f"{out}/{n}-live.raw", "wb").write(live)
     report.write(f"case {n} {status} {len(filters)} {made} {ret} {lstatus} "
                  f"{int(any(f.startswith('gpu-histogram:') for f in lfilters))} "
