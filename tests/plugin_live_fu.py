@@ -1,7 +1,7 @@
 # Python-Fu, run by tests/plugin_live.py in gimp-console-3 (-b - < this):
 # the GIMP 3 procedures with `live` FALSE and TRUE.  Reads GH_LIVE_CASES
 # (lines of tab-separated fields: PNG, run mode (a Gimp.RunMode name),
-# procedure, PROP=VALUE...) and
+# procedure, PROP=VALUE... ("select=x,y,w,h": a rectangle selected)) and
 # GH_LIVE_OUT (a folder); writes there per case <n>-merged.raw and
 # <n>-live.raw (the pixels after the live filter was merged) and to
 # GH_LIVE_REPORT per case "case <n> <merged: status> <filters left>
@@ -52,6 +52,9 @@ def run(png, mode, procedure, props, live):
     args.set_core_object_array("drawables", [layer])
     for p in props:
         name, value = p.split("=")
+        if name == "select":
+            img.select_rectangle(Gimp.ChannelOps.REPLACE, *map(int, value.split(",")))
+            continue
         args.set_property(name, float(value) if "." in value else int(value))
     args.set_property("live", live)
     values = proc.run(args)
