@@ -106,7 +106,7 @@ choose (const FlowHost *host, gh_engine *engine, const CoreTarget *target,
   gpointer    drawable = target->drawable;
   FlowDialog  d = { host, drawable, state->hist, NULL };
   DialogHooks hooks = { preview_pixels, export_csv, host->reference_picker,
-                        &d };
+                        &d, host->live_offered };
   GError     *refusal = NULL;
   gboolean    chosen;
   gchar      *text;
@@ -133,10 +133,11 @@ choose (const FlowHost *host, gh_engine *engine, const CoreTarget *target,
 }
 
 /* OK: the choice applied with the dialog's histogram, under the progress
- * bar with its procedure's text.  After a dialog (`again`) the drawable
- * is described anew, its facts asked of GIMP again: the selection (or the
- * drawable) may have changed while the dialog was open; a repeat applies
- * to the target as described. */
+ * bar with its procedure's text: as the host's filter where it has one
+ * for it (GIMP 3's live filters), else by the core.  After a dialog
+ * (`again`) the drawable is described anew, its facts asked of GIMP
+ * again: the selection (or the drawable) may have changed while the
+ * dialog was open; a repeat applies to the target as described. */
 static gboolean
 apply (const FlowHost *host, gh_engine *engine,
        const CoreTarget *target, gboolean again, const DialogChoice *choice,
@@ -147,6 +148,7 @@ apply (const FlowHost *host, gh_engine *engine,
                                         : *target;
   const CoreAction         *action;
   CoreRequest               req;
+  gboolean                  applied = FALSE;
   gboolean                  ok;
 
   if (! (action = core_action_get (choice->request.operation)))
@@ -156,8 +158,10 @@ apply (const FlowHost *host, gh_engine *engine,
   host->core->progress_text (action->proc->progress);
   if (host->undo_group)
     host->undo_group (target->image, TRUE);
-  ok = core_action_apply (host->core, engine, &now, &req, hist, &whole,
-                          NULL, error);
+  ok = ! host->apply_filter
+       || host->apply_filter (&now, &req, choice->live, &applied, error);
+  ok = ok && (applied || core_action_apply (host->core, engine, &now, &req,
+                                            hist, &whole, NULL, error));
   if (host->undo_group)
     host->undo_group (target->image, FALSE);
   return ok;

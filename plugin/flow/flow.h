@@ -52,6 +52,16 @@ typedef struct
   /* An undo group around OK's apply, in `image` (NULL: the host's
    * merge_shadow is one undo step already). */
   void      (*undo_group)       (gpointer image, gboolean start);
+  /* GIMP 3's live filters (plugin/gimp3/filter.h); NULL: none (GIMP
+   * 2.10).  live_offered: the dialog's DialogHooks.live_offered (data
+   * unused).  apply_filter: OK's request applied as the host's filter,
+   * merged or `live`, inside the undo group, where it can (*applied);
+   * FALSE when that failed, nothing changed; *applied FALSE: the core's
+   * pixel path applies it. */
+  gboolean  (*live_offered)     (const DialogChoice *choice, gpointer data);
+  gboolean  (*apply_filter)     (const CoreTarget *target,
+                                 const CoreRequest *req, gboolean live,
+                                 gboolean *applied, GError **error);
 } FlowHost;
 
 typedef struct
