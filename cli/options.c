@@ -46,7 +46,7 @@ static const char usage_head[] =
   "                    .apply per channel, or on the luminance\n"
   "  --match FILE      its histogram matched to --reference's (scikit-\n"
   "                    image's match_histograms, rounded to the nearest)\n"
-  "  --reference REF   the netpbm image --match matches\n"
+  "  --reference REF   the image --match matches\n"
   "  --posterize FILE  each of --classes classes of --channel painted with\n"
   "                    its level (prints scikit-image's threshold_multiotsu\n"
   "                    'thresholds: T1,T2,...')\n"
