@@ -17,8 +17,9 @@ Usage: cli_formats.py PATH-TO-gpu-histogram-cli
     written losslessly (PNG), at the --quality asked;
 (d) the input's ICC profile is in PNG, JPEG and TIFF results;
 (e) several inputs with %n in the output name: one file each, equal to single runs;
-(f) bad input (missing, unknown extension, corrupt PNG and JPEG, a 16-bit image to
-    netpbm, an output name with no %n for several inputs): non-zero exit, a
+(f) --mask as an 8-bit gray PNG, on 8-bit (= netpbm) and 16-bit images;
+(g) bad input (missing, unknown extension, corrupt PNG and JPEG, a 16-bit image to
+    netpbm, a colour mask, an output name with no %n for several inputs): non-zero exit, a
     message, and nothing written in the output folder (no temporary left).
 Exit status: 0 all passed, 1 something failed, 77 (meson: skipped) without
 cv2/numpy/PIL or in a build without GEGL.
@@ -272,6 +273,33 @@ def check_several(checks, cli, tmp):
     checks.report("several inputs: one file each through %n, equal to single runs", problem)
 
 
+def check_mask(checks, cli, tmp):
+    """--mask as a PNG: on an 8-bit PNG the statistics printed with the mask
+    as P5 and the image as netpbm; on a 16-bit PNG (the mask widened to
+    floats) the pixels counted are the mask's sum / 255."""
+    rng = np.random.default_rng(7)
+    a8, a16 = photo(3, 8, None), photo(3, 16, rng)
+    mask = rng.integers(0, 256, a8.shape[:2], dtype=np.uint8)
+    problem = None
+    try:
+        write(tmp / "m.png", mask)
+        write_pnm(tmp / "m.pgm", mask)
+        write(tmp / "a8.png", a8)
+        write_pnm(tmp / "a8.ppm", a8)
+        write(tmp / "a16.png", a16)
+        png = ok(cli, [tmp / "a8.png", "--mask", tmp / "m.png"])
+        pnm = ok(cli, [tmp / "a8.ppm", "--mask", tmp / "m.pgm"])
+        deep = ok(cli, [tmp / "a16.png", "--mask", tmp / "m.png"])
+        pixels = float(deep.splitlines()[2].split(",")[2])
+        want = mask.sum(dtype=np.float64) / 255
+        problem = ("8-bit: not the netpbm statistics" if png != pnm else
+                   None if abs(pixels - want) <= 1e-5 * want else
+                   f"16-bit: {pixels} pixels counted, mask sum / 255 = {want}")
+    except (OSError, RuntimeError, ValueError, IndexError, subprocess.TimeoutExpired) as e:
+        problem = str(e)
+    checks.report("--mask as a PNG: 8-bit = netpbm, 16-bit counts the mask", problem)
+
+
 def check_refused(checks, cli, tmp):
     bad = tmp / "bad"
     bad.mkdir()
@@ -291,13 +319,17 @@ def check_refused(checks, cli, tmp):
         "corrupt PNG": [bad / "truncated.png", "--equalize", out / "x.png"],
         "corrupt JPEG": [bad / "garbage.jpg", "--equalize", out / "x.jpg"],
         "16-bit image to netpbm": [bad / "deep.png", "--equalize", out / "x.ppm"],
+        "a colour mask": [bad / "fine.png", "--mask", bad / "fine.png", "--equalize", out / "x.png"],
         "several inputs, one output name": [bad / "fine.png", bad / "fine.png",
                                             "--equalize", out / "x.png"],
     }
     for what, args in cases.items():
         rc, _, err = run(cli, args)
         left = sorted(p.name for p in out.iterdir())
-        message = err.strip().splitlines()[-1] if err.strip() else ""
+        # The reason: a usage error's first line (the usage follows), else
+        # the last (GEGL's and libpng's own lines come first).
+        lines = err.strip().splitlines() or [""]
+        message = lines[0] if rc == 2 else lines[-1]
         problem = ("exit 0" if rc == 0 else "no message" if not message
                    else f"left {left}" if left else None)
         checks.report(f"refused, nothing written: {what} ({message})", problem)
@@ -326,6 +358,7 @@ def main():
         check_jpeg(checks, cli, tmp)
         check_icc(checks, cli, tmp)
         check_several(checks, cli, tmp)
+        check_mask(checks, cli, tmp)
         check_refused(checks, cli, tmp)
     print(f"{checks.passed} passed, {checks.failed} failed")
     return 1 if checks.failed else 0
