@@ -469,6 +469,17 @@ gh_engine_gpu_ready (gh_engine *e)
 #endif
 }
 
+int
+gh_engine_gpu_preferred (gh_engine *e, int threads)
+{
+  gh_threads *pool = gh_engine_threads (e);
+
+  return gh_engine_gpu_ready (e)
+         && (e->options.backend == GH_BACKEND_CUDA
+             || (pool ? gh_threads_count (pool) : gh_threads_cores ())
+                  < threads);
+}
+
 gh_threads *
 gh_engine_threads (gh_engine *e)
 {

@@ -8,6 +8,10 @@
  * finishes on the CPU: the engine tells it as its own fallback (the
  * one-line reason, gh_engine_gpu_failed, stderr unless quiet) and counts
  * on the CPU from then on.
+ * gh_engine_gpu_preferred: gh_engine_gpu_ready, and under AUTO only where
+ * the engine's CPU threads are fewer than `threads`: the number of them
+ * that does the caller's work as fast as the GPU (measured by the caller);
+ * a backend of CUDA asked for takes the GPU whatever the threads.
  * gh_engine_threads: the engine's CPU threads (gh_options.cpu_threads of
  * them), which the operations beside it may run on between the engine's
  * own calls; NULL for NULL.
@@ -21,6 +25,7 @@
 #include "threads.h"
 
 int gh_engine_gpu_ready (gh_engine *engine);
+int gh_engine_gpu_preferred (gh_engine *engine, int threads);
 void gh_engine_gpu_lost (gh_engine *engine, const char *why);
 gh_threads *gh_engine_threads (gh_engine *engine);
 gh_status gh_engine_gpu_injected (gh_engine *engine, gh_error *why);

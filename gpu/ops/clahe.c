@@ -17,7 +17,8 @@
  * rows it touches times the tile columns), which the threads share: no
  * two write the same counts.
  *
- * On a GPU (an engine on CUDA, U8 images): the tile counts of each strip
+ * On a GPU (an engine on CUDA, U8 images; under AUTO only with fewer CPU
+ * threads than GH_CLAHE_GPU_THREADS, clahe.h): the tile counts of each strip
  * and the interpolation of each rectangle (each channel and gray; the
  * luminance mode's colour move stays on the CPU) run there
  * (clahe_cuda.cu), with the same integers and the same float operations;
@@ -168,7 +169,8 @@ gh_clahe_begin (gh_engine *engine, const gh_clahe_params *p, gh_layout layout,
     g->src_row[y - g->height] = gh_reflect101 (y, g->height);
   c->engine = engine;
 #if GH_HAVE_CUDA
-  if (sample == GH_SAMPLE_U8 && gh_engine_gpu_ready (engine))
+  if (sample == GH_SAMPLE_U8
+      && gh_engine_gpu_preferred (engine, GH_CLAHE_GPU_THREADS))
     {
       gh_error why;
       if (gh_clahe_cuda_create (g, &c->gpu, &why) != GH_OK)

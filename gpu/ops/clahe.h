@@ -51,6 +51,13 @@ struct gh_clahe {
 #define GH_CLAHE_MAX_JOBS 32
 #define GH_CLAHE_JOB_PIXELS ((size_t) 1 << 16)
 
+/* Under AUTO the GPU counts and maps CLAHE only for an engine of fewer CPU
+ * threads than this: on the H100 host, 12 MP with 8 x 8 tiles took the GPU
+ * 6-8 ms gray and 18-21 ms RGB, the CPU 24 and 73 ms on one thread, 4.0
+ * and 10.4 ms on 16 (BENCHMARKS.md, 2026-11-26, issue 27 part 1): the CPU
+ * is as fast from about 4 threads on. */
+#define GH_CLAHE_GPU_THREADS 4
+
 /* cv::borderInterpolate (p, len, BORDER_REFLECT_101). */
 int gh_reflect101 (long p, long len);
 

@@ -249,7 +249,7 @@ gh_op_clahe (gh_op *op, const gh_clahe *c, gh_error *error)
 #if GH_HAVE_CUDA
   /* The GPU maps what it can map whole: each channel, or gray. */
   if (c->sample == GH_SAMPLE_U8 && !m->g.luminance_mode
-      && gh_engine_gpu_ready (c->engine))
+      && gh_engine_gpu_preferred (c->engine, GH_CLAHE_GPU_THREADS))
     {
       gh_error why;
       if (gh_clahe_cuda_create (&m->g, &m->gpu, &why) != GH_OK
