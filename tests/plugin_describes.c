@@ -1,17 +1,17 @@
 /* plugin_describes.c — a call describes its drawable once (issue 25).
  *
  * The plug-in's core (plugin/core/) and the dialog flow (plugin/flow/) on
- * a host made of GEGL buffers in memory that counts, per drawable, how
- * often it is described (CoreHost.describe: in GIMP a few round trips and
- * a new buffer).  Each procedure's call without a dialog (analyse, every
- * action's arguments applied, export, a batch's file) and a repeat of the
- * last settings (the flow without a display) describe the call's drawable
- * once.  The dialog's call (the histogram, the refusal check, the
- * preview's format, the preview of every action, CLAHE's at two parameter
- * sets) describes it once, and OK once more: OK must see a selection
- * changed while the dialog was open, which is checked too (only the new
- * selection's pixels change).  The preview's scratch layers and match's
- * reference are other drawables, not counted against the call's.
+ * a host made of GEGL buffers in memory (fake_host.h) that counts, per
+ * drawable, how often it is described (CoreHost.describe: in GIMP a few
+ * round trips and a new buffer).  Each procedure's call without a dialog
+ * (analyse, every action's arguments applied, export, a batch's file) and
+ * a repeat of the last settings (the flow without a display) describe the
+ * call's drawable once.  The dialog's call (the histogram, the refusal
+ * check, the preview's format, the preview of every action, CLAHE's at two
+ * parameter sets) describes it once, and OK once more: OK must see a
+ * selection changed while the dialog was open, which is checked too (only
+ * the new selection's pixels change).  The preview's scratch layers and
+ * match's reference are other drawables, not counted against the call's.
  *
  * Ends with "N passed, N failed".
  */
@@ -23,55 +23,29 @@
 #include "core/batch.h"
 #include "core/call.h"
 #include "core/operations.h"
+#include "fake_host.h"
 #include "flow.h"
 #include "test_util.h"
 
 #define WIDTH  96
 #define HEIGHT 64
 
-/* A drawable: its pixels, the shadow the operations write, its image's
- * selection (`box`, 255 inside; NULL: none) and how often it was
- * described. */
-typedef struct
-{
-  GeglBuffer   *buffer;
-  GeglBuffer   *shadow;
-  GeglBuffer   *selection;
-  GeglRectangle box;
-  gint          describes;
-} Fake;
-
-/* The describes of drawables closed since (the batch's files). */
-static gint closed_describes;
-static gint closed_images;
-
+/* A layer of the fake host (fake_host.h), RGB 8-bit: a gradient with
+ * texture, so that every operation changes some pixels. */
 static Fake *
-fake_new (gint width, gint height)
+fake_gradient (gint width, gint height)
 {
-  Fake   *f = g_new0 (Fake, 1);
+  Fake   *f = fake_new (width, height, FALSE, FALSE, FALSE, NULL);
   guchar *px = g_malloc ((gsize) width * height * 3);
 
-  /* A gradient with texture: every operation changes some pixels. */
   for (gint i = 0; i < width * height; i++)
     for (gint c = 0; c < 3; c++)
       px[i * 3 + c] = (guchar) (40 + (i % width) + (i / width) / 2
                                 + 13 * c + (i * 7 + c) % 11);
-  f->buffer = gegl_buffer_new (GEGL_RECTANGLE (0, 0, width, height),
-                               babl_format ("R'G'B' u8"));
   gegl_buffer_set (f->buffer, NULL, 0, babl_format ("R'G'B' u8"), px,
                    GEGL_AUTO_ROWSTRIDE);
-  f->box = *gegl_buffer_get_extent (f->buffer);
   g_free (px);
   return f;
-}
-
-static void
-fake_free (Fake *f)
-{
-  g_clear_object (&f->buffer);
-  g_clear_object (&f->shadow);
-  g_clear_object (&f->selection);
-  g_free (f);
 }
 
 /* Selects `box` of the drawable's image (all or nothing). */
@@ -89,115 +63,13 @@ fake_select (Fake *f, const GeglRectangle *box)
   f->box = *box;
 }
 
-/* What a host's run asks GIMP once (gimp_drawable_mask_intersect). */
-static CoreTarget
-run_target (Fake *f)
-{
-  CoreTarget target = core_target (f);
-
-  target.asked = TRUE;
-  target.intersects = TRUE;
-  target.x = f->box.x;
-  target.y = f->box.y;
-  target.width = f->box.width;
-  target.height = f->box.height;
-  return target;
-}
-
-/* As the GIMP hosts' describe: the run's facts where it asked them, else
- * asked here; the buffer handed over. */
-static gboolean
-describe (const CoreTarget *target, CoreDrawableInfo *info)
-{
-  Fake      *f = target->drawable;
-  CoreTarget facts = target->asked ? *target : run_target (f);
-
-  memset (info, 0, sizeof *info);
-  f->describes++;
-  core_drawable_info_fill (info, g_object_ref (f->buffer), &facts);
-  info->has_selection = f->selection != NULL;
-  return TRUE;
-}
-
-static void
-item_facts (gpointer drawable, gboolean exists, gchar **name,
-            gboolean *is_group, gboolean *locked)
-{
-  (void) drawable;
-  (void) exists;
-  if (name)
-    *name = g_strdup ("fake");
-  if (is_group)
-    *is_group = FALSE;
-  if (locked)
-    *locked = FALSE;
-}
-
-static GeglBuffer *
-buffer (gpointer drawable)
-{
-  return g_object_ref (((Fake *) drawable)->buffer);
-}
-
-static GeglBuffer *
-shadow_buffer (gpointer drawable)
-{
-  Fake *f = drawable;
-
-  if (! f->shadow)
-    f->shadow = gegl_buffer_new (gegl_buffer_get_extent (f->buffer),
-                                 gegl_buffer_get_format (f->buffer));
-  return g_object_ref (f->shadow);
-}
-
-static GeglBuffer *
-selection_buffer (gpointer drawable)
-{
-  return g_object_ref (((Fake *) drawable)->selection);
-}
-
-static const Babl *
-format (gpointer drawable)
-{
-  return gegl_buffer_get_format (((Fake *) drawable)->buffer);
-}
-
-/* The selection is all or nothing: the merge copies the rectangle. */
-static void
-merge_shadow (gpointer drawable, gint x, gint y, gint width, gint height)
-{
-  Fake *f = drawable;
-
-  gegl_buffer_copy (f->shadow, GEGL_RECTANGLE (x, y, width, height),
-                    GEGL_ABYSS_NONE, f->buffer,
-                    GEGL_RECTANGLE (x, y, width, height));
-}
-
-static gint
-tile_height (void)
-{
-  return 64;
-}
-
-static void
-progress_text (const gchar *text)
-{
-  (void) text;
-}
-
-static void
-progress_update (gdouble fraction)
-{
-  (void) fraction;
-}
-
 /* A file is an image of one layer, itself. */
 static gpointer
 file_load (const gchar *path, gpointer *drawable, GError **error)
 {
   (void) path;
   (void) error;
-  *drawable = fake_new (WIDTH, HEIGHT);
+  *drawable = fake_gradient (WIDTH, HEIGHT);
   return *drawable;
 }
 
@@ -212,38 +84,14 @@ file_save (gpointer image, gpointer drawable, const gchar *path,
   return TRUE;
 }
 
-static void
-image_close (gpointer image)
-{
-  closed_describes += ((Fake *) image)->describes;
-  closed_images++;
-  fake_free (image);
-}
-
-static gpointer
-scratch_layer (gpointer drawable, gint width, gint height, gpointer *layer)
-{
-  (void) drawable;
-  *layer = fake_new (width, height);
-  return *layer;
-}
-
+/* Describes counted (fake_describe); a batch's files counted as they
+ * close (fake_image_close). */
 static const CoreHost host = {
   .luminance = GH_LUMINANCE_PERCEPTUAL,
-  .describe = describe,
-  .item_facts = item_facts,
-  .buffer = buffer,
-  .shadow_buffer = shadow_buffer,
-  .selection_buffer = selection_buffer,
-  .format = format,
-  .merge_shadow = merge_shadow,
-  .tile_height = tile_height,
-  .progress_text = progress_text,
-  .progress_update = progress_update,
+  .describe = fake_describe,
+  FAKE_HOST_CALLBACKS,
   .file_load = file_load,
   .file_save = file_save,
-  .image_close = image_close,
-  .scratch_layer = scratch_layer,
 };
 
 /* Match's reference, item ID 1. */
@@ -354,8 +202,8 @@ static gint
 flow_describes (gh_engine **engine, DialogAction action,
                 gboolean interactive, Fake **kept)
 {
-  Fake        *f = fake_new (WIDTH, HEIGHT);
-  CoreTarget   target = run_target (f);
+  Fake        *f = fake_gradient (WIDTH, HEIGHT);
+  CoreTarget   target = fake_run_target (f);
   gh_histogram hist;
   FlowResult   result;
   GError      *error = NULL;
@@ -385,8 +233,8 @@ static gint
 action_describes (gh_engine **engine, gh_operation op)
 {
   const CoreAction *action = core_action_get (op);
-  Fake             *f = fake_new (WIDTH, HEIGHT);
-  CoreTarget        target = run_target (f);
+  Fake             *f = fake_gradient (WIDTH, HEIGHT);
+  CoreTarget        target = fake_run_target (f);
   CoreRequest       req;
   gh_request_result result;
   gdouble           values[CORE_ACTION_MAX_ARGS], min, max;
@@ -407,8 +255,8 @@ action_describes (gh_engine **engine, gh_operation op)
 static void
 check_calls (gh_engine **engine, const gchar *dir)
 {
-  Fake         *f = fake_new (WIDTH, HEIGHT);
-  CoreTarget    target = run_target (f);
+  Fake         *f = fake_gradient (WIDTH, HEIGHT);
+  CoreTarget    target = fake_run_target (f);
   gh_histogram  hist;
   const CoreProgress *progress;
   gdouble       seconds;
@@ -476,15 +324,16 @@ check_batch (gh_engine *engine, const gchar *dir)
       gchar  *failures = NULL;
       GError *error = NULL;
 
-      closed_describes = closed_images = 0;
+      fake_closed_describes = fake_closed_images = 0;
       CHECK (core_batch_run (&host, engine, pattern, operations[k], out,
                              stats, &done, &failed, &failures, &error)
              && done == 3 && failed == 0,
              "batch %d: %u done, %u failed: %s %s", operations[k], done,
              failed, error ? error->message : "", failures ? failures : "");
-      CHECK (closed_images == 3 && closed_describes == closed_images,
+      CHECK (fake_closed_images == 3
+             && fake_closed_describes == fake_closed_images,
              "batch %d: %d describes of %d files, 1 each expected",
-             operations[k], closed_describes, closed_images);
+             operations[k], fake_closed_describes, fake_closed_images);
       g_free (failures);
       g_clear_error (&error);
     }
@@ -525,7 +374,7 @@ check_ok_sees_selection (gh_engine **engine)
 {
   static const GeglRectangle box = { 10, 8, 30, 20 };
   Fake         *f;
-  Fake         *original = fake_new (WIDTH, HEIGHT);
+  Fake         *original = fake_gradient (WIDTH, HEIGHT);
   guchar       *was = g_malloc (WIDTH * HEIGHT * 3);
   guchar       *now = g_malloc (WIDTH * HEIGHT * 3);
   gint          outside = 0, inside = 0;
@@ -586,7 +435,7 @@ main (void)
       printf ("no engine: %s\n", error->message);
       return 1;
     }
-  reference = fake_new (WIDTH / 2, HEIGHT / 2);
+  reference = fake_gradient (WIDTH / 2, HEIGHT / 2);
   check_calls (&engine, dir);
   check_batch (engine, dir);
   check_flows (&engine);

@@ -1,8 +1,8 @@
 /* ui_preview.c — the dialog's preview is what OK does, pixel for pixel.
  *
  * The plug-in's core (plugin/core/preview.c, actions.c) and the dialog
- * flow's choice (plugin/flow/) on a host made of GEGL buffers in memory,
- * no GIMP: for every dialog action (equalize, binarize, CLAHE,
+ * flow's choice (plugin/flow/) on a host made of GEGL buffers in memory
+ * (fake_host.h), no GIMP: for every dialog action (equalize, binarize, CLAHE,
  * match, posterize) on RGB, gray and float layers, with and without a
  * rectangular selection, core_preview_pixels of rectangles anywhere on the
  * layer (inside, across and outside the selection's box), as GIMP's
@@ -28,59 +28,13 @@
 
 #include "core/operations.h"
 #include "core/preview.h"
+#include "fake_host.h"
 #include "flow.h"
 #include "test_util.h"
 
-#define TILE 64
-
-/* A drawable: its pixels, the shadow the operations write, and its own
- * image's selection (NULL: none; else 255 inside `box`). */
-typedef struct
-{
-  GeglBuffer   *buffer;
-  GeglBuffer   *shadow;
-  GeglBuffer   *selection;
-  GeglRectangle box;
-  gboolean      gray, alpha, is_float;
-  const Babl   *space; /* NULL: sRGB */
-} Fake;
-
-static const Babl *
-fake_format (const Fake *f)
-{
-  static const char *const names[2][2][2] = {
-    { { "R'G'B' u8", "R'G'B'A u8" }, { "Y' u8", "Y'A u8" } },
-    { { "R'G'B' float", "R'G'B'A float" }, { "Y' float", "Y'A float" } },
-  };
-
-  return babl_format_with_space (names[f->is_float][f->gray][f->alpha],
-                                 f->space);
-}
-
-static Fake *
-fake_new (gint width, gint height, gboolean gray, gboolean alpha,
-          gboolean is_float, const Babl *space)
-{
-  Fake *f = g_new0 (Fake, 1);
-
-  f->gray = gray;
-  f->alpha = alpha;
-  f->is_float = is_float;
-  f->space = space;
-  f->buffer = gegl_buffer_new (GEGL_RECTANGLE (0, 0, width, height),
-                               fake_format (f));
-  return f;
-}
-
-static void
-fake_free (Fake *f)
-{
-  g_clear_object (&f->buffer);
-  g_clear_object (&f->shadow);
-  g_clear_object (&f->selection);
-  g_free (f);
-}
-
+/* Not the GIMP hosts' describe (fake_describe): the facts from the
+ * layer's kind and its selection's box, no buffer handed over (the core
+ * asks buffer ()); not counted. */
 static gboolean
 describe (const CoreTarget *target, CoreDrawableInfo *info)
 {
@@ -109,111 +63,12 @@ describe (const CoreTarget *target, CoreDrawableInfo *info)
   return TRUE;
 }
 
-static void
-item_facts (gpointer drawable, gboolean exists, gchar **name,
-            gboolean *is_group, gboolean *locked)
-{
-  (void) drawable;
-  (void) exists;
-  if (name)
-    *name = g_strdup ("fake");
-  if (is_group)
-    *is_group = FALSE;
-  if (locked)
-    *locked = FALSE;
-}
-
-static GeglBuffer *
-buffer (gpointer drawable)
-{
-  return g_object_ref (((Fake *) drawable)->buffer);
-}
-
-static GeglBuffer *
-shadow_buffer (gpointer drawable)
-{
-  Fake *f = drawable;
-
-  if (! f->shadow)
-    f->shadow = gegl_buffer_new (gegl_buffer_get_extent (f->buffer),
-                                 fake_format (f));
-  return g_object_ref (f->shadow);
-}
-
-static GeglBuffer *
-selection_buffer (gpointer drawable)
-{
-  return g_object_ref (((Fake *) drawable)->selection);
-}
-
-static const Babl *
-format (gpointer drawable)
-{
-  return fake_format (drawable);
-}
-
-/* The selection is all or nothing inside its box: the merge copies. */
-static void
-merge_shadow (gpointer drawable, gint x, gint y, gint width, gint height)
-{
-  Fake *f = drawable;
-
-  gegl_buffer_copy (f->shadow, GEGL_RECTANGLE (x, y, width, height),
-                    GEGL_ABYSS_NONE, f->buffer,
-                    GEGL_RECTANGLE (x, y, width, height));
-}
-
-static gint
-tile_height (void)
-{
-  return TILE;
-}
-
-static void
-progress_text (const gchar *text)
-{
-  (void) text;
-}
-
-static void
-progress_update (gdouble fraction)
-{
-  (void) fraction;
-}
-
-static void
-image_close (gpointer image)
-{
-  fake_free (image);
-}
-
-/* The scratch image is its one layer. */
-static gpointer
-scratch_layer (gpointer drawable, gint width, gint height, gpointer *layer)
-{
-  Fake *f = drawable;
-
-  *layer = fake_new (width, height, f->gray, f->alpha, f->is_float,
-                     f->space);
-  return *layer;
-}
-
 /* No files: the batch's calls are not the dialog's.  GIMP 2.10's
  * luminance rule; host3 (made in main) GIMP 3's. */
 static const CoreHost host = {
   .luminance = GH_LUMINANCE_PERCEPTUAL,
   .describe = describe,
-  .item_facts = item_facts,
-  .buffer = buffer,
-  .shadow_buffer = shadow_buffer,
-  .selection_buffer = selection_buffer,
-  .format = format,
-  .merge_shadow = merge_shadow,
-  .tile_height = tile_height,
-  .progress_text = progress_text,
-  .progress_update = progress_update,
-  .image_close = image_close,
-  .scratch_layer = scratch_layer,
+  FAKE_HOST_CALLBACKS,
 };
 static CoreHost host3;
 
