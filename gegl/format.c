@@ -34,3 +34,22 @@ gh_gegl_format_choose (const Babl *source, GhGeglFormat *out)
               out->sample == GH_SAMPLE_U8 ? "u8" : "float");
   out->format = babl_format_with_space (name, space);
 }
+
+void
+gh_gegl_format_use_bins (GhGeglFormat *format, int bins)
+{
+  char        name[32];
+  const Babl *space = babl_format_get_space (format->format);
+  const char *encoding = babl_format_get_encoding (format->format);
+  size_t      n = strcspn (encoding, " ");
+
+  if (bins == format->bins)
+    return;
+  format->bins = bins;
+  if (format->sample == GH_SAMPLE_F32)
+    return;
+  format->sample = GH_SAMPLE_F32;
+  /* "R'G'B'A u8" -> "R'G'B'A float", in the same space. */
+  snprintf (name, sizeof name, "%.*s float", (int) n, encoding);
+  format->format = babl_format_with_space (name, space);
+}

@@ -33,4 +33,9 @@ typedef struct
 /* `source` may be NULL (nothing connected yet): RGBA float then. */
 void gh_gegl_format_choose (const Babl *source, GhGeglFormat *out);
 
+/* The same pixels counted in `bins` bins: read as floats where the
+ * count differs (plugin/core/region.c's core_region_use_bins: match's
+ * reference is binned as the image it is matched to). */
+void gh_gegl_format_use_bins (GhGeglFormat *format, int bins);
+
 #endif

@@ -122,20 +122,44 @@ apply (const gh_op *op, const Strips *s, GeglBuffer *input,
   return TRUE;
 }
 
+/* The CPU backend, as many threads as GEGL's own (GIMP's budget): the
+ * GPU is for when it is measured faster inside GIMP. */
+static gh_status
+engine_create (int threads, gh_engine **engine, gh_error *error)
+{
+  gh_options options;
+
+  gh_options_init (&options);
+  options.backend = GH_BACKEND_CPU;
+  options.cpu_threads = threads;
+  options.quiet = 1;
+  return gh_engine_create (&options, engine, error);
+}
+
 gboolean
 gh_gegl_render (const gh_request *request, const GhGeglFormat *format,
                 int threads, GeglBuffer *input, const GeglRectangle *whole,
                 GeglBuffer *output, const GeglRectangle *result,
                 gh_error *error)
 {
-  gh_options         options;
+  return gh_gegl_render_reference (request, format, threads, input, whole,
+                                   NULL, output, result, error);
+}
+
+gboolean
+gh_gegl_render_reference (const gh_request *request,
+                          const GhGeglFormat *format, int threads,
+                          GeglBuffer *input, const GeglRectangle *whole,
+                          const gh_histogram *reference, GeglBuffer *output,
+                          const GeglRectangle *result, gh_error *error)
+{
   gh_engine         *engine = NULL;
   gh_histogram       hist;
   gh_clahe          *clahe = NULL;
   gh_op              op;
   gh_request         req;
   gh_request_inputs  in = { format->layout, format->sample, format->luminance,
-                            format->bins, &hist, NULL, NULL };
+                            format->bins, &hist, reference, NULL };
   Strips             s;
   gboolean           ok = FALSE;
 
@@ -148,13 +172,7 @@ gh_gegl_render (const gh_request *request, const GhGeglFormat *format,
     return TRUE;
   if (! strips_init (&s, format, MAX (whole->width, result->width), error))
     return FALSE;
-  /* The CPU backend, as many threads as GEGL's own (GIMP's budget): the
-   * GPU is for when it is measured faster inside GIMP. */
-  gh_options_init (&options);
-  options.backend = GH_BACKEND_CPU;
-  options.cpu_threads = threads;
-  options.quiet = 1;
-  if (gh_engine_create (&options, &engine, error) == GH_OK
+  if (engine_create (threads, &engine, error) == GH_OK
       && count (&req, &s, engine, input, whole, &hist, &clahe, error))
     {
       in.clahe = clahe;
@@ -165,6 +183,33 @@ gh_gegl_render (const gh_request *request, const GhGeglFormat *format,
   if (clahe)
     gh_clahe_destroy (clahe);
   gh_histogram_clear (&hist);
+  gh_engine_destroy (engine);
+  g_free (s.pixels);
+  return ok;
+}
+
+gboolean
+gh_gegl_histogram (const GhGeglFormat *format, int threads,
+                   GeglBuffer *buffer, const GeglRectangle *whole,
+                   gh_histogram *hist, gh_error *error)
+{
+  gh_engine *engine = NULL;
+  gh_clahe  *clahe = NULL;
+  gh_request equalize; /* needs the histogram, nothing else */
+  Strips     s;
+  gboolean   ok;
+
+  memset (error, 0, sizeof *error);
+  gh_request_defaults (&equalize, GH_REQ_EQUALIZE);
+  if (whole->width <= 0 || whole->height <= 0)
+    {
+      g_snprintf (error->message, sizeof error->message, "it is empty");
+      return FALSE;
+    }
+  if (! strips_init (&s, format, whole->width, error))
+    return FALSE;
+  ok = engine_create (threads, &engine, error) == GH_OK
+       && count (&equalize, &s, engine, buffer, whole, hist, &clahe, error);
   gh_engine_destroy (engine);
   g_free (s.pixels);
   return ok;

@@ -26,4 +26,22 @@ gboolean gh_gegl_render (const gh_request *request, const GhGeglFormat *format,
                          const GeglRectangle *whole, GeglBuffer *output,
                          const GeglRectangle *result, gh_error *error);
 
+/* As gh_gegl_render, with the reference histogram an operation that
+ * needs one (GH_NEEDS_REFERENCE: match) is prepared with; NULL for none. */
+gboolean gh_gegl_render_reference (const gh_request *request,
+                                   const GhGeglFormat *format, int threads,
+                                   GeglBuffer *input,
+                                   const GeglRectangle *whole,
+                                   const gh_histogram *reference,
+                                   GeglBuffer *output,
+                                   const GeglRectangle *result,
+                                   gh_error *error);
+
+/* The histogram of `whole` of `buffer` read in `format` (its bins), as
+ * gh_gegl_render counts its input: what match takes as its reference.
+ * `hist` is gh_histogram_init'ed by the caller, who clears it. */
+gboolean gh_gegl_histogram (const GhGeglFormat *format, int threads,
+                            GeglBuffer *buffer, const GeglRectangle *whole,
+                            gh_histogram *hist, gh_error *error);
+
 #endif
