@@ -92,4 +92,47 @@ for n, line in enumerate(open(os.environ["GH_GEGL_CASES"])):
                  f"{int(merged == by_procedure)}\n")
     img.delete()
     img2.delete()
+
+
+def match_cases(path):
+    """gpu-histogram:match with a second image's layer on its aux input
+    (gimp_drawable_filter_set_aux_input), appended and merged, against
+    plug-in-gpu-histogram-match with that layer as its reference.  Lines
+    of GH_GEGL_MATCH_CASES: PNG, reference PNG, mode (a number), output
+    PNM; reported as "match <n> <listed> <unchanged while appended>
+    <changed once merged> <merged equals the procedure's>"."""
+    for n, line in enumerate(open(path)):
+        png, ref_png, mode, out = line.rstrip("\n").split("\t")
+        img, layer = load(png, "", "")
+        ref, ref_layer = load(ref_png, "", "")
+        before = pixels(layer, "u8")
+        flt = Gimp.DrawableFilter.new(layer, "gpu-histogram:match", "gpu-histogram")
+        flt.get_config().set_property("mode", int(mode))
+        flt.set_aux_input("aux", ref_layer)
+        flt.update()
+        layer.append_filter(flt)
+        listed = any(f.get_operation_name() == "gpu-histogram:match"
+                     for f in layer.get_filters())
+        live = pixels(layer, "u8")
+        layer.merge_filters()
+        merged = pixels(layer, "u8")
+        write_pnm(out, layer, merged)
+        img2, layer2 = load(png, "", "")
+        proc = pdb.lookup_procedure("plug-in-gpu-histogram-match")
+        args = proc.create_config()
+        args.set_property("image", img2)
+        args.set_core_object_array("drawables", [layer2])
+        args.set_property("reference", ref_layer)
+        args.set_property("mode", int(mode))
+        status = proc.run(args).index(0)
+        by_procedure = (pixels(layer2, "u8") if status == Gimp.PDBStatusType.SUCCESS
+                        else None)
+        report.write(f"match {n} {int(listed)} {int(live == before)} "
+                     f"{int(merged != before)} {int(merged == by_procedure)}\n")
+        for i in (img, ref, img2):
+            i.delete()
+
+
+if os.environ.get("GH_GEGL_MATCH_CASES"):
+    match_cases(os.environ["GH_GEGL_MATCH_CASES"])
 report.close()
