@@ -255,9 +255,10 @@ def in_gimp(build, jobs, enums, tmp, fails, matches=()):
         elif word == "match":
             n, listed, unchanged, changed, same = rest.split()
             what = match_names[int(n)]
-            # GIMP may keep a filter with an aux input live or merge it
-            # at once: either way the merged pixels are the procedure's.
-            how = "live until merged" if listed + unchanged == "11" else "merged at once"
+            # GIMP 3.0 and 3.2 refuse a filter with an aux input live (it
+            # is merged directly then): either way the merged pixels are
+            # the procedure's.
+            how = "live until merged" if listed + unchanged == "11" else "refused live, merged"
             print(f"{'ok  ' if same == '1' else 'FAIL'} {what} ({how}): merged = procedure")
             if changed != "1" or same != "1":
                 fails.append(f"{what}: merged filter unchanged or differs from the "
