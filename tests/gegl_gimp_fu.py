@@ -99,13 +99,14 @@ def match_cases(path):
     (gimp_drawable_filter_set_aux_input), appended and merged (or merged
     directly where GIMP refuses it appended), against
     plug-in-gpu-histogram-match with that layer as its reference.  Lines
-    of GH_GEGL_MATCH_CASES: PNG, reference PNG, mode (a number), output
-    PNM; reported as "match <n> <listed> <unchanged while appended>
+    of GH_GEGL_MATCH_CASES: PNG, reference PNG, the reference's precision
+    ("" or a Gimp.Precision name), mode (a number), output PNM ("" for
+    none); reported as "match <n> <listed> <unchanged while appended>
     <changed once merged> <merged equals the procedure's>"."""
     for n, line in enumerate(open(path)):
-        png, ref_png, mode, out = line.rstrip("\n").split("\t")
+        png, ref_png, ref_precision, mode, out = line.rstrip("\n").split("\t")
         img, layer = load(png, "", "")
-        ref, ref_layer = load(ref_png, "", "")
+        ref, ref_layer = load(ref_png, ref_precision, "")
         before = pixels(layer, "u8")
         flt = Gimp.DrawableFilter.new(layer, "gpu-histogram:match", "gpu-histogram")
         flt.get_config().set_property("mode", int(mode))
@@ -122,7 +123,8 @@ def match_cases(path):
         else:
             layer.merge_filter(flt)
         merged = pixels(layer, "u8")
-        write_pnm(out, layer, merged)
+        if out:
+            write_pnm(out, layer, merged)
         img2, layer2 = load(png, "", "")
         proc = pdb.lookup_procedure("plug-in-gpu-histogram-match")
         args = proc.create_config()

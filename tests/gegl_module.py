@@ -159,17 +159,22 @@ def match_jobs(cli, tmp):
 
 def match_gimp_cases(jobs, enums, tmp):
     """The match jobs without alpha on IN_GIMP's images, for
-    gegl_gimp_fu.py (GH_GEGL_MATCH_CASES): their names, and [(what,
-    GIMP's result, the CLI's)]."""
+    gegl_gimp_fu.py (GH_GEGL_MATCH_CASES), and the colour image's
+    each-channel one again with its reference at 16 bits (counted as floats
+    in the image's 256 bins; compared with the procedure only): their names, and [(what, GIMP's
+    result, the CLI's)]."""
     lines, names, compared = [], [], []
     for j in jobs:
         if j["alpha"] or j["png"].stem not in IN_GIMP:
             continue
         out = j["theirs"].with_name(j["theirs"].name.replace("cli", "gimp"))
         mode = enums.get("gpu-histogram:match", {}).get("mode", {}).get(j["mode"])
-        lines.append("\t".join(map(str, [j["png"], j["ref"], mode, out])))
+        lines.append("\t".join(map(str, [j["png"], j["ref"], "", mode, out])))
         names.append(f"GIMP {j['what']}")
         compared.append((f"GIMP {j['what']}", out, j["theirs"]))
+        if j["png"].stem == PRECISE[0] and j["mode"] == "each-channel":
+            lines.append("\t".join(map(str, [j["png"], j["ref"], PRECISE[1][0], mode, ""])))
+            names.append(f"GIMP {j['what']} reference {PRECISE[1][0]}")
     (tmp / "match-cases").write_text("\n".join(lines) + "\n")
     return names, compared
 
