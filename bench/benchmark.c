@@ -8,6 +8,7 @@
  *   gpu-histogram-bench [--megapixels N] [--photo FILE.pam] [--repeat R]
  *                       [--threads T] [--cpu-only] [--cpu-ceiling]
  *   gpu-histogram-bench --clahe FILE.pnm [--clahe FILE.pnm...] [--repeat R]
+ *                       [--threads T]
  *
  * --clahe times CLAHE instead, CPU beside GPU (clahe_bench.h).
  */
@@ -165,7 +166,7 @@ main (int argc, char **argv)
                    "[--repeat R] [--threads T] [--cpu-only] "
                    "[--cpu-ceiling]\n"
                    "       %s --clahe FILE.pnm [--clahe FILE.pnm...] "
-                   "[--repeat R]\n",
+                   "[--repeat R] [--threads T]\n",
                    argv[0], argv[0]);
           return 2;
         }
@@ -174,7 +175,7 @@ main (int argc, char **argv)
     return fprintf (stderr, "--megapixels and --repeat must be positive\n"),
            2;
   if (n_clahe > 0)
-    return clahe_bench (clahe_files, n_clahe, repeat) ? 1 : 0;
+    return clahe_bench (clahe_files, n_clahe, repeat, threads) ? 1 : 0;
   width = 8192;
   height = (size_t) (mp * 1e6 / (double) width + 0.5);
   if (height < 1)

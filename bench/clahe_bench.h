@@ -2,12 +2,14 @@
  * --clahe FILE...): the engine's CLAHE (8x8 tiles, clip limit 2, each
  * channel) on each netpbm file held in memory, on the CPU and, when the
  * engine can use a GPU, on the GPU; the two results compared byte for
- * byte.  One "clahe-row" line per file (name, width, height, depth, CPU
- * and GPU milliseconds, equal or not) for bench/clahe_vs_opencv.py. */
+ * byte.  The CPU engine runs `threads` threads (gh_options.cpu_threads;
+ * 0: one per core).  One "clahe-row" line per file (name, width, height,
+ * depth, CPU and GPU milliseconds, equal or not) for
+ * bench/clahe_vs_opencv.py. */
 #ifndef BENCH_CLAHE_BENCH_H
 #define BENCH_CLAHE_BENCH_H
 
 /* 0 on success. */
-int clahe_bench (const char *const *files, int n, int repeat);
+int clahe_bench (const char *const *files, int n, int repeat, int threads);
 
 #endif

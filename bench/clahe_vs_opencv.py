@@ -1,13 +1,20 @@
 """CLAHE beside OpenCV's, in one run: 12 MP gray and RGB images (the test
 photo resized to 4000x3000), OpenCV's createCLAHE(2.0, (8, 8)).apply on the
-CPU (all its threads; RGB as split, apply per channel, merge) and, when this
-OpenCV has CUDA and a device, cv2.cuda's CLAHE (uploads and downloads
-included, and without them); then the engine's CPU and GPU CLAHE on the same
-files (gpu-histogram-bench --clahe), medians, printed side by side.
+CPU (RGB as split, apply per channel, merge) and, when this OpenCV has CUDA
+and a device, cv2.cuda's CLAHE (uploads and downloads included, and without
+them); then the engine's CPU and GPU CLAHE on the same files
+(gpu-histogram-bench --clahe), printed side by side.
 
     python3 bench/clahe_vs_opencv.py BENCH_EXE PHOTO [repeat]
+                                     [--threads T[,T...]] [--rounds N]
+
+Each CPU column runs on T threads (OpenCV's setNumThreads, the engine's
+--threads; 0, the default: all of them).  A round times the engine (the
+median of `repeat` calls) and then OpenCV (the same) for each T in turn;
+each figure is the best of the rounds' medians, so load from other work on
+a shared machine weighs on both alike.
 """
-import re
+import argparse
 import subprocess
 import sys
 import tempfile
@@ -63,25 +70,12 @@ def opencv_cuda(img, repeat):
     return median_ms(whole, repeat), median_ms(kernels, repeat)
 
 
-def main():
-    if len(sys.argv) not in (3, 4):
-        raise SystemExit("usage: clahe_vs_opencv.py BENCH_EXE PHOTO [repeat]")
-    exe, photo = sys.argv[1], sys.argv[2]
-    repeat = int(sys.argv[3]) if len(sys.argv) == 4 else 5
-    rgb = cv2.resize(cv2.imread(photo, cv2.IMREAD_COLOR)[..., ::-1], (4000, 3000),
-                     interpolation=cv2.INTER_CUBIC)
-    images = {"gray": cv2.cvtColor(rgb, cv2.COLOR_RGB2GRAY), "rgb": np.ascontiguousarray(rgb)}
-    with tempfile.TemporaryDirectory() as tmp:
-        files = {}
-        for name, a in images.items():
-            path = Path(tmp) / (f"{name}.pgm" if a.ndim == 2 else f"{name}.ppm")
-            h, w = a.shape[:2]
-            path.write_bytes(f"P{5 if a.ndim == 2 else 6}\n{w} {h}\n255\n".encode() + a.tobytes())
-            files[str(path)] = name
-        args = [exe, "--repeat", str(repeat)]
-        for f in files:
-            args += ["--clahe", f]
-        p = subprocess.run(args, capture_output=True, text=True)
+def engine_cpu_gpu(exe, files, repeat, threads):
+    """{image name: (CPU ms, GPU ms or -1)} from one run of the benchmark."""
+    args = [exe, "--repeat", str(repeat), "--threads", str(threads)]
+    for f in files:
+        args += ["--clahe", f]
+    p = subprocess.run(args, capture_output=True, text=True)
     print(p.stdout, end="")
     if p.returncode != 0:
         print(p.stderr, end="")
@@ -91,18 +85,54 @@ def main():
         if line.startswith("clahe-row,"):
             _, f, w, h, d, cpu, gpu, _same = line.split(",")
             rows[files[f]] = (float(cpu), float(gpu))
-    print(f"\n== CLAHE 4000x3000, 8x8 tiles, clip 2, ms (median of {repeat}); "
-          f"OpenCV {cv2.__version__} on {cv2.getNumThreads()} threads")
-    print(f"{'image':6} {'OpenCV CPU':>11} {'OpenCV CUDA':>20} {'engine CPU':>11} "
-          f"{'engine GPU':>11} {'GPU vs OpenCV CPU':>18}")
-    for name, a in images.items():
-        cv_cpu = opencv_cpu(a, repeat)
-        cuda = opencv_cuda(a, repeat)
-        cuda_s = "n/a" if cuda is None else f"{cuda[0]:.1f} ({cuda[1]:.1f} kernels)"
-        cpu, gpu = rows[name]
-        gpu_s = "n/a" if gpu < 0 else f"{gpu:.1f}"
-        ratio = "n/a" if gpu < 0 else f"{cv_cpu / gpu:.1f}x"
-        print(f"{name:6} {cv_cpu:11.1f} {cuda_s:>20} {cpu:11.1f} {gpu_s:>11} {ratio:>18}")
+    return rows
+
+
+def main():
+    ap = argparse.ArgumentParser(usage=__doc__)
+    ap.add_argument("exe")
+    ap.add_argument("photo")
+    ap.add_argument("repeat", nargs="?", type=int, default=5)
+    ap.add_argument("--threads", default="0")
+    ap.add_argument("--rounds", type=int, default=1)
+    a = ap.parse_args()
+    thread_counts = [int(t) for t in a.threads.split(",")]
+    default_threads = cv2.getNumThreads()
+    rgb = cv2.resize(cv2.imread(a.photo, cv2.IMREAD_COLOR)[..., ::-1], (4000, 3000),
+                     interpolation=cv2.INTER_CUBIC)
+    images = {"gray": cv2.cvtColor(rgb, cv2.COLOR_RGB2GRAY), "rgb": np.ascontiguousarray(rgb)}
+    best = {}  # (threads, image) -> [OpenCV CPU, engine CPU, engine GPU]
+    with tempfile.TemporaryDirectory() as tmp:
+        files = {}
+        for name, img in images.items():
+            path = Path(tmp) / (f"{name}.pgm" if img.ndim == 2 else f"{name}.ppm")
+            h, w = img.shape[:2]
+            path.write_bytes(f"P{5 if img.ndim == 2 else 6}\n{w} {h}\n255\n".encode()
+                             + img.tobytes())
+            files[str(path)] = name
+        for _ in range(a.rounds):
+            for t in thread_counts:
+                rows = engine_cpu_gpu(a.exe, files, a.repeat, t)
+                cv2.setNumThreads(t if t > 0 else default_threads)
+                for name, img in images.items():
+                    now = [opencv_cpu(img, a.repeat), *rows[name]]
+                    old = best.get((t, name), now)
+                    best[(t, name)] = [min(x, y) for x, y in zip(old, now)]
+    cv2.setNumThreads(default_threads)
+    print(f"\n== CLAHE 4000x3000, 8x8 tiles, clip 2, ms (best of {a.rounds} rounds' medians "
+          f"of {a.repeat}); OpenCV {cv2.__version__}")
+    print(f"{'image':6} {'threads':>7} {'OpenCV CPU':>11} {'OpenCV CUDA':>20} {'engine CPU':>11} "
+          f"{'CPU/OpenCV':>10} {'engine GPU':>11} {'GPU vs OpenCV CPU':>18}")
+    for t in thread_counts:
+        for name, img in images.items():
+            cv_cpu, cpu, gpu = best[(t, name)]
+            cuda = opencv_cuda(img, a.repeat)
+            cuda_s = "n/a" if cuda is None else f"{cuda[0]:.1f} ({cuda[1]:.1f} kernels)"
+            gpu_s = "n/a" if gpu < 0 else f"{gpu:.1f}"
+            ratio = "n/a" if gpu < 0 else f"{cv_cpu / gpu:.1f}x"
+            threads = t if t > 0 else default_threads
+            print(f"{name:6} {threads:7} {cv_cpu:11.1f} {cuda_s:>20} {cpu:11.1f} "
+                  f"{cpu / cv_cpu:9.2f}x {gpu_s:>11} {ratio:>18}")
 
 
 if __name__ == "__main__":

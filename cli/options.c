@@ -27,11 +27,11 @@ static const char usage_head[] =
   "  --range LO:HI     bins for the statistics (default 0:255)\n"
   "  --histogram FILE  write the histogram as CSV, as the GIMP plug-ins\n"
   "                    export it (bin,value,red,green,blue,alpha,luminance)\n"
-  "  --list-params     print the parameters' names, kinds, ranges and\n"
-  "                    operations as CSV, and exit\n"
+  "  --list-params     print the parameters' names, kinds, ranges,\n"
+  "                    operations and value names as CSV, and exit\n"
   "Operations, each writing a copy of the image (--mode, --channel, ...\n"
   "below):\n"
-  "  --equalize FILE   equalized (mode channels: OpenCV's equalizeHist per\n"
+  "  --equalize FILE   equalized (mode each-channel: OpenCV's equalizeHist per\n"
   "                    channel)\n"
   "  --binarize FILE   binarized on --channel at --threshold (prints\n"
   "                    'threshold: T')\n"
@@ -44,8 +44,7 @@ static const char usage_head[] =
   "                    its level (prints scikit-image's threshold_multiotsu\n"
   "                    'thresholds: T1,T2,...')\n"
   "Parameters (the plug-in's; each goes to every operation that takes it;\n"
-  "--channel takes value, red, green, blue, alpha or luminance too, and\n"
-  "--mode channels or luminance):\n";
+  "--mode and --channel take their values' names too):\n";
 
 static const char usage_tail[] =
   "  --equalize-mode M  the same as --mode M\n"
@@ -77,6 +76,20 @@ wrap (FILE *out, const char *text)
 
 /* The parameters' lines: the blurb, the range and each operation's
  * default, all the vocabulary's. */
+/* The names of `param`'s values `sep` apart, after `lead`; nothing for a
+ * number. */
+static void
+print_values (gh_param param, FILE *out, const char *lead, const char *sep)
+{
+  int n;
+  const gh_param_value *v = gh_param_values (param, &n);
+
+  if (n)
+    fputs (lead, out);
+  for (int k = 0; k < n; k++)
+    fprintf (out, "%s%s", k ? sep : "", v[k].nick);
+}
+
 static void
 usage (FILE *out)
 {
@@ -92,6 +105,7 @@ usage (FILE *out)
       fprintf (out, "  %-17s ", head);
       wrap (out, s->blurb);
       fprintf (out, "%20s%g..%g", "", s->min, s->max);
+      print_values ((gh_param) p, out, " or ", ", ");
       for (int o = GH_REQ_NONE + 1; o < GH_NUM_REQS; o++)
         if (gh_operation_param ((gh_operation) o, (gh_param) p) >= 0)
           {
@@ -108,7 +122,7 @@ usage (FILE *out)
 static void
 list_params (void)
 {
-  printf ("param,integer,min,max,step,operations\n");
+  printf ("param,integer,min,max,step,operations,values\n");
   for (int p = 0; p < GH_NUM_PARAMS; p++)
     {
       const gh_param_spec *s = gh_param_get ((gh_param) p);
@@ -122,6 +136,8 @@ list_params (void)
             printf ("%s%s", sep, gh_operation_get (o)->name);
             sep = " ";
           }
+      printf (",");
+      print_values ((gh_param) p, stdout, "", " ");
       printf ("\n");
     }
 }

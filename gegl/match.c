@@ -8,8 +8,8 @@ typedef struct
 {
   GeglOperationComposer parent;
   gh_request            request;
-  GhGeglFormat          format;  /* prepare's choice for input and output */
-  GhGeglFormat          aux;     /* and for the reference */
+  gh_layer              layer;   /* prepare's choice: how the input is read */
+  gh_layer              aux;     /* and the reference */
   gboolean              warned;  /* one warning per operation instance */
 } GhGeglMatch;
 
@@ -41,15 +41,14 @@ prepare (GeglOperation *operation)
 {
   GhGeglMatch *self = (GhGeglMatch *) operation;
 
-  gh_gegl_format_choose (gegl_operation_get_source_format (operation,
-                                                           "input"),
-                         &self->format);
-  gh_gegl_format_choose (gegl_operation_get_source_format (operation, "aux"),
-                         &self->aux);
-  gh_gegl_format_use_bins (&self->aux, self->format.bins);
-  gegl_operation_set_format (operation, "input", self->format.format);
-  gegl_operation_set_format (operation, "aux", self->aux.format);
-  gegl_operation_set_format (operation, "output", self->format.format);
+  gh_gegl_layer (gegl_operation_get_source_format (operation, "input"),
+                 &self->layer);
+  gh_gegl_layer (gegl_operation_get_source_format (operation, "aux"),
+                 &self->aux);
+  gh_layer_use_bins (&self->aux, self->layer.bins);
+  gegl_operation_set_format (operation, "input", self->layer.source);
+  gegl_operation_set_format (operation, "aux", self->aux.source);
+  gegl_operation_set_format (operation, "output", self->layer.source);
 }
 
 /* The input's extent: a larger reference does not grow the result. */
@@ -109,7 +108,7 @@ composer_process (GeglOperation *operation, GeglBuffer *input,
       g_free (why);
     }
   else
-    ok = gh_gegl_render_reference (&self->request, &self->format, threads,
+    ok = gh_gegl_render_reference (&self->request, &self->layer, threads,
                                    input, &whole, &hist, output, result,
                                    &err);
   gh_histogram_clear (&hist);

@@ -5,21 +5,22 @@
 #include <gegl-plugin.h>
 
 #include "match.h"
+#include "names.h"
 #include "operation.h"
 
 static const GhGeglOpInfo operations[] = {
-  { GH_REQ_EQUALIZE, "gpu-histogram:equalize", "Equalize (live)",
+  { GH_REQ_EQUALIZE, GH_GEGL_EQUALIZE, "Equalize (live)",
     "Equalize (live)...",
     "Spreads the levels over the whole range as OpenCV's equalizeHist: "
     "each colour channel, or the luminance with hue kept" },
-  { GH_REQ_CLAHE, "gpu-histogram:clahe", "CLAHE (live)", "CLAHE (live)...",
+  { GH_REQ_CLAHE, GH_GEGL_CLAHE, "CLAHE (live)", "CLAHE (live)...",
     "Contrast-limited adaptive histogram equalization, as OpenCV's CLAHE: "
     "each tile equalized, its histogram clipped, blended between tiles" },
-  { GH_REQ_BINARIZE, "gpu-histogram:threshold", "Otsu threshold (live)",
+  { GH_REQ_BINARIZE, GH_GEGL_THRESHOLD, "Otsu threshold (live)",
     "Otsu Threshold (live)...",
     "Black and white at Otsu's threshold of a channel (or a level you "
     "give): levels above it turn white" },
-  { GH_REQ_POSTERIZE, "gpu-histogram:posterize", "Multi-level Otsu (live)",
+  { GH_REQ_POSTERIZE, GH_GEGL_POSTERIZE, "Multi-level Otsu (live)",
     "Multi-level Otsu (live)...",
     "Posterizes into classes at multi-level Otsu thresholds of a channel, "
     "as scikit-image's threshold_multiotsu" },
@@ -27,7 +28,7 @@ static const GhGeglOpInfo operations[] = {
 
 /* A composer: the reference on its aux input. */
 static const GhGeglOpInfo match = {
-  GH_REQ_MATCH, "gpu-histogram:match", "Match histogram",
+  GH_REQ_MATCH, GH_GEGL_MATCH, "Match histogram",
   "Match Histogram...",
   "Matches the histogram to the reference's on the aux input, as "
   "scikit-image's match_histograms: each colour channel, or the luminance "

@@ -11,7 +11,7 @@ typedef struct
 {
   GeglOperationFilter parent;
   gh_request          request;
-  GhGeglFormat        format;  /* prepare's choice */
+  gh_layer            layer;   /* prepare's choice: how the input is read */
   gboolean            warned;  /* one warning per operation instance */
 } GhGeglOp;
 
@@ -30,31 +30,27 @@ typedef struct
 
 static GType mode_type, channel_type;
 
-/* The mode's names are the issue's ("each-channel"), the channel's the
- * engine's (gh_channel_name). */
-static GEnumValue mode_values[] = {
-  { GH_EQUALIZE_CHANNELS, "Each channel", "each-channel" },
-  { GH_EQUALIZE_LUMINANCE, "Luminance (hue kept)", "luminance" },
-  { 0, NULL, NULL }
-};
-static GEnumValue channel_values[GH_NUM_CHANNELS + 1];
+/* The enums' values: the vocabulary's names (gh_param_values). */
+static GType
+register_enum (GTypeModule *module, const char *name, gh_param param)
+{
+  int                   n;
+  const gh_param_value *v = gh_param_values (param, &n);
+  /* GObject keeps the table for the type's life: the module's. */
+  GEnumValue           *values = g_new0 (GEnumValue, n + 1);
+
+  for (int k = 0; k < n; k++)
+    values[k] = (GEnumValue) { v[k].value, v[k].label, v[k].nick };
+  return g_type_module_register_enum (module, name, values);
+}
 
 void
 gh_gegl_enums_register (GTypeModule *module)
 {
   if (mode_type)
     return;
-  for (int c = 0; c < GH_NUM_CHANNELS; c++)
-    {
-      const char *nick = gh_channel_name ((gh_channel) c);
-      gchar      *label = g_strdup (nick);
-
-      label[0] = g_ascii_toupper (label[0]);
-      channel_values[c] = (GEnumValue) { c, label, nick };
-    }
-  mode_type = g_type_module_register_enum (module, "GhGeglMode", mode_values);
-  channel_type = g_type_module_register_enum (module, "GhGeglChannel",
-                                              channel_values);
+  mode_type = register_enum (module, "GhGeglMode", GH_PARAM_MODE);
+  channel_type = register_enum (module, "GhGeglChannel", GH_PARAM_CHANNEL);
 }
 
 /* The GParamSpec of `param` with `operation`'s default. */
@@ -138,11 +134,10 @@ prepare (GeglOperation *operation)
 {
   GhGeglOp *self = (GhGeglOp *) operation;
 
-  gh_gegl_format_choose (gegl_operation_get_source_format (operation,
-                                                           "input"),
-                         &self->format);
-  gegl_operation_set_format (operation, "input", self->format.format);
-  gegl_operation_set_format (operation, "output", self->format.format);
+  gh_gegl_layer (gegl_operation_get_source_format (operation, "input"),
+                 &self->layer);
+  gegl_operation_set_format (operation, "input", self->layer.source);
+  gegl_operation_set_format (operation, "output", self->layer.source);
 }
 
 GeglRectangle
@@ -188,7 +183,7 @@ filter_process (GeglOperation *operation, GeglBuffer *input,
 
   (void) level;
   g_object_get (gegl_config (), "threads", &threads, NULL);
-  if (gh_gegl_render (&self->request, &self->format, threads, input, &whole,
+  if (gh_gegl_render (&self->request, &self->layer, threads, input, &whole,
                       output, result, &err))
     return TRUE;
   if (! self->warned)

@@ -64,6 +64,16 @@ typedef struct {
   double step;       /* a control's step                               */
 } gh_param_spec;
 
+/* A named value of an enum-like parameter (mode, channel): the CLI's
+ * word, the GEGL enum's nick and label, what messages print. */
+typedef struct {
+  int value;
+  const char *nick;  /* "each-channel"                                  */
+  const char *label; /* "Each channel"                                  */
+  const char *alias; /* another word parsed as it ("channels", the CLI's
+                        first), or NULL                                 */
+} gh_param_value;
+
 /* What an operation needs before gh_request_prepare. */
 enum {
   GH_NEEDS_HISTOGRAM = 1u << 0,  /* the image's histogram              */
@@ -89,6 +99,10 @@ const gh_operation_spec *gh_operation_get (gh_operation operation);
 /* By name; -1 when none is called so. */
 int gh_param_lookup (const char *name);
 int gh_operation_lookup (const char *name);
+/* The named values of `param` (their number in *n; the values are 0 ..
+ * *n - 1 in order), or NULL (*n 0) for a number: mode's "each-channel"
+ * and "luminance", channel's gh_channel names. */
+const gh_param_value *gh_param_values (gh_param param, int *n);
 /* The place of `param` among `operation`'s parameters (its default is
  * that of `defaults`), or -1 when the operation does not take it. */
 int gh_operation_param (gh_operation operation, gh_param param);
@@ -126,8 +140,9 @@ void gh_request_set (gh_request *request, gh_param param, double value);
 gh_status gh_request_check (const gh_request *request, gh_error *error);
 /* Checks one value of `param`; `error` as gh_request_check's. */
 gh_status gh_param_check (gh_param param, double value, gh_error *error);
-/* Parses `text` as a value of `param` (a number, or for "channel" a
- * gh_channel name, for "mode" "channels" / "luminance") and checks it. */
+/* Parses `text` as a value of `param` (a number, or a nick or alias of
+ * gh_param_values: for "channel" a gh_channel name, for "mode"
+ * "each-channel" (or "channels") / "luminance") and checks it. */
 gh_status gh_param_parse (gh_param param, const char *text, double *value,
                           gh_error *error);
 

@@ -9,6 +9,9 @@ end, and for whole-number parameters a fraction, are refused as a usage error (e
 whose first line names the parameter, no copy written. The aliases kept from before
 the vocabulary (--equalize-mode, --clahe-params, --multi-otsu) are checked the same way
 through the parameters they set, and --help shows every parameter with its range.
+The names of mode's and channel's values (--list-params' last column) are each
+accepted as the number of its place (the same bytes), and so is "channels", the
+first name of mode each-channel; --help shows them.
 Exit status: 0 all passed, 1 something failed.
 """
 import random
@@ -58,18 +61,31 @@ class CliChecks(Checks):
             problem = None
         self.report(what, problem)
 
+    def same(self, operation, args, other):
+        """`--OPERATION FILE ARGS` and `... OTHER` write the same bytes."""
+        outs = []
+        for k, a in enumerate((args, other)):
+            out = self.tmp / f"{operation}-{k}.pam"
+            subprocess.run([self.cli, "--backend", "cpu", str(self.image),
+                            f"--{operation}", str(out)] + a, capture_output=True,
+                           timeout=120)
+            outs.append(out.read_bytes() if out.exists() else None)
+        self.report(f"--{operation} {' '.join(args)} = {' '.join(other)}",
+                    None if outs[0] is not None and outs[0] == outs[1] else "differ")
+
 
 def list_params(cli):
     p = subprocess.run([cli, "--list-params"], capture_output=True, text=True, timeout=60,
                        check=True)
     lines = p.stdout.splitlines()
-    if lines[0] != "param,integer,min,max,step,operations":
+    if lines[0] != "param,integer,min,max,step,operations,values":
         raise SystemExit(f"--list-params: unexpected header {lines[0]!r}")
     params = {}
     for line in lines[1:]:
-        name, integer, lo, hi, step, operations = line.split(",")
+        name, integer, lo, hi, step, operations, values = line.split(",")
         params[name] = dict(integer=integer == "1", min=float(lo), max=float(hi),
-                            step=float(step), operations=operations.split())
+                            step=float(step), operations=operations.split(),
+                            values=values.split())
     return params
 
 
@@ -118,6 +134,27 @@ def main():
         t.run("clahe", ["--clahe-params", f"2,{number(tiles['max'] + 1, True)},8"], False,
               "tiles-x")
         t.run("clahe", ["--clahe-params", "2,8,0"], False, "tiles-y")
+        # The values' names (issue 26: "each-channel"), each the number of its
+        # place, for every operation that takes it; "channels", the first
+        # name of each channel, stays accepted.
+        t.report("mode's and channel's names", None
+                 if params["mode"]["values"] == ["each-channel", "luminance"]
+                 and params["channel"]["values"] == ["value", "red", "green", "blue",
+                                                     "alpha", "luminance"]
+                 else f"{params['mode']['values']}, {params['channel']['values']}")
+        for name, s in params.items():
+            if s["values"]:
+                t.report(f"--help shows --{name}'s names",
+                         None if ", ".join(s["values"]) in help_text else "not in --help")
+            for k, value in enumerate(s["values"]):
+                for operation in s["operations"]:
+                    extra = ["--reference", str(ref)] if operation == "match" else []
+                    t.run(operation, [f"--{name}", value] + extra, True, name)
+                    t.same(operation, [f"--{name}", value] + extra,
+                           [f"--{name}", str(k)] + extra)
+        t.run("equalize", ["--mode", "channels"], True, "mode")
+        t.same("equalize", ["--mode", "channels"], ["--mode", "each-channel"])
+        t.run("equalize", ["--mode", "each-channels"], False, "mode")
         t.run("equalize", ["--equalize-mode", "luminance"], True, "mode")
         t.run("equalize", ["--equalize-mode", "2"], False, "mode")
         t.run("binarize", ["--channel", "alpha"], True, "channel")

@@ -2,16 +2,22 @@
 # the module's operations as GIMP 3 sees them, appended to a layer as
 # live filters and merged, and the plug-in's procedure of the same
 # operation on a fresh copy with the same parameters.  Reads
-# GH_GEGL_CASES (lines of tab-separated fields: PNG, precision ("" or a
-# Gimp.Precision name), selection ("" or a rectangle "x,y,w,h"),
-# operation, procedure, output PNM ("" for none), PROP=VALUE...); writes GH_GEGL_REPORT: "ops <names>", "menu <operation>
-# <path>" and per case "case <n> <live filter listed> <pixels unchanged
-# while live> <changed once merged> <merged equals the procedure's>".
+# GH_GEGL_CASES (lines of tab-separated fields: image file, precision (""
+# or a Gimp.Precision name), selection ("" or a rectangle "x,y,w,h"),
+# operation, procedure, output PNM ("" for none), tolerance ("" exact,
+# else "PIXELS,LIMIT": at most PIXELS pixels with a sample more than LIMIT
+# apart, in the sample's units), PROP=VALUE...); writes GH_GEGL_REPORT: "ops <names>", "menu
+# <operation> <path>" and per case "case <n> <live filter listed> <pixels
+# unchanged while live> <changed once merged> <merged equals the
+# procedure's, within the tolerance> <"exact", or how far apart: pixels
+# beyond LIMIT (0 without a tolerance) and the largest difference>".  Converted layers and those above 8 bits are compared as
+# floats.
 import os
 import gi
 gi.require_version("Gimp", "3.0")
 gi.require_version("Gegl", "0.4")
 from gi.repository import Gimp, Gegl, Gio, GObject
+import array
 
 
 def pixels(layer, sample):
@@ -26,6 +32,18 @@ def write_pnm(path, layer, data):
     depth = 1 if layer.is_gray() else 3
     with open(path, "wb") as f:
         f.write(f"P{5 if depth == 1 else 6}\n{w} {h}\n255\n".encode() + bytes(data))
+
+
+def apart(a, b, sample, components, limit):
+    """Pixels of pixel data `a` and `b` (u8 or float samples) with a sample
+    more than `limit` apart, and the largest difference."""
+    a, b = (array.array("B" if sample == "u8" else "f", x) for x in (a, b))
+    far, most = set(), 0
+    for i, (x, y) in enumerate(zip(a, b)):
+        most = max(most, abs(x - y))
+        if abs(x - y) > limit:
+            far.add(i // components)
+    return len(far), most
 
 
 def load(png, precision, selection):
@@ -48,9 +66,12 @@ for op in ops:
     report.write(f"menu {op} {Gegl.Operation.get_key(op, 'gimp:menu-path')}\n")
 pdb = Gimp.get_pdb()
 for n, line in enumerate(open(os.environ["GH_GEGL_CASES"])):
-    png, precision, selection, op, procedure, out, *props = line.rstrip("\n").split("\t")
-    sample = "float" if precision else "u8"
+    png, precision, selection, op, procedure, out, tolerance, *props = \
+        line.rstrip("\n").split("\t")
     img, layer = load(png, precision, selection)
+    # Converted, or above 8 bits: as floats, nothing rounded.
+    sample = ("u8" if not precision and "_U8_" in img.get_precision().value_name
+              else "float")
     before = pixels(layer, sample)
     flt = Gimp.DrawableFilter.new(layer, op, "gpu-histogram")
     config = flt.get_config()
@@ -88,8 +109,16 @@ for n, line in enumerate(open(os.environ["GH_GEGL_CASES"])):
         args.set_property("apply", 1)
     status = proc.run(args).index(0)
     by_procedure = pixels(layer2, sample) if status == Gimp.PDBStatusType.SUCCESS else None
+    same, detail = merged == by_procedure, "exact"
+    if not same and by_procedure is not None:
+        most, limit = (tolerance or "0,0").split(",")
+        far, largest = apart(merged, by_procedure, sample,
+                             (1 if layer.is_gray() else 3) + layer.has_alpha(),
+                             float(limit))
+        same = bool(tolerance) and far <= int(most)
+        detail = f"{far}px>{limit},max{largest:.3g}"
     report.write(f"case {n} {int(listed)} {int(live == before)} {int(merged != before)} "
-                 f"{int(merged == by_procedure)}\n")
+                 f"{int(same)} {detail}\n")
     img.delete()
     img2.delete()
 

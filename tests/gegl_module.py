@@ -17,15 +17,20 @@ passes the input through with one warning; a 1/4 blit (a zoomed-out
 canvas) is the full render scaled down.  Where gimp-console-3 is (the
 roots), GIMP 3 loads the module from the user's GEGL folder, lists the
 operations, and each operation on an 8-bit gray and an RGB layer, appended as a live
-filter (listed, pixels unchanged) and merged, gives the same bytes, and
+filter (listed, pixels unchanged) and merged, gives the same bytes, a live
+filter edited or painted under re-renders (tests/gegl_live_fu.py), and
 the same pixels as the plug-in's procedure there (also at 16 bits and
-8-bit linear, and under a rectangle selection).  Match (a composer: the
-reference on its aux input) of each image to the next one, each mode,
-equals the CLI's --match with that --reference; without a reference the
-input passes through with one warning; in GIMP, a match filter given a
-second image's layer (set_aux_input), merged, equals the procedure with
-that layer as its reference.
+8-bit linear, and under a rectangle selection), and so does each
+operation on the luminance of colour layers in other spaces than sRGB
+(Adobe RGB, also in sRGB's tone curve, P3, gAMA and cHRM, ProPhoto
+16-bit).  Match (a composer: the reference on its aux input) of each
+image to the next one, each mode, equals the CLI's --match with that
+--reference; without a reference the input passes through with one
+warning; in GIMP, a match filter given a second image's layer
+(set_aux_input), merged, equals the procedure with that layer as its
+reference.
 """
+import fcntl
 import os
 import shutil
 import subprocess
@@ -131,6 +136,38 @@ PRECISE = ("coffee", ["U16_NON_LINEAR", "U8_LINEAR"])
 # A rectangle selected on it: GIMP crops a filter's input to the
 # selection's bounds, the procedure counts the selection.
 SELECTION = "37,21,301,203"
+# Colour layers in a space other than sRGB (plugin_profiles.py's
+# fixtures: Adobe RGB, also converted to sRGB's tone curve ("R~G~B~"),
+# Display P3 with and without alpha, a PNG's gAMA and cHRM, ProPhoto at 16
+# bits), where GIMP 3's luminance is the space's (babl's): each operation
+# on the luminance as a live filter, merged, against the procedure.  babl
+# picks a conversion's path per process, by timing (plugin_profiles.py),
+# and GIMP's process and the plug-in's may pick paths whose floats differ
+# in the last bits: a luminance lands a bin apart, a colour a level.  So,
+# as plugin_profiles.py's DEEP_PIXELS, at most 2 pixels apart (seen: 1
+# pixel 1 level apart, CLAHE on gama_chrm.png, in 2 runs of 6; else
+# exact); at 16 bits, where a bin apart moves equalize's and CLAHE's maps
+# by up to 1e-4 (seen), at most 2 pixels more than a quarter of a
+# 1024-bin step apart.
+# (image, precision, tolerance: "PIXELS,LIMIT", gegl_gimp_fu.py)
+PROFILED = HERE / "fixtures" / "profiled"
+IN_SPACE = [("adobe.png", "", "2,0"), ("adobe.png", "U8_PERCEPTUAL", "2,0"),
+            ("p3.jpg", "", "2,0"), ("p3_alpha.png", "", "2,0"),
+            ("gama_chrm.png", "", "2,0"), ("prophoto16.png", "", "2,2.5e-4")]
+ON_LUMINANCE = [("gpu-histogram:equalize", ["mode=luminance"]),
+                ("gpu-histogram:clahe", ["mode=luminance"]),
+                ("gpu-histogram:threshold", ["channel=luminance"]),
+                ("gpu-histogram:posterize", ["channel=luminance"])]
+
+
+def numbered(op, props, enums):
+    """PROP=VALUE with enum values as their numbers (GI has no class for
+    the module's enums)."""
+    numbers = []
+    for p in props:
+        name, value = p.split("=")
+        numbers.append(f"{name}={enums.get(op, {}).get(name, {}).get(value, value)}")
+    return numbers
 
 
 def match_jobs(cli, tmp):
@@ -199,7 +236,6 @@ def in_gimp(build, jobs, enums, tmp, fails, matches=()):
                else build / "tests") / "gegl-gimp-profile"
     plug_in = profile / "plug-ins" / "gpu-histogram"
     plug_in.mkdir(parents=True, exist_ok=True)
-    shutil.copy2(build / "plugin" / "gimp3" / "gpu-histogram", plug_in)
     cases, compared, names, seen = [], [], [], set()
     for j in jobs:
         if j["alpha"] or j["png"].stem not in IN_GIMP:
@@ -211,11 +247,7 @@ def in_gimp(build, jobs, enums, tmp, fails, matches=()):
         seen.add((j["png"], j["op"]))
         if not first and j["png"].stem != PRECISE[0]:
             continue
-        numbers = []
-        for p in j["props"]:
-            name, value = p.split("=")
-            value = enums.get(j["op"], {}).get(name, {}).get(value, value)
-            numbers.append(f"{name}={value}")
+        numbers = numbered(j["op"], j["props"], enums)
         out = j["theirs"].with_name(j["theirs"].name.replace("cli", "gimp"))
         variants = [("", "")]
         if j["png"].stem == PRECISE[0] and first:
@@ -223,22 +255,52 @@ def in_gimp(build, jobs, enums, tmp, fails, matches=()):
         for precision, selection in variants:
             cases.append("\t".join([str(j["png"]), precision, selection, j["op"],
                                     PROCEDURES[j["op"]],
-                                    "" if precision or selection else str(out)]
+                                    "" if precision or selection else str(out), ""]
                                    + numbers))
             names.append(f"{j['what']} {precision or 'u8'}"
                          + (f" selection {selection}" if selection else ""))
         compared.append((f"GIMP {j['what']}", out, j["theirs"]))
+    for image, precision, tolerance in IN_SPACE:
+        for op, props in ON_LUMINANCE:
+            cases.append("\t".join([str(PROFILED / image), precision, "", op,
+                                    PROCEDURES[op], "", tolerance]
+                                   + numbered(op, props, enums)))
+            names.append(f"{image} {precision or 'as stored'} {op} {' '.join(props)}")
     (tmp / "cases").write_text("\n".join(cases) + "\n")
     match_names, match_compared = match_gimp_cases(matches, enums, tmp)
     env = {k: v for k, v in os.environ.items() if k != "GEGL_PATH"}
+    # BABL_LUT=0, as the plug-in tests run GIMP 3 (plugin_gimp.py): babl
+    # switches a conversion to a look-up table once a process has used it
+    # enough, whose floats may differ from the direct ones in the last
+    # bits, so GIMP's process and the plug-in's would read a profiled
+    # layer's luminance a bin apart now and then.
     env.update(XDG_DATA_HOME=str(tmp / "data"), GIMP3_DIRECTORY=str(profile),
                GH_GEGL_CASES=str(tmp / "cases"), GH_GEGL_REPORT=str(tmp / "report"),
-               GH_GEGL_MATCH_CASES=str(tmp / "match-cases"))
+               GH_GEGL_MATCH_CASES=str(tmp / "match-cases"),
+               GH_GEGL_LIVE_IMAGE=str(IMAGES / "camera.png"), BABL_LUT="0")
     start = time.time()
-    rc, out, err = run([console, "-i", "--batch-interpreter=python-fu-eval",
-                        "-b", "-", "--quit"], env,
-                       stdin=(HERE / "gegl_gimp_fu.py").read_text())
+    # One run at a time in the kept profile: builds of other worktrees test
+    # in the same root, and each copies its own plug-in there.
+    with open(profile.parent / "gegl-gimp-profile.lock", "w") as lock:
+        fcntl.flock(lock, fcntl.LOCK_EX)
+        # Copied beside and renamed: a GIMP still running the old one (a
+        # run without the lock) keeps its file.
+        shutil.copy2(build / "plugin" / "gimp3" / "gpu-histogram", plug_in / "new")
+        os.replace(plug_in / "new", plug_in / "gpu-histogram")
+        rc, out, err = run([console, "-i", "--batch-interpreter=python-fu-eval",
+                            "-b", "-", "--quit"], env,
+                           stdin=(HERE / "gegl_gimp_fu.py").read_text()
+                           + (HERE / "gegl_live_fu.py").read_text())
     report = (tmp / "report").read_text().splitlines() if (tmp / "report").exists() else []
+    live = dict(line.split()[1:] for line in report if line.startswith("live "))
+    report = [line for line in report if not line.startswith("live ")]
+    for check, what in (("edited", "a live threshold's level changed after it was "
+                         "appended: merged at the new level"),
+                        ("painted", "white filled under a live equalize: the merge "
+                         "equalizes the new pixels")):
+        print(f"{'ok  ' if live.get(check) == '1' else 'FAIL'} GIMP: {what}")
+        if live.get(check) != "1":
+            fails.append(f"GIMP: {what}: {live.get(check, 'not run')}")
     print(f"GIMP: {len(cases)} filters and procedures in {time.time() - start:.1f} s")
     if len(report) != 1 + len(EXPECTED) + len(cases) + len(match_names):
         fails.append(f"GIMP's batch stopped (exit {rc}): {err.strip()[-2000:]}")
@@ -249,9 +311,10 @@ def in_gimp(build, jobs, enums, tmp, fails, matches=()):
         elif word == "menu" and "<Image>/Filters/" not in rest:
             fails.append(f"GIMP's menu path: {rest}")
         elif word == "case":
-            n, listed, unchanged, changed, same = rest.split()
+            n, listed, unchanged, changed, same, detail = rest.split()
             what = f"GIMP {names[int(n)]}"
-            print(f"{'ok  ' if same == '1' else 'FAIL'} {what}: merged = procedure")
+            print(f"{'ok  ' if same == '1' else 'FAIL'} {what}: merged = procedure "
+                  f"({detail})")
             if listed + unchanged + changed != "111":
                 fails.append(f"{what}: not listed as a live filter, pixels changed "
                              "before the merge, or not after")

@@ -66,6 +66,37 @@ check_ranges (void)
            && v == GH_CHANNEL_LUMINANCE, "parse channel name");
   CHECK (gh_param_parse (GH_PARAM_MODE, "luminance", &v, &err) == GH_OK
            && v == GH_EQUALIZE_LUMINANCE, "parse mode name");
+  /* One table of the values' names (issue 26: "each-channel"), which the
+   * engine's channel names and the GEGL enums read; "channels" stays an
+   * alias. */
+  {
+    int nm, nc, nt;
+    const gh_param_value *m = gh_param_values (GH_PARAM_MODE, &nm);
+    const gh_param_value *c = gh_param_values (GH_PARAM_CHANNEL, &nc);
+
+    CHECK (nm == 2 && m[0].value == GH_EQUALIZE_CHANNELS
+             && !strcmp (m[0].nick, "each-channel")
+             && m[1].value == GH_EQUALIZE_LUMINANCE
+             && !strcmp (m[1].nick, "luminance") && m[0].label && m[1].label,
+           "mode's names");
+    CHECK (nc == GH_NUM_CHANNELS, "a name for each channel");
+    for (int k = 0; k < nc; k++)
+      CHECK (c[k].value == k
+               && !strcmp (c[k].nick, gh_channel_name ((gh_channel) k))
+               && gh_channel_parse (c[k].nick) == k && c[k].label
+               && gh_param_parse (GH_PARAM_CHANNEL, c[k].nick, &v, &err)
+                    == GH_OK && v == k,
+             "channel %d's name", k);
+    CHECK (gh_param_values (GH_PARAM_CLASSES, &nt) == NULL && nt == 0,
+           "a number has no names");
+  }
+  CHECK (gh_param_parse (GH_PARAM_MODE, "each-channel", &v, &err) == GH_OK
+           && v == GH_EQUALIZE_CHANNELS, "parse each-channel");
+  CHECK (gh_param_parse (GH_PARAM_MODE, "channels", &v, &err) == GH_OK
+           && v == GH_EQUALIZE_CHANNELS, "parse the alias channels");
+  CHECK (gh_param_parse (GH_PARAM_MODE, "hue", &v, &err) != GH_OK
+           && strstr (err.message, "each-channel"),
+         "a wrong mode names the right ones: %s", err.message);
   CHECK (gh_param_parse (GH_PARAM_CLIP_LIMIT, "2.5", &v, &err) == GH_OK
            && v == 2.5, "parse double");
   CHECK (gh_param_parse (GH_PARAM_CLIP_LIMIT, "1e9", &v, &err) != GH_OK,

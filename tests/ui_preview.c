@@ -314,11 +314,11 @@ check_rects (const CoreHost *h, gh_engine *engine, Fake *layer,
     { 10, 60, 147, 9 }, { 0, 0, 157, 113 },
   };
   Fake       *ok = fake_copy (layer);
-  const Babl *fmt = core_preview_format (h, layer);
+  CoreTarget  target = core_target (layer);
+  const Babl *fmt = core_preview_format (h, &target);
   gsize       bpp = babl_format_get_bytes_per_pixel (fmt);
   GError     *error = NULL;
   CoreRequest req;
-  CoreTarget  target;
   gboolean    applied;
 
   core_request_defaults (&req, choice->request.operation);
@@ -388,18 +388,18 @@ check_layer (const CoreHost *h, gh_engine *engine, gboolean gray,
       g_strlcat (kind, " in a selection", sizeof kind);
       select_box (layer, GEGL_RECTANGLE (30, 20, 90, 70));
     }
-  CHECK (babl_format_get_space (core_preview_format (h, layer))
+  target = core_target (layer);
+  CHECK (babl_format_get_space (core_preview_format (h, &target))
          == babl_format_get_space (fake_format (layer)),
          "%s: the preview is in the layer's own space", kind);
   gh_histogram_init (&hist);
-  target = core_target (layer);
   if (! core_histogram (h, engine, &target, &hist, NULL, &error))
     {
       CHECK (0, "%s: histogram (%s)", kind, error->message);
       g_clear_error (&error);
       return;
     }
-  preview = core_preview_new (h, engine, layer, &hist);
+  preview = core_preview_new (h, engine, &target, &hist);
   dialog_settings_defaults (&settings);
   dialog_state_init (&st, &hist, "cpu: test", 0, &settings);
   for (guint a = 0; a < G_N_ELEMENTS (actions) * (both ? 2 : 1); a++)

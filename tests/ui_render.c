@@ -1192,6 +1192,16 @@ fake_picker (gint32 reference, gpointer data)
   return combo;
 }
 
+/* GIMP 3's live filters without GIMP: offered where the choice is applied
+ * without the markers' bins (equalize, CLAHE, match here). */
+static gboolean
+fake_live_offered (const DialogChoice *choice, gpointer data)
+{
+  (void) data;
+  return choice->request.operation != DIALOG_ACTION_NONE
+         && choice->request.n_bins == 0;
+}
+
 static int
 sensitive (GtkWidget *content, const char *name)
 {
@@ -1208,7 +1218,7 @@ check_dialog_actions (const gh_histogram *h)
 {
   DialogSettings    settings;
   DialogState       st;
-  DialogHooks       hooks = { NULL, NULL, fake_picker, NULL };
+  DialogHooks       hooks = { NULL, NULL, fake_picker, NULL, NULL };
   GtkWidget        *window = gtk_offscreen_window_new ();
   GtkWidget        *content;
   HistogramView     view;
@@ -1257,6 +1267,8 @@ check_dialog_actions (const gh_histogram *h)
          && ! sensitive (content, "classes")
          && ! sensitive (content, "threshold"),
          "CLAHE chosen: its grid, clip limit and mode only");
+  CHECK (find (content, "live") == NULL,
+         "no live filters offered (GIMP 2.10): no Keep as live filter");
   CHECK (gtk_spin_button_get_value_as_int (GTK_SPIN_BUTTON (
            find (content, "tiles-x"))) == 8
          && gtk_spin_button_get_value (GTK_SPIN_BUTTON (
@@ -1318,6 +1330,42 @@ check_dialog_actions (const gh_histogram *h)
   gdk_pixbuf_save (shot, "ui_render_dialog_posterize.png", "png", NULL,
                    NULL);
   g_object_unref (shot);
+  gtk_widget_destroy (window);
+  dialog_state_clear (&st);
+
+  /* Live filters offered (GIMP 3): the check box shows the remembered
+   * setting, reaches the state and OK's choice, and can be used only
+   * where the host offers the choice live (not at binarize's bins). */
+  window = gtk_offscreen_window_new ();
+  hooks.live_offered = fake_live_offered;
+  settings.action = DIALOG_ACTION_CLAHE;
+  settings.live = TRUE;
+  dialog_state_init (&st, h, "cpu: test", 0.001, &settings);
+  content = dialog_content_new (&st, NULL, &hooks, NULL);
+  gtk_container_add (GTK_CONTAINER (window), content);
+  gtk_widget_show_all (window);
+  settle ();
+  CHECK (find (content, "live") && sensitive (content, "live")
+         && gtk_toggle_button_get_active (GTK_TOGGLE_BUTTON (
+              find (content, "live"))),
+         "CLAHE with live filters offered: Keep as live filter, checked as "
+         "remembered");
+  gtk_toggle_button_set_active (GTK_TOGGLE_BUTTON (find (content, "live")),
+                                FALSE);
+  settle ();
+  {
+    DialogChoice choice;
+
+    dialog_state_choice (&st, &choice);
+    CHECK (! st.settings.live && ! choice.live,
+           "unchecked: the state and OK's choice merge");
+  }
+  gtk_toggle_button_set_active (GTK_TOGGLE_BUTTON (find (content,
+                                                         "action-2")),
+                                TRUE);
+  settle ();
+  CHECK (! sensitive (content, "live"),
+         "Binarize (at the marker's bin): not offered live");
   gtk_widget_destroy (window);
   dialog_state_clear (&st);
 }
@@ -1572,6 +1620,15 @@ check_mnemonics (GtkWidget *window, const DialogState *st)
           }
       g_ptr_array_free (labels, TRUE);
     }
+  /* Keep as live filter can be used where the choice can be left live:
+   * equalize's, not posterize's at its markers (the last chosen). */
+  if (find (window, "live"))
+    {
+      gtk_toggle_button_set_active (GTK_TOGGLE_BUTTON (find (window,
+                                                             "action-1")),
+                                    TRUE);
+      settle ();
+    }
   labels = window_mnemonics (window);
   for (guint k = 0; k < labels->len; k++)
     {
@@ -1617,8 +1674,15 @@ check_window_fits (const gh_histogram *h)
     "Layer 'Background copy #12' is indexed: its colours come from a "
     "palette; convert the image to RGB or grayscale first (Image > Mode)"
   };
+  /* GIMP 3's dialog has Keep as live filter: it must fit too. */
   DialogHooks hooks = { unchanged_preview, refused_export, fake_picker,
-                        NULL };
+                        NULL,
+#if GTK_CHECK_VERSION (3, 0, 0)
+                        fake_live_offered
+#else
+                        NULL
+#endif
+                      };
 
 #if GTK_CHECK_VERSION (3, 0, 0)
   /* libgimpwidgets 3.2's preview converts colours with babl, which a

@@ -18,6 +18,33 @@ action_toggled (GtkWidget *radio, Dialog *d)
   dialog_changed (d);
 }
 
+static void
+live_toggled (GtkWidget *check, Dialog *d)
+{
+  if (d->updating)
+    return;
+  dialog_state_set_live (d->state, gtk_toggle_button_get_active (
+                                     GTK_TOGGLE_BUTTON (check)));
+  dialog_changed (d);
+}
+
+/* GIMP 3's "Keep as live filter", where the host offers live filters. */
+static void
+live_new (Dialog *d, GtkWidget *vbox)
+{
+  if (! d->hooks || ! d->hooks->live_offered)
+    return;
+  d->live = gtk_check_button_new_with_mnemonic ("_Keep as live filter");
+  gtk_widget_set_name (d->live, "live");
+  gimp_help_set_help_data (d->live, "Leave the result on the layer as a "
+                           "live filter (the GEGL module's), editable in "
+                           "its filter list; else merged", NULL);
+  gtk_toggle_button_set_active (GTK_TOGGLE_BUTTON (d->live),
+                                d->state->settings.live);
+  g_signal_connect (d->live, "toggled", G_CALLBACK (live_toggled), d);
+  gtk_box_pack_start (GTK_BOX (vbox), d->live, FALSE, FALSE, 0);
+}
+
 static GtkWidget *
 separator_new (void)
 {
@@ -63,6 +90,7 @@ dialog_actions_new (Dialog *d, const gchar *refusal)
     }
   gtk_box_pack_start (GTK_BOX (vbox), separator_new (), FALSE, FALSE, 0);
   gtk_box_pack_start (GTK_BOX (vbox), d->pages, FALSE, FALSE, 0);
+  live_new (d, vbox);
   /* A remembered Match without a picker here analyses only. */
   if (! d->reference && d->state->settings.action == DIALOG_ACTION_MATCH)
     dialog_state_set_action (d->state, DIALOG_ACTION_NONE);
@@ -88,4 +116,13 @@ dialog_actions_sync (Dialog *d)
   g_free (text);
   dialog_controls_sync (d);
   dialog_pages_show (d->pages, dialog_applied_action (d));
+  if (d->live)
+    {
+      DialogChoice choice;
+
+      dialog_state_choice (d->state, &choice);
+      gtk_widget_set_sensitive (d->live,
+                                d->hooks->live_offered (&choice,
+                                                        d->hooks->data));
+    }
 }

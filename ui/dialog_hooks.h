@@ -17,7 +17,8 @@
  * slider itself), "action-<DialogAction>" (the radio buttons),
  * "tiles-x", "tiles-y", "clip-limit", "clahe-mode" (CLAHE's), "reference"
  * (the host's picker), "match-mode", "classes" (posterize's),
- * "action-pages" (the chosen action's controls, a page per action).
+ * "action-pages" (the chosen action's controls, a page per action),
+ * "live" (Keep as live filter, where the host offers it).
  */
 #ifndef GH_UI_DIALOG_HOOKS_H
 #define GH_UI_DIALOG_HOOKS_H
@@ -58,6 +59,11 @@ typedef struct
    * dialog offers no Match. */
   gpointer (*reference_picker) (gint32 reference, gpointer data);
   gpointer data;
+  /* Whether OK can leave `choice` as a live filter (GIMP 3 with the GEGL
+   * module: plugin/gimp3/filter.h); the "Keep as live filter" check box
+   * can be used only then.  NULL hook: the dialog has no such check box
+   * (GIMP 2.10). */
+  gboolean (*live_offered) (const DialogChoice *choice, gpointer data);
 } DialogHooks;
 
 #endif

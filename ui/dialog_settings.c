@@ -46,6 +46,7 @@ dialog_settings_for (DialogSettings *settings, DialogAction action)
   settings->tiles_y = first.tiles_y;
   settings->reference = -1;
   settings->classes = first.classes;
+  settings->live = FALSE;
   for (gint k = 0; own && k < own->n_params; k++)
     settings_set (settings, own->params[k], own->defaults[k]);
 }
@@ -99,6 +100,7 @@ dialog_settings_fit (DialogSettings *s)
   if (s->reference < 0)
     s->reference = -1;
   s->classes = fit (GH_REQ_POSTERIZE, GH_PARAM_CLASSES, s->classes);
+  s->live = s->live != 0;
   if (! (s->range_lo >= 0 && s->range_hi <= 255 && s->range_lo <= s->range_hi))
     {
       s->range_lo = 0;

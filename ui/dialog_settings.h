@@ -52,11 +52,14 @@ typedef struct
   gint32 reference; /* match: the reference drawable's item ID (GIMP's
                        IDs are integers in both hosts); -1: none yet     */
   gint32 classes;   /* posterize: multi-level Otsu's classes             */
+  gint32 live;      /* GIMP 3: OK leaves the result as a live filter (the
+                       GEGL module's) where the host offers it (DialogHooks
+                       live_offered); 0 or 1                             */
 } DialogSettings;
 
 /* Settings for a first run: value, linear, analyse only, each channel,
- * Otsu, all levels, no reference, and the vocabulary's defaults of CLAHE
- * and posterize.  dialog_settings_for: those of the dialog of the
+ * Otsu, all levels, no reference, merged (not live), and the vocabulary's
+ * defaults of CLAHE and posterize.  dialog_settings_for: those of the dialog of the
  * procedure whose action is `action`, on it, with its own defaults
  * (binarize on luminance, CLAHE's luminance mode). */
 void dialog_settings_defaults (DialogSettings *settings);

@@ -241,6 +241,12 @@ dialog_state_set_classes (DialogState *state, gint classes)
 }
 
 void
+dialog_state_set_live (DialogState *state, gboolean live)
+{
+  state->settings.live = live != FALSE;
+}
+
+void
 dialog_state_set_range (DialogState *state, gint from, gint to)
 {
   gint last = state->hist->bins - 1;
@@ -422,6 +428,7 @@ dialog_state_choice (const DialogState *state, DialogChoice *choice)
       r->bins[0] = threshold_bin (state);
     }
   choice->reference = s->reference;
+  choice->live = s->live;
 }
 
 gchar *

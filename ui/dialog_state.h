@@ -34,12 +34,14 @@
 /* What OK applies: the vocabulary's request, binarize and posterize at
  * the bins of the state's histogram that the markers show (request.n_bins;
  * posterize 0 when fewer levels than classes are in use in the range),
- * and match's reference as an item ID (-1: none).  request.operation
- * GH_REQ_NONE: nothing. */
+ * match's reference as an item ID (-1: none), and whether to leave it as
+ * a live filter (GIMP 3, where the host can: settings.live).
+ * request.operation GH_REQ_NONE: nothing. */
 typedef struct
 {
   gh_request request;
   gint32     reference;
+  gboolean   live;
 } DialogChoice;
 
 /* The rows of the statistics table. */
@@ -110,6 +112,7 @@ void dialog_state_set_tiles (DialogState *state, gint tiles_x, gint tiles_y);
 /* An item ID, as the host's reference picker gives it; -1: none. */
 void dialog_state_set_reference (DialogState *state, gint32 reference);
 void dialog_state_set_classes (DialogState *state, gint classes);
+void dialog_state_set_live (DialogState *state, gboolean live);
 /* Bins in either order, clamped; the statistics follow, and the
  * settings keep the range as levels. */
 void dialog_state_set_range (DialogState *state, gint from, gint to);

@@ -53,6 +53,8 @@ typedef struct
   GtkWidget         *pages;          /* the actions' own controls, one
                                        page per DialogAction, the chosen
                                        one's shown */
+  GtkWidget         *live;           /* Keep as live filter; NULL where
+                                       the host offers none (GIMP 2.10) */
   GtkWidget         *preview;
   gboolean           updating;       /* the dialog moves its own widgets */
 } Dialog;

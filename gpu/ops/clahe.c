@@ -13,7 +13,9 @@
  * Rows arrive in strips, in any order: each source row adds to the tile
  * histograms of its own padded row and of every padding row that reflects
  * to it; the interpolation needs no neighbours, so any rectangle maps on
- * its own.
+ * its own.  A strip's counting is cut into units, a tile each (the tile
+ * rows it touches times the tile columns), which the threads share: no
+ * two write the same counts.
  *
  * On a GPU (an engine on CUDA, U8 images): the tile counts of each strip
  * and the interpolation of each rectangle (each channel and gray; the
@@ -75,6 +77,7 @@ gh_clahe_destroy (gh_clahe *c)
   geom_free (&c->g);
   free (c->hist);
   free (c->fed);
+  free (c->strip_rows);
   free (c);
 }
 
@@ -151,7 +154,8 @@ gh_clahe_begin (gh_engine *engine, const gh_clahe_params *p, gh_layout layout,
            || !(g->src_row = malloc (((size_t) (g->padded_h - g->height) + 1)
                                      * sizeof (int)))
            || !(c->hist = calloc (counters, sizeof *c->hist))
-           || !(c->fed = calloc (height, 1)))
+           || !(c->fed = calloc (height, 1))
+           || !(c->strip_rows = malloc ((size_t) g->tiles_y * sizeof (int))))
     st = gh_fail (error, GH_ERR_NOMEM, "out of memory for CLAHE's tiles");
   if (st != GH_OK)
     {
@@ -203,33 +207,89 @@ typedef struct {
   gh_clahe *c;
   const uint8_t *pixels;
   size_t y0, rows, stride;
-  int tx0, tx1; /* the tile columns this job counts */
+  int u0, u1; /* its units: tile row strip_rows[u / tiles_x], column
+                 u % tiles_x */
 } count_job;
 
-/* Adds source row `row` as padded row `py`, tile columns tx0..tx1-1. */
-static void
-count_padded_row (const count_job *j, const uint8_t *row, int py)
-{
-  const gh_clahe_geom *g = &j->c->g;
-  size_t tiles = (size_t) g->tiles_x * g->tiles_y;
-  int ty = py / g->tile_h;
+/* Levels of U8 channels (or gray) are counted in four sub-histograms per
+ * channel, a pixel's in the next, so that runs of one level (common in
+ * photos) do not wait on one counter; the tile's counts get their sum. */
+#define SUBS 4 /* the loops below are written out for four */
 
+/* Source row `row`'s part in tile column tx: set k's bins into h (U8
+ * channels: SUBS x 256 counters per set, k's at k * SUBS * 256; else the
+ * tile's own counts of set k, h[k] = its first). */
+static void
+count_segment (const gh_clahe *c, const uint8_t *row, int tx, uint32_t **h)
+{
+  const gh_clahe_geom *g = &c->g;
+  int bpp = gh_layout_bpp (g->layout);
+  int xa = tx * g->tile_w, xb = xa + g->tile_w;
+  int direct = xb < g->width ? xb : g->width; /* columns xa..direct-1 */
+
+  if (c->sample != GH_SAMPLE_U8 || g->luminance_mode)
+    {
+      for (int k = 0; k < g->channels; k++)
+        for (int x = xa; x < xb; x++)
+          h[k][key_of (c, row, g->src_col[x], k)]++;
+      return;
+    }
   for (int k = 0; k < g->channels; k++)
     {
-      uint32_t *h = j->c->hist
-                    + ((size_t) k * tiles + (size_t) ty * g->tiles_x)
-                        * g->bins;
-      for (int tx = j->tx0; tx < j->tx1; tx++)
+      uint32_t *restrict s = h[k];
+      const uint8_t *p = row + (size_t) xa * bpp + k;
+      int x = xa;
+      for (; x + SUBS <= direct; x += SUBS, p += SUBS * bpp)
         {
-          uint32_t *th = h + (size_t) tx * g->bins;
-          int x = tx * g->tile_w, end = x + g->tile_w;
-          if (j->c->sample == GH_SAMPLE_U8 && !g->luminance_mode)
-            for (int bpp = gh_layout_bpp (g->layout); x < end; x++)
-              th[row[(size_t) g->src_col[x] * bpp + k]]++;
-          else
-            for (; x < end; x++)
-              th[key_of (j->c, row, g->src_col[x], k)]++;
+          s[p[0]]++;
+          s[256 + p[bpp]]++;
+          s[512 + p[2 * bpp]]++;
+          s[768 + p[3 * bpp]]++;
         }
+      for (; x < direct; x++, p += bpp)
+        s[*p]++;
+      for (x = direct > xa ? direct : xa; x < xb; x++)
+        s[row[(size_t) g->src_col[x] * bpp + k]]++;
+    }
+}
+
+/* Unit u: tile (ty, tx)'s counts from the strip's rows, its own padded
+ * rows and the padding rows that reflect to them. */
+static void
+count_unit (const count_job *j, int u)
+{
+  gh_clahe *c = j->c;
+  const gh_clahe_geom *g = &c->g;
+  int ty = c->strip_rows[u / g->tiles_x], tx = u % g->tiles_x;
+  size_t tiles = (size_t) g->tiles_x * g->tiles_y;
+  long ya = (long) ty * g->tile_h, yb = ya + g->tile_h;
+  long y0 = (long) j->y0, y1 = y0 + (long) j->rows;
+  int subs = c->sample == GH_SAMPLE_U8 && !g->luminance_mode;
+  uint32_t sub[3 * SUBS * 256], *h[3];
+
+  for (int k = 0; k < g->channels; k++)
+    h[k] = subs ? sub + k * SUBS * 256
+                : c->hist + ((size_t) k * tiles + (size_t) ty * g->tiles_x
+                             + tx) * g->bins;
+  if (subs)
+    memset (sub, 0, (size_t) g->channels * SUBS * 256 * sizeof *sub);
+  for (long y = ya > y0 ? ya : y0; y < yb && y < y1; y++)
+    count_segment (c, j->pixels + (size_t) (y - y0) * j->stride, tx, h);
+  for (long py = ya > g->height ? ya : g->height; py < yb; py++)
+    {
+      long y = g->src_row[py - g->height];
+      if (y >= y0 && y < y1)
+        count_segment (c, j->pixels + (size_t) (y - y0) * j->stride, tx, h);
+    }
+  if (!subs)
+    return;
+  for (int k = 0; k < g->channels; k++)
+    {
+      uint32_t *restrict th
+        = c->hist + ((size_t) k * tiles + (size_t) ty * g->tiles_x + tx) * 256;
+      const uint32_t *restrict s = h[k];
+      for (int v = 0; v < 256; v++)
+        th[v] += s[v] + s[256 + v] + s[512 + v] + s[768 + v];
     }
 }
 
@@ -237,34 +297,49 @@ static void
 count_main (int index, void *jobs)
 {
   const count_job *j = (const count_job *) jobs + index;
-  const gh_clahe_geom *g = &j->c->g;
 
-  for (size_t r = 0; r < j->rows; r++)
-    {
-      int y = (int) (j->y0 + r);
-      const uint8_t *row = j->pixels + r * j->stride;
-      count_padded_row (j, row, y);
-      for (int py = g->height; py < g->padded_h; py++)
-        if (g->src_row[py - g->height] == y)
-          count_padded_row (j, row, py);
-    }
+  for (int u = j->u0; u < j->u1; u++)
+    count_unit (j, u);
 }
 
-/* Each thread counts its own tile columns. */
+/* The strip's tile rows (its own, then those of the padding rows that
+ * reflect into it: all below its own) into c->strip_rows; their count. */
+static int
+strip_tile_rows (gh_clahe *c, size_t y0, size_t rows)
+{
+  const gh_clahe_geom *g = &c->g;
+  int n = 0;
+
+  for (int ty = (int) (y0 / g->tile_h);
+       ty <= (int) ((y0 + rows - 1) / g->tile_h); ty++)
+    c->strip_rows[n++] = ty;
+  for (int py = g->height; py < g->padded_h; py++)
+    {
+      size_t y = (size_t) g->src_row[py - g->height];
+      int ty = py / g->tile_h;
+      if (y >= y0 && y < y0 + rows && ty > c->strip_rows[n - 1])
+        c->strip_rows[n++] = ty;
+    }
+  return n;
+}
+
+/* The threads share the strip's units. */
 static void
 count_rows_cpu (gh_clahe *c, const void *pixels, size_t y0, size_t rows,
                 size_t stride)
 {
   count_job jobs[GH_CLAHE_MAX_JOBS];
   gh_threads *pool = gh_engine_threads (c->engine);
+  int units = strip_tile_rows (c, y0, rows) * c->g.tiles_x;
   int n = gh_threads_jobs (pool, (size_t) c->g.padded_w * rows,
                            GH_CLAHE_JOB_PIXELS,
-                           c->g.tiles_x < GH_CLAHE_MAX_JOBS ? c->g.tiles_x
-                                                            : GH_CLAHE_MAX_JOBS);
+                           units < GH_CLAHE_MAX_JOBS ? units
+                                                     : GH_CLAHE_MAX_JOBS);
 
   for (int i = 0; i < n; i++)
     jobs[i] = (count_job){ c, pixels, y0, rows, stride,
-                           c->g.tiles_x * i / n, c->g.tiles_x * (i + 1) / n };
+                           (int) ((long) units * i / n),
+                           (int) ((long) units * (i + 1) / n) };
   gh_threads_run_any (pool, n, count_main, jobs);
 }
 

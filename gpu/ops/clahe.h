@@ -40,6 +40,7 @@ struct gh_clahe {
   double clip_limit;
   uint32_t *hist;     /* channels x tiles x bins */
   unsigned char *fed; /* one flag per row */
+  int *strip_rows;    /* tiles_y entries: a strip's tile rows (clahe.c) */
   size_t rows_fed;
   gh_engine *engine;
   struct gh_clahe_cuda *gpu; /* NULL: the CPU counts */

@@ -27,6 +27,12 @@
  * precision; the four tile curves' values at the sample are interpolated
  * with the same float weights.
  *
+ * On the CPU, U8: rows shared by the threads; each job keeps, for the two
+ * tile rows around its current row, a table of the four tiles' bytes per
+ * column segment and level in one word, so a pixel's four lookups are one
+ * load; then a span of pixels' arithmetic runs as a vector loop (the same
+ * operations, so the same bytes).
+ *
  * On a GPU (clahe_cuda.cu) the mapping of each channel and gray, with the
  * same float operations. */
 #include "clahe.h"
@@ -51,6 +57,9 @@ struct gh_clahe_map {
   uint8_t *lut;       /* U8: channels x tiles x 256 */
   gh_equalize_curve *curves; /* F32: channels x tiles */
   int *tx1, *tx2;     /* per column: the tiles to the left and right */
+  int *seg;           /* ... as a segment: 0 (left of the first tile's
+                         centre) to tiles_x (right of the last's) */
+  int *seg_end;       /* tiles_x + 1: the column after each segment */
   float *xa, *xa1;    /* ... and their weights */
   gh_engine *engine;
   struct gh_clahe_cuda *gpu; /* NULL: the CPU maps */
@@ -82,16 +91,19 @@ clip_tile (uint32_t *h, int bins, int limit)
     }
 }
 
-/* saturate_cast<uchar> (float): cvRound (to nearest, ties to even), then
- * clamped.  Clamping first gives the same byte; adding and taking away
- * 1.5 * 2^23 rounds a float below 2^22 to an integer, ties to even, in
- * the default rounding mode, without a call to lrintf. */
-static uint8_t
+/* saturate_cast<uchar> (float) of a value in [-2^22, 2^22] (CLAHE's are
+ * in [0, 255] and a few ulps): cvRound (to nearest, ties to even), then
+ * clamped.  Adding and taking away 1.5 * 2^23 rounds to an integer, ties
+ * to even, in the default rounding mode, without a call to lrintf; the
+ * clamp on the integer has no float compare, so loops over it
+ * vectorize. */
+static inline uint8_t
 saturate_u8 (float v)
 {
   const float magic = 12582912.0f;
-  v = v > 0.0f ? (v < 255.0f ? v : 255.0f) : 0.0f;
-  return (uint8_t) ((v + magic) - magic);
+  int i = (int) ((v + magic) - magic);
+  i = i > 0 ? i : 0;
+  return (uint8_t) (i < 255 ? i : 255);
 }
 
 void
@@ -110,6 +122,8 @@ gh_clahe_map_free (struct gh_clahe_map *m)
   free (m->lut);
   free (m->tx1);
   free (m->tx2);
+  free (m->seg);
+  free (m->seg_end);
   free (m->xa);
   free (m->xa1);
   free (m);
@@ -188,7 +202,9 @@ build_columns (struct gh_clahe_map *m, gh_error *error)
   m->tx2 = malloc (w * sizeof *m->tx2);
   m->xa = malloc (w * sizeof *m->xa);
   m->xa1 = malloc (w * sizeof *m->xa1);
-  if (!m->tx1 || !m->tx2 || !m->xa || !m->xa1)
+  m->seg = malloc (w * sizeof *m->seg);
+  m->seg_end = calloc ((size_t) g->tiles_x + 1, sizeof *m->seg_end);
+  if (!m->tx1 || !m->tx2 || !m->xa || !m->xa1 || !m->seg || !m->seg_end)
     return gh_fail (error, GH_ERR_NOMEM, "out of memory for %zu columns", w);
   for (int x = 0; x < g->width; x++)
     {
@@ -196,6 +212,8 @@ build_columns (struct gh_clahe_map *m, gh_error *error)
       int tx1 = (int) floorf (txf), tx2 = tx1 + 1;
       m->xa[x] = txf - (float) tx1;
       m->xa1[x] = 1.0f - m->xa[x];
+      m->seg[x] = tx1 + 1;
+      m->seg_end[tx1 + 1] = x + 1;
       m->tx1[x] = tx1 > 0 ? tx1 : 0;
       m->tx2[x] = tx2 < g->tiles_x - 1 ? tx2 : g->tiles_x - 1;
     }
@@ -276,18 +294,137 @@ row_weights_of (const gh_clahe_geom *g, int y)
   return r;
 }
 
-static float
-map_u8 (const struct gh_clahe_map *m, int k, const row_weights *r, int x,
-        int v)
+/* The span's arithmetic runs in AVX2's 8-wide vectors where the CPU has
+ * them: GCC compiles it for AVX2 and for the baseline and picks at load
+ * time (ifunc).  The same float operations either way (no FMA: the
+ * project builds with -ffp-contract=off), so the same bytes. */
+#if defined(__GNUC__) && !defined(__clang__) && defined(__x86_64__) \
+  && defined(__linux__)
+#define VECTOR_CLONES __attribute__ ((target_clones ("avx2", "default")))
+#else
+#define VECTOR_CLONES
+#endif
+
+/* Columns interpolated at a time: the span's lookups, then its
+ * arithmetic in a loop the compiler vectorizes. */
+#define SPAN 256
+
+/* A job's lookup table for the rows between two tile rows: for each
+ * plane, each column segment s0.. s0 + nseg - 1 and each level, the four
+ * tile mappings' bytes around it in one word (L11, L12, L21, L22 from the
+ * low byte), so that a pixel's lookups are one load.  Rebuilt when the
+ * tile rows change, i.e. every tile_h rows. */
+typedef struct {
+  uint32_t *q; /* planes x nseg x 256 */
+  int s0, nseg;
+  int ty1, ty2; /* the tile rows it holds; -1: none yet */
+} quads;
+
+static void
+quads_build (const struct gh_clahe_map *m, const row_weights *r, quads *t)
 {
+  int planes = m->g.luminance_mode ? 1 : m->g.channels;
   size_t tiles = (size_t) m->g.tiles_x * m->g.tiles_y;
-  const uint8_t *p1 = m->lut + (k * tiles + (size_t) r->ty1 * m->g.tiles_x)
-                                 * 256;
-  const uint8_t *p2 = m->lut + (k * tiles + (size_t) r->ty2 * m->g.tiles_x)
-                                 * 256;
-  int i1 = m->tx1[x] * 256 + v, i2 = m->tx2[x] * 256 + v;
-  return (p1[i1] * m->xa1[x] + p1[i2] * m->xa[x]) * r->ya1
-         + (p2[i1] * m->xa1[x] + p2[i2] * m->xa[x]) * r->ya;
+
+  for (int k = 0; k < planes; k++)
+    {
+      const uint8_t *lut = m->lut + k * tiles * 256;
+      const uint8_t *lut1 = lut + (size_t) r->ty1 * m->g.tiles_x * 256;
+      const uint8_t *lut2 = lut + (size_t) r->ty2 * m->g.tiles_x * 256;
+      for (int s = 0; s < t->nseg; s++)
+        {
+          int seg = t->s0 + s;
+          int tx1 = seg > 0 ? seg - 1 : 0;
+          int tx2 = seg < m->g.tiles_x ? seg : m->g.tiles_x - 1;
+          const uint8_t *a = lut1 + tx1 * 256, *b = lut1 + tx2 * 256;
+          const uint8_t *c = lut2 + tx1 * 256, *d = lut2 + tx2 * 256;
+          uint32_t *q = t->q + ((size_t) k * t->nseg + s) * 256;
+          for (int v = 0; v < 256; v++)
+            q[v] = a[v] | (uint32_t) b[v] << 8 | (uint32_t) c[v] << 16
+                   | (uint32_t) d[v] << 24;
+        }
+    }
+  t->ty1 = r->ty1;
+  t->ty2 = r->ty2;
+}
+
+/* n <= SPAN pixels from column x on, `step` bytes apart, their first
+ * `planes` (1 to 3) bytes the levels of the planes: mapped from src into
+ * dst (src may be dst) by CLAHE_Interpolation_Body's arithmetic, each
+ * value's float operations in its order. */
+static void VECTOR_CLONES
+map_span_u8 (const struct gh_clahe_map *m, const quads *t, int planes,
+             const row_weights *r, int x, int n, const uint8_t *src,
+             int step, uint8_t *dst)
+{
+  const int *restrict seg = m->seg + x, *restrict seg_end = m->seg_end;
+  const float *restrict xa = m->xa + x, *restrict xa1 = m->xa1 + x;
+  const float ya = r->ya, ya1 = r->ya1;
+  size_t plane = (size_t) t->nseg * 256;
+  uint32_t l[3][SPAN];
+  uint8_t out[3][SPAN];
+
+  for (int i = 0; i < n;)
+    {
+      /* One segment's columns: one table per plane. */
+      const uint32_t *restrict qs = t->q + (size_t) (seg[i] - t->s0) * 256;
+      int end = seg_end[seg[i]] - x < n ? seg_end[seg[i]] - x : n;
+      if (planes == 1)
+        for (; i < end; i++)
+          l[0][i] = qs[src[(size_t) i * step]];
+      else
+        for (; i < end; i++)
+          for (int k = 0; k < planes; k++)
+            l[k][i] = qs[k * plane + src[(size_t) i * step + k]];
+    }
+  for (int k = 0; k < planes; k++)
+    for (int i = 0; i < n; i++)
+      {
+        float l11 = (float) (int) (l[k][i] & 255);
+        float l12 = (float) (int) (l[k][i] >> 8 & 255);
+        float l21 = (float) (int) (l[k][i] >> 16 & 255);
+        float l22 = (float) (int) (l[k][i] >> 24);
+        out[k][i] = saturate_u8 ((l11 * xa1[i] + l12 * xa[i]) * ya1
+                                 + (l21 * xa1[i] + l22 * xa[i]) * ya);
+      }
+  if (planes == 1 && step == 1)
+    memcpy (dst, out[0], (size_t) n);
+  else
+    for (int i = 0; i < n; i++)
+      for (int k = 0; k < planes; k++)
+        dst[(size_t) i * step + k] = out[k][i];
+}
+
+/* One U8 row of `width` pixels from column x0 on: each channel (or gray)
+ * mapped in place, or the luminance mapped and the colour moved to it. */
+static void
+map_row_u8 (const gh_op *op, quads *t, const row_weights *r, uint8_t *row,
+            size_t x0, size_t width)
+{
+  const struct gh_clahe_map *m = op->clahe;
+  int bpp = gh_layout_bpp (m->g.layout);
+  uint8_t key[SPAN], level[SPAN];
+
+  if (r->ty1 != t->ty1 || r->ty2 != t->ty2)
+    quads_build (m, r, t);
+  for (size_t i0 = 0; i0 < width; i0 += SPAN)
+    {
+      int n = width - i0 < SPAN ? (int) (width - i0) : SPAN;
+      int x = (int) (x0 + i0);
+      uint8_t *p = row + i0 * bpp;
+      if (!m->g.luminance_mode)
+        {
+          map_span_u8 (m, t, m->g.channels, r, x, n, p, bpp, p);
+          continue;
+        }
+      for (int i = 0; i < n; i++)
+        key[i] = (uint8_t) gh_pixel_level_with (
+          m->g.layout, p + (size_t) i * bpp, GH_CHANNEL_LUMINANCE,
+          m->g.luminance);
+      map_span_u8 (m, t, 1, r, x, n, key, 1, level);
+      for (int i = 0; i < n; i++)
+        gh_op_move_luminance_u8 (op, p + (size_t) i * bpp, level[i]);
+    }
 }
 
 static float
@@ -311,83 +448,73 @@ typedef struct {
   const gh_op *op;
   uint8_t *pixels;
   size_t x0, y0, width, height, stride;
+  quads t; /* U8: its own */
 } map_job;
 
 static void
 map_main (int index, void *jobs)
 {
-  const map_job *job = (const map_job *) jobs + index;
+  map_job *job = (map_job *) jobs + index;
   const gh_op *op = job->op;
-  uint8_t *pixels = job->pixels;
-  size_t x0 = job->x0, y0 = job->y0, width = job->width;
-  size_t height = job->height, stride = job->stride;
   const struct gh_clahe_map *m = op->clahe;
   int bpp = gh_layout_bpp (m->g.layout);
 
-  for (size_t j = 0; j < height; j++)
+  for (size_t j = 0; j < job->height; j++)
     {
-      row_weights r = row_weights_of (&m->g, (int) (y0 + j));
-      uint8_t *row = (uint8_t *) pixels + j * stride;
-      if (op->sample == GH_SAMPLE_U8 && !m->g.luminance_mode)
+      row_weights r = row_weights_of (&m->g, (int) (job->y0 + j));
+      uint8_t *row = job->pixels + j * job->stride;
+      if (op->sample == GH_SAMPLE_U8)
         {
-          /* The common case, its tile rows looked up once per row. */
-          for (int k = 0; k < m->g.channels; k++)
-            for (size_t i = 0; i < width; i++)
-              row[i * bpp + k]
-                = saturate_u8 (map_u8 (m, k, &r, (int) (x0 + i),
-                                       row[i * bpp + k]));
+          map_row_u8 (op, &job->t, &r, row, job->x0, job->width);
           continue;
         }
-      for (size_t i = 0; i < width; i++)
+      for (size_t i = 0; i < job->width; i++)
         {
-          int x = (int) (x0 + i);
-          if (op->sample == GH_SAMPLE_U8)
-            {
-              uint8_t *p = row + i * bpp;
-              if (m->g.luminance_mode)
-                gh_op_move_luminance_u8 (
-                  op, p,
-                  saturate_u8 (map_u8 (m, 0, &r, x,
-                                       gh_pixel_level_with (
-                                         m->g.layout, p, GH_CHANNEL_LUMINANCE,
-                                         m->g.luminance))));
-              else
-                for (int k = 0; k < m->g.channels; k++)
-                  p[k] = saturate_u8 (map_u8 (m, k, &r, x, p[k]));
-            }
+          int x = (int) (job->x0 + i);
+          float *p = (float *) row + i * bpp;
+          if (m->g.luminance_mode)
+            gh_op_move_luminance_f32 (
+              op, p, map_f32 (m, 0, &r, x, gh_op_luminance_key_f32 (op, p)));
           else
-            {
-              float *p = (float *) row + i * bpp;
-              if (m->g.luminance_mode)
-                gh_op_move_luminance_f32 (
-                  op, p, map_f32 (m, 0, &r, x,
-                                  gh_op_luminance_key_f32 (op, p)));
-              else
-                for (int k = 0; k < m->g.channels; k++)
-                  p[k] = map_f32 (m, k, &r, x, p[k]);
-            }
+            for (int k = 0; k < m->g.channels; k++)
+              p[k] = map_f32 (m, k, &r, x, p[k]);
         }
     }
 }
 
-/* Each thread maps its own band of rows. */
-static void
+/* Each thread maps its own band of rows, U8 with its own lookup table of
+ * the rectangle's column segments. */
+static gh_status
 map_rows_cpu (const gh_op *op, void *pixels, size_t x0, size_t y0,
-              size_t width, size_t height, size_t stride)
+              size_t width, size_t height, size_t stride, gh_error *error)
 {
+  const struct gh_clahe_map *m = op->clahe;
   map_job jobs[GH_CLAHE_MAX_JOBS];
-  gh_threads *pool = gh_engine_threads (op->clahe->engine);
+  gh_threads *pool = gh_engine_threads (m->engine);
   int n = gh_threads_jobs (pool, width * height, GH_CLAHE_JOB_PIXELS,
                            height < GH_CLAHE_MAX_JOBS ? (int) height
                                                       : GH_CLAHE_MAX_JOBS);
+  int s0 = m->seg[x0], nseg = m->seg[x0 + width - 1] - s0 + 1;
+  size_t words = 0;
+  uint32_t *q = NULL;
 
+  if (op->sample == GH_SAMPLE_U8)
+    {
+      words = (size_t) (m->g.luminance_mode ? 1 : m->g.channels) * nseg * 256;
+      if (!(q = malloc ((size_t) n * words * sizeof *q)))
+        return gh_fail (error, GH_ERR_NOMEM,
+                        "out of memory for CLAHE's lookup tables");
+    }
   for (int i = 0; i < n; i++)
     {
       size_t a = height * i / n, b = height * (i + 1) / n;
       jobs[i] = (map_job){ op, (uint8_t *) pixels + a * stride, x0, y0 + a,
-                           width, b - a, stride };
+                           width, b - a, stride,
+                           { q ? q + i * words : NULL, s0, nseg, -1, -1 } };
     }
   gh_threads_run_any (pool, n, map_main, jobs);
+  free (q);
+  return GH_OK;
 }
 
 gh_status
@@ -420,6 +547,5 @@ gh_clahe_apply (const gh_op *op, void *pixels, size_t x0, size_t y0,
       m->gpu = NULL;
     }
 #endif
-  map_rows_cpu (op, pixels, x0, y0, width, height, stride);
-  return GH_OK;
+  return map_rows_cpu (op, pixels, x0, y0, width, height, stride, error);
 }

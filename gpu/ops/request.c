@@ -5,6 +5,7 @@
 #include "fail.h"
 
 #include <limits.h>
+#include <stdio.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -39,6 +40,22 @@ static const gh_param_spec params[GH_NUM_PARAMS] = {
                          1, 3, GH_MULTI_OTSU_MAX_CLASSES, 1 },
 };
 
+/* The names of mode's and channel's values, every host's.  The channels'
+ * are gh_channel_name's too (GIMP's order); "channels", the CLI's first
+ * word for each channel, stays an alias. */
+static const gh_param_value mode_values[] = {
+  { GH_EQUALIZE_CHANNELS, "each-channel", "Each channel", "channels" },
+  { GH_EQUALIZE_LUMINANCE, "luminance", "Luminance (hue kept)", NULL },
+};
+static const gh_param_value channel_values[GH_NUM_CHANNELS] = {
+  { GH_CHANNEL_VALUE, "value", "Value", NULL },
+  { GH_CHANNEL_RED, "red", "Red", NULL },
+  { GH_CHANNEL_GREEN, "green", "Green", NULL },
+  { GH_CHANNEL_BLUE, "blue", "Blue", NULL },
+  { GH_CHANNEL_ALPHA, "alpha", "Alpha", NULL },
+  { GH_CHANNEL_LUMINANCE, "luminance", "Luminance", NULL },
+};
+
 static const gh_operation_spec operations[GH_NUM_REQS] = {
   [GH_REQ_NONE] = { "analyse", "Analyse only", 0, 0, { 0 }, { 0 } },
   [GH_REQ_EQUALIZE] = { "equalize", "Equalize", GH_NEEDS_HISTOGRAM, 1,
@@ -71,6 +88,36 @@ const gh_operation_spec *
 gh_operation_get (gh_operation operation)
 {
   return (unsigned) operation < GH_NUM_REQS ? &operations[operation] : NULL;
+}
+
+const gh_param_value *
+gh_param_values (gh_param param, int *n)
+{
+  switch (param)
+    {
+    case GH_PARAM_MODE:
+      *n = (int) (sizeof mode_values / sizeof *mode_values);
+      return mode_values;
+    case GH_PARAM_CHANNEL:
+      *n = GH_NUM_CHANNELS;
+      return channel_values;
+    default:
+      *n = 0;
+      return NULL;
+    }
+}
+
+/* The value `text` names among `param`'s named values, or -1. */
+static int
+value_named (gh_param param, const char *text)
+{
+  int n;
+  const gh_param_value *v = gh_param_values (param, &n);
+
+  for (int k = 0; k < n; k++)
+    if (!strcmp (text, v[k].nick) || (v[k].alias && !strcmp (text, v[k].alias)))
+      return v[k].value;
+  return -1;
 }
 
 int
@@ -185,32 +232,44 @@ gh_param_check (gh_param param, double value, gh_error *error)
   return GH_OK;
 }
 
+/* The message for a `text` that is no value of `param`: "mode: 'x' is
+ * not a mode (each-channel, luminance, 0..1)". */
+static gh_status
+not_a_value (const gh_param_spec *s, gh_param param, const char *text,
+             gh_error *error)
+{
+  int n;
+  const gh_param_value *names = gh_param_values (param, &n);
+  char words[128] = "";
+
+  if (!n)
+    return gh_fail (error, GH_ERR_INVALID, "%s: '%s' is not a number",
+                    s->name, text);
+  for (int k = 0; k < n; k++)
+    snprintf (words + strlen (words), sizeof words - strlen (words), "%s, ",
+              names[k].nick);
+  return gh_fail (error, GH_ERR_INVALID, "%s: '%s' is not a %s (%s%g..%g)",
+                  s->name, text, s->name, words, s->min, s->max);
+}
+
 gh_status
 gh_param_parse (gh_param param, const char *text, double *value,
                 gh_error *error)
 {
   const gh_param_spec *s = gh_param_get (param);
   char *end = NULL;
+  int named;
   double v;
 
   if (!s || !text)
     return gh_fail (error, GH_ERR_INVALID, "nothing to parse");
-  if (param == GH_PARAM_CHANNEL && gh_channel_parse (text) >= 0)
-    v = gh_channel_parse (text);
-  else if (param == GH_PARAM_MODE && !strcmp (text, "channels"))
-    v = GH_EQUALIZE_CHANNELS;
-  else if (param == GH_PARAM_MODE && !strcmp (text, "luminance"))
-    v = GH_EQUALIZE_LUMINANCE;
+  if ((named = value_named (param, text)) >= 0)
+    v = named;
   else
     {
       v = strtod (text, &end);
       if (end == text || *end || !isfinite (v))
-        return gh_fail (error, GH_ERR_INVALID, "%s: '%s' is not a %s",
-                        s->name, text,
-                        param == GH_PARAM_CHANNEL ? "channel name or number"
-                        : param == GH_PARAM_MODE  ? "mode (channels, "
-                                                    "luminance, 0 or 1)"
-                                                  : "number");
+        return not_a_value (s, param, text, error);
     }
   if (gh_param_check (param, v, error) != GH_OK)
     return GH_ERR_INVALID;

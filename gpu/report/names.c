@@ -1,25 +1,29 @@
 /* names.c — channel and backend names, and which channels a layout has
  * (gpu_histogram.h, "Shared by every host"): the one spelling every host
- * prints, parses and writes into its CSV files. */
+ * prints, parses and writes into its CSV files.  The channels' names are
+ * the vocabulary's (gh_param_values of GH_PARAM_CHANNEL). */
+#include "gh_request.h"
 #include "layout.h"
 
 #include <string.h>
 
-static const char *const channel_names[GH_NUM_CHANNELS]
-  = { "value", "red", "green", "blue", "alpha", "luminance" };
-
 const char *
 gh_channel_name (gh_channel channel)
 {
-  return (unsigned) channel < GH_NUM_CHANNELS ? channel_names[channel]
-                                              : NULL;
+  int n;
+  const gh_param_value *v = gh_param_values (GH_PARAM_CHANNEL, &n);
+
+  return (unsigned) channel < (unsigned) n ? v[channel].nick : NULL;
 }
 
 int
 gh_channel_parse (const char *name)
 {
-  for (int c = 0; name && c < GH_NUM_CHANNELS; c++)
-    if (!strcmp (name, channel_names[c]))
+  int n;
+  const gh_param_value *v = gh_param_values (GH_PARAM_CHANNEL, &n);
+
+  for (int c = 0; name && c < n; c++)
+    if (!strcmp (name, v[c].nick))
       return c;
   return -1;
 }

@@ -147,11 +147,12 @@ batch_file (const CoreHost *host, gh_engine *engine, FILE *rows,
             const gchar *path, gint operation, const gchar *output_dir,
             gh_histogram *hist, const CoreProgress *progress, GError **error)
 {
-  CoreProgress half = { progress->start, progress->span / 2 };
-  CoreProgress rest = { half.start + half.span, half.span };
-  gpointer     image, drawable = NULL;
-  CoreTarget   target;
-  gboolean     ok;
+  CoreProgress     half = { progress->start, progress->span / 2 };
+  CoreProgress     rest = { half.start + half.span, half.span };
+  gpointer         image, drawable = NULL;
+  CoreTarget       target, described;
+  CoreDrawableInfo info = { 0 };
+  gboolean         ok;
 
   if (! check_input (path, error))
     return FALSE;
@@ -166,13 +167,16 @@ batch_file (const CoreHost *host, gh_engine *engine, FILE *rows,
     g_set_error (error, CORE_ERROR, CORE_ERROR_FAILED,
                  "the image has no layer");
   target = core_target (drawable);
-  ok = ok && core_histogram (host, engine, &target, hist, &half, error);
+  /* Described once for the histogram and the apply. */
+  ok = ok && core_target_describe (host, &target, &described, &info, error)
+       && core_histogram (host, engine, &described, hist, &half, error);
   /* Named now: the backend that counted this file. */
   if (ok)
     gh_csv_write_stats_rows (rows, path, hist,
                              gh_engine_backend_name (engine));
-  ok = ok && apply_operation (host, engine, &target, operation, hist, &rest,
-                              error);
+  ok = ok && apply_operation (host, engine, &described, operation, hist,
+                              &rest, error);
+  core_drawable_info_clear (&info);
   if (operation != CORE_BATCH_STATISTICS)
     ok = ok && save_result (host, image, drawable, path, output_dir, error);
   host->image_close (image);

@@ -44,6 +44,19 @@ core_call_histogram (const CoreHost *host, gh_engine **engine,
   return ok;
 }
 
+void
+core_call_request (gh_operation op, const gdouble *values, gpointer reference,
+                   gboolean gray_first, CoreRequest *req)
+{
+  const CoreAction *action = core_action_get (op);
+
+  core_request_defaults (req, op);
+  for (gint k = 0; values && k < action->n_args; k++)
+    core_request_set_arg (req, &action->args[k], values[k], reference);
+  if (gray_first && req->request.channel == GH_CHANNEL_LUMINANCE)
+    req->request.channel = GH_CHANNEL_VALUE;
+}
+
 gboolean
 core_call_action (const CoreHost *host, gh_engine **engine,
                   const CoreTarget *target, gh_operation op,
@@ -56,11 +69,7 @@ core_call_action (const CoreHost *host, gh_engine **engine,
   const CoreProgress *progress;
   gchar              *text;
 
-  core_request_defaults (req, op);
-  for (gint k = 0; values && k < action->n_args; k++)
-    core_request_set_arg (req, &action->args[k], values[k], reference);
-  if (gray_first && req->request.channel == GH_CHANNEL_LUMINANCE)
-    req->request.channel = GH_CHANNEL_VALUE;
+  core_call_request (op, values, reference, gray_first, req);
   if (! core_call_start (host, engine, target, action->proc->progress,
                          &progress, error)
       || ! core_action_apply (host, *engine, target, req, NULL,

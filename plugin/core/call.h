@@ -7,7 +7,7 @@
  * that work and, where the work is long enough to be seen, the progress
  * bar.  At its end the call tells a GPU that was there and not used, once.
  *
- *   CoreTarget target = { drawable, TRUE, image, FALSE, 0, 0, 0, 0 };
+ *   CoreTarget target = { drawable, TRUE, image, FALSE, 0, 0, 0, 0, NULL };
  *   target.intersects = gimp_drawable_mask_intersect (...);
  *   if (core_call_start (&host, &engine, &target, "Equalizing (GPU)",
  *                        &progress, &error))
@@ -41,11 +41,17 @@ gboolean core_call_histogram (const CoreHost *host, gh_engine **engine,
                               gh_histogram *hist, gdouble *seconds,
                               GError **error);
 
+/* An action's procedure's request (actions.h) from the arguments'
+ * `values` (one per action->args, in order; NULL: their defaults) and
+ * match's `reference`, a luminance on a gray drawable made its value
+ * where `gray_first` (a first or remembered run's channel on a gray
+ * layer); not checked (core_action_apply checks it). */
+void core_call_request (gh_operation op, const gdouble *values,
+                        gpointer reference, gboolean gray_first,
+                        CoreRequest *req);
+
 /* The run of an action's procedure (actions.h) without its dialog: its
- * request from the arguments' `values` (one per action->args, in order;
- * NULL: their defaults) and match's `reference`, a luminance on a gray
- * drawable made its value where `gray_first` (a first or remembered run's
- * channel on a gray layer), started as a call with the procedure's
+ * request made by core_call_request, started as a call with the procedure's
  * progress text (core_call_start) and applied (core_action_apply); the
  * thresholds it found said with `tell` (GIMP's message in interactive
  * use; NULL: not said) where its procedure returns them.  *req: the

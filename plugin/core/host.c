@@ -6,7 +6,7 @@
 CoreTarget
 core_target (gpointer drawable)
 {
-  CoreTarget target = { drawable, FALSE, NULL, FALSE, 0, 0, 0, 0 };
+  CoreTarget target = { drawable, FALSE, NULL, FALSE, 0, 0, 0, 0, NULL };
 
   return target;
 }
@@ -17,6 +17,17 @@ core_drawable_info_clear (CoreDrawableInfo *info)
   g_clear_object (&info->buffer);
 }
 
+gboolean
+core_describe (const CoreHost *host, const CoreTarget *target,
+               CoreDrawableInfo *info)
+{
+  if (! target->described)
+    return host->describe (target, info);
+  *info = *target->described;
+  if (info->buffer)
+    g_object_ref (info->buffer);
+  return info->exists;
+}
 
 gboolean
 core_format_is_linear (const Babl *format)

@@ -18,7 +18,8 @@
  * Added since: threshold, GIMP's own, for binarize; item_facts, the
  * name, group and lock that describe no longer asks (issue 14); describe
  * takes the call's target (CoreTarget), which replaced the facts a run
- * handed over through a hidden static (issue 25).
+ * handed over through a hidden static (issue 25); the target carries its
+ * drawable's description once made (core_describe, issue 25).
  */
 #ifndef GH_CORE_HOST_H
 #define GH_CORE_HOST_H
@@ -86,7 +87,11 @@ gboolean core_format_is_linear (const Babl *format);
  * those facts from it instead of asking GIMP again.  A target made by
  * core_target (a reference, a batch's file, a preview's scratch layer, a
  * dialog's apply, which must see a selection changed while it was open)
- * has none: describe asks GIMP. */
+ * has none: describe asks GIMP.  A call that makes several regions of its
+ * drawable (the dialog flow: histogram, refusal, preview, a repeat's
+ * apply; a batch's file: histogram and apply) describes it once
+ * (core_target_describe, region.h) and passes that description down in
+ * `described`: each region copies it instead of describing again. */
 typedef struct
 {
   gpointer drawable;
@@ -94,6 +99,7 @@ typedef struct
   gpointer image;      /* the host's handle of the drawable's image */
   gboolean intersects; /* gimp_drawable_mask_intersect's answer */
   gint     x, y, width, height;
+  const CoreDrawableInfo *described; /* NULL: not described yet */
 } CoreTarget;
 
 /* A target of `drawable` without facts. */
@@ -174,5 +180,11 @@ typedef struct
                                    gdouble low, gdouble high,
                                    GError **error);
 } CoreHost;
+
+/* Fills `info` (cleared or zeroed before) for target->drawable: a copy of
+ * target->described (its buffer a new reference) where the call described
+ * it already, else host->describe.  Returns info->exists. */
+gboolean core_describe (const CoreHost *host, const CoreTarget *target,
+                        CoreDrawableInfo *info);
 
 #endif

@@ -9,7 +9,7 @@ struct _CorePreview
 {
   const CoreHost     *host;
   gh_engine          *engine;
-  gpointer            drawable;
+  CoreTarget          target;
   const gh_histogram *hist;
   const Babl         *format; /* core_preview_format's, asked once */
   /* CLAHE's operation over `region`, the drawable's changeable region,
@@ -24,13 +24,12 @@ struct _CorePreview
 };
 
 const Babl *
-core_preview_format (const CoreHost *host, gpointer drawable)
+core_preview_format (const CoreHost *host, const CoreTarget *target)
 {
-  CoreTarget  target = core_target (drawable);
   CoreRegion  region;
   const Babl *format;
 
-  if (! core_region_init (host, &target, &region, NULL))
+  if (! core_region_init (host, target, &region, NULL))
     return NULL;
   /* In the drawable's own space, as GIMP's sub-thumbnails, which the
    * preview shows where the selection is not, are. */
@@ -45,15 +44,15 @@ core_preview_format (const CoreHost *host, gpointer drawable)
 }
 
 CorePreview *
-core_preview_new (const CoreHost *host, gh_engine *engine, gpointer drawable,
-                  const gh_histogram *hist)
+core_preview_new (const CoreHost *host, gh_engine *engine,
+                  const CoreTarget *target, const gh_histogram *hist)
 {
   CorePreview *preview = g_new0 (CorePreview, 1);
 
   preview->host = host;
-  preview->format = core_preview_format (host, drawable);
+  preview->format = core_preview_format (host, target);
   preview->engine = engine;
-  preview->drawable = drawable;
+  preview->target = *target;
   preview->hist = hist;
   return preview;
 }
@@ -84,7 +83,6 @@ static gboolean
 clahe_ready (CorePreview *preview, const gh_request *r, GError **error)
 {
   const gh_request *was = &preview->clahe_for;
-  CoreTarget        target = core_target (preview->drawable);
 
   if (preview->clahe_ready && was->clip_limit == r->clip_limit
       && was->tiles_x == r->tiles_x && was->tiles_y == r->tiles_y
@@ -93,7 +91,7 @@ clahe_ready (CorePreview *preview, const gh_request *r, GError **error)
   clahe_clear (preview);
   if (! core_request_check (r, error))
     return FALSE;
-  if (! core_changeable_region (preview->host, &target,
+  if (! core_changeable_region (preview->host, &preview->target,
                                 &preview->region, error))
     return FALSE;
   preview->has_clahe = preview->region.info.height > 0;
@@ -157,8 +155,9 @@ core_preview_pixels (CorePreview *preview, const CoreRequest *req, gint x,
     return NULL;
   if (whole && ! clahe_ready (preview, &req->request, error))
     return NULL;
-  image = host->scratch_layer (preview->drawable, width, height, &layer);
-  buffer = host->buffer (preview->drawable);
+  image = host->scratch_layer (preview->target.drawable, width, height,
+                               &layer);
+  buffer = host->buffer (preview->target.drawable);
   copy = host->buffer (layer);
   gegl_buffer_copy (buffer, GEGL_RECTANGLE (x, y, width, height),
                     GEGL_ABYSS_NONE, copy,

@@ -5,7 +5,7 @@
  * own: the CLAHE operation prepared over the whole region for the
  * parameters last previewed (CLAHE maps a pixel by the tiles around it).
  *
- *   CorePreview *preview = core_preview_new (host, engine, drawable, &hist);
+ *   CorePreview *preview = core_preview_new (host, engine, &target, &hist);
  *   pixels = core_preview_pixels (preview, &req, x, y, w, h, &rowstride,
  *                                 &error);
  *   core_preview_free (preview);
@@ -15,17 +15,22 @@
 
 #include "actions.h"
 
-/* The 8-bit format of the drawable's type in its own colour space, what
- * GIMP's drawable previews draw: "Y'(A) u8" or "R'G'B'(A) u8"; NULL when
- * it does not exist. */
-const Babl *core_preview_format (const CoreHost *host, gpointer drawable);
+/* The 8-bit format of the target drawable's type in its own colour space,
+ * what GIMP's drawable previews draw: "Y'(A) u8" or "R'G'B'(A) u8"; NULL
+ * when it does not exist. */
+const Babl *core_preview_format (const CoreHost *host,
+                                 const CoreTarget *target);
 
-/* The drawable, the engine and the histogram the dialog shows must
- * outlive it; the drawable is described once, here (its format). */
+/* The target (copied; its description, host.h, is the one the dialog's
+ * call made, and with the engine and the histogram the dialog shows must
+ * outlive the preview): its regions, for the format and CLAHE's pass, are
+ * made from its description, so the preview asks GIMP to describe the
+ * drawable only where the target was not described. */
 typedef struct _CorePreview CorePreview;
 
 CorePreview *core_preview_new (const CoreHost *host, gh_engine *engine,
-                               gpointer drawable, const gh_histogram *hist);
+                               const CoreTarget *target,
+                               const gh_histogram *hist);
 void core_preview_free (CorePreview *preview);
 
 /* The preview of `req` on the drawable's rectangle (x, y, width, height),

@@ -32,8 +32,7 @@ core_progress_shown (gsize pixels)
 gh_luminance
 core_region_luminance (const CoreRegion *region)
 {
-  return region->info.bins_linear ? GH_LUMINANCE_PERCEPTUAL
-                                  : region->host->luminance;
+  return region->layer.luminance;
 }
 
 void
@@ -46,38 +45,25 @@ core_region_image (const CoreRegion *region, gh_image *image)
   image->luminance = core_region_luminance (region);
 }
 
-const Babl *
-core_region_space_format (const CoreRegion *region, gboolean gray,
-                          gboolean alpha, const gchar *trc, gh_sample sample)
-{
-  const gchar *type = sample == GH_SAMPLE_F32 ? "float" : "u8";
-  gchar        name[32];
-
-  if (gray)
-    g_snprintf (name, sizeof name, "Y%s%s %s", trc, alpha ? "A" : "", type);
-  else
-    g_snprintf (name, sizeof name, "R%sG%sB%s%s %s", trc, trc, trc,
-                alpha ? "A" : "", type);
-  return babl_format_with_space (name, region->space);
-}
-
-/* The region's formats for its sample type: the drawable's pixels as
- * stored (their own space and tone curve: babl converts the sample type
- * only) and the pieces'.  A luminance view's pieces are made here, never
+/* The region's fields from its layer: the drawable's pixels as stored
+ * (their own space and tone curve: babl converts the sample type only)
+ * and the pieces'.  A luminance view's pieces are made here, never
  * exchanged with GIMP: their format gives their size. */
 static void
 set_formats (CoreRegion *region)
 {
-  const CoreDrawableInfo *info = &region->info;
+  const gh_layer *layer = &region->layer;
 
-  region->source = core_region_space_format (region, info->is_gray,
-                                             info->has_alpha, region->trc,
-                                             region->sample);
+  region->space = layer->space;
+  region->trc = layer->trc;
+  region->source = layer->source;
+  region->luminance_from = layer->luminance_from;
+  region->sample = layer->sample;
+  region->bins = layer->bins;
   region->format = region->view
-                     ? core_region_space_format (region, TRUE,
-                                                 info->has_alpha, "",
-                                                 region->sample)
-                     : region->source;
+                     ? gh_layer_format (layer, TRUE, layer->alpha, "",
+                                        layer->sample)
+                     : layer->source;
 }
 
 gboolean
@@ -85,12 +71,12 @@ core_region_init (const CoreHost *host, const CoreTarget *target,
                   CoreRegion *region, GError **error)
 {
   CoreDrawableInfo *info = &region->info;
-  const Babl       *layer;
+  gh_layer_facts    facts;
 
   memset (region, 0, sizeof *region);
   region->host = host;
   region->drawable = target->drawable;
-  if (! host->describe (target, info) || ! info->exists)
+  if (! core_describe (host, target, info) || ! info->exists)
     {
       gchar *name = core_region_name (region);
 
@@ -102,45 +88,23 @@ core_region_init (const CoreHost *host, const CoreTarget *target,
     }
   /* Reading "R'G'B'A" from an indexed drawable goes through its palette,
    * which is how GIMP's own histogram sees it. */
-  if (info->is_gray)
-    region->layout = info->has_alpha ? GH_LAYOUT_GRAYA : GH_LAYOUT_GRAY;
-  else
-    region->layout = info->has_alpha ? GH_LAYOUT_RGBA : GH_LAYOUT_RGB;
-  /* GIMP's histogram reads a layer as float: perceptual in GIMP 2.10,
-   * in the layer's own TRC in GIMP 3 (bins_linear: linear precisions).
-   * Only 8-bit perceptual storage (indexed images are that too) gives
-   * exactly the same bins through bytes; 8-bit linear would round on its
-   * way to perceptual bytes, and higher precisions would lose bits. */
-  region->sample = info->precision == CORE_PRECISION_U8_PERCEPTUAL
-                   && ! info->bins_linear ? GH_SAMPLE_U8 : GH_SAMPLE_F32;
-  region->bins = info->precision == CORE_PRECISION_OTHER ? 1024 : 256;
-  layer = core_region_layer_format (region);
-  region->space = babl_format_get_space (layer);
-  /* GIMP 3 reads a drawable in its own tone curve: linear (bins_linear),
-   * sRGB's ("~", perceptual precisions) or its space's ("'"); GIMP 2.10
-   * as "'" always. */
-  region->trc = info->bins_linear ? ""
-                : strchr (babl_get_name (babl_format_get_model (layer)), '~')
-                  ? "~" : "'";
+  facts.gray = info->is_gray;
+  facts.alpha = info->has_alpha;
+  facts.u8 = info->precision != CORE_PRECISION_OTHER;
+  facts.perceptual = info->precision == CORE_PRECISION_U8_PERCEPTUAL;
+  facts.bins_linear = info->bins_linear;
+  facts.storage = core_region_layer_format (region);
+  facts.host = host->luminance;
+  gh_layer_choose (&facts, &region->layer);
+  region->layout = region->layer.layout;
   set_formats (region);
-  /* GIMP 3's luminance in a space other than sRGB: babl's, GIMP's
-   * histogram's own conversion (see region.h). */
-  if (host->luminance == GH_LUMINANCE_LINEAR && ! info->is_gray
-      && region->space != babl_space ("sRGB"))
-    region->luminance_from = core_region_space_format (region, FALSE,
-                                                       info->has_alpha,
-                                                       region->trc,
-                                                       GH_SAMPLE_F32);
   return TRUE;
 }
 
 void
 core_region_use_bins (CoreRegion *region, gint bins)
 {
-  if (bins == region->bins)
-    return;
-  region->sample = GH_SAMPLE_F32;
-  region->bins = bins;
+  gh_layer_use_bins (&region->layer, bins);
   set_formats (region);
 }
 
@@ -298,7 +262,7 @@ core_region_read (gh_engine *engine, const CoreRegion *region,
   const CoreDrawableInfo *info = &region->info;
   GeglBuffer             *buffer, *mask_buffer = NULL;
   const Babl             *mask_format = NULL;
-  CoreViewScratch             scratch;
+  gh_layer_view           view;
   gpointer                pixels, mask = NULL;
   gsize                   stride = (gsize) info->width
                                    * babl_format_get_bytes_per_pixel (
@@ -311,8 +275,9 @@ core_region_read (gh_engine *engine, const CoreRegion *region,
     return TRUE;
   with_mask = with_mask && info->has_selection;
   rows = strip_rows (region, strip_bpp (region));
+  if (! core_view_init (&view, region, (gsize) info->width * rows, error))
+    return FALSE;
   buffer = region_buffer (region);
-  core_view_scratch_init (&scratch, region, (gsize) info->width * rows);
   /* Page-locked when the engine is on the GPU: strips then go straight
    * to the device. */
   pixels = gh_engine_alloc_host (engine, stride * rows);
@@ -339,7 +304,7 @@ core_region_read (gh_engine *engine, const CoreRegion *region,
                                mask, mask_stride };
 
       if (region->view != CORE_VIEW_PIXELS)
-        core_view_piece (region, buffer, rect, &scratch, pixels, stride);
+        core_view_piece (region, buffer, rect, &view, pixels, stride);
       else
         gegl_buffer_get (buffer, rect, 1.0, region->format, pixels, stride,
                          GEGL_ABYSS_NONE);
@@ -362,7 +327,7 @@ core_region_read (gh_engine *engine, const CoreRegion *region,
     region->kept->filled = ok;
   g_object_unref (buffer);
   g_clear_object (&mask_buffer);
-  core_view_scratch_clear (&scratch);
+  gh_layer_view_clear (&view);
   gh_engine_free_host (engine, pixels);
   gh_engine_free_host (engine, mask);
   return ok;
@@ -429,8 +394,8 @@ core_region_histogram (gh_engine *engine, const CoreRegion *region,
        && count_pieces (engine, &view, &luminance,
                         progress ? &half[1] : NULL, error);
   if (ok)
-    core_view_copy_channel (hist, GH_CHANNEL_LUMINANCE, &luminance,
-                            GH_CHANNEL_VALUE);
+    gh_layer_view_copy_channel (hist, GH_CHANNEL_LUMINANCE, &luminance,
+                                GH_CHANNEL_VALUE);
   gh_histogram_clear (&luminance);
   return ok;
 }
@@ -523,30 +488,33 @@ strip_set (GeglBuffer *to, const GeglRectangle *dest,
 typedef struct
 {
   AlphaKeeper keeper;
-  CoreViewScratch scratch;
+  gh_layer_view view;
   guchar     *piece;  /* a view's piece of the strip */
   gsize       piece_stride;
 } Applying;
 
-static void
-applying_init (Applying *a, const CoreRegion *region, gint width, gint rows)
+static gboolean
+applying_init (Applying *a, const CoreRegion *region, gint width, gint rows,
+               GError **error)
 {
   gsize pixels = (gsize) width * rows;
 
+  if (! core_view_init (&a->view, region, pixels, error))
+    return FALSE;
   alpha_keeper_init (&a->keeper, region, core_region_layer_format (region),
                      pixels);
-  core_view_scratch_init (&a->scratch, region, pixels);
   a->piece_stride = (gsize) width
                     * babl_format_get_bytes_per_pixel (region->format);
   a->piece = region->view != CORE_VIEW_PIXELS
              ? g_malloc (a->piece_stride * rows) : NULL;
+  return TRUE;
 }
 
 static void
 applying_clear (Applying *a)
 {
   alpha_keeper_clear (&a->keeper);
-  core_view_scratch_clear (&a->scratch);
+  gh_layer_view_clear (&a->view);
   g_free (a->piece);
 }
 
@@ -567,18 +535,18 @@ apply_strip (const CoreRegion *region, const gh_op *op, GeglBuffer *src,
                                                      rect->height, stride,
                                                      &err),
                                    &err, error);
-  core_view_piece (region, src, rect, &a->scratch, a->piece,
-                   a->piece_stride);
+  core_view_piece (region, src, rect, &a->view, a->piece, a->piece_stride);
   if (! core_error_from_engine (gh_op_apply_rect (op, a->piece, x0, y0,
                                                   rect->width, rect->height,
                                                   a->piece_stride, &err),
                                 &err, error))
     return FALSE;
   if (region->view == CORE_VIEW_PAINT)
-    core_view_paint (region, rect, a->piece, a->piece_stride, pixels);
+    gh_layer_view_paint (&a->view, rect->width, rect->height, a->piece,
+                         a->piece_stride, pixels);
   else
-    core_view_move (region, rect, &a->scratch, a->piece, a->piece_stride,
-                    pixels);
+    gh_layer_view_move (&a->view, rect->width, rect->height, a->piece,
+                        a->piece_stride, pixels);
   return TRUE;
 }
 
@@ -606,7 +574,8 @@ core_region_apply (const CoreRegion *region, const gh_op *op,
                      MAX (strip_bpp (region),
                           (gsize) babl_format_get_bytes_per_pixel (
                             core_region_layer_format (region))));
-  applying_init (&a, region, info->width, rows);
+  if (! applying_init (&a, region, info->width, rows, error))
+    return FALSE;
   /* The pixels a reading pass kept are changed where they lie, so they
    * serve this apply only. */
   if (region->kept && region->kept->filled && ! a.keeper.format)
@@ -654,12 +623,15 @@ core_region_apply_to (const CoreRegion *region, const gh_op *op,
 {
   gsize       stride = (gsize) rect->width
                        * babl_format_get_bytes_per_pixel (region->source);
-  GeglBuffer *src = region_buffer (region);
-  gpointer    pixels = g_malloc (stride * rect->height);
+  GeglBuffer *src;
+  gpointer    pixels;
   Applying    a;
   gboolean    ok;
 
-  applying_init (&a, region, rect->width, rect->height);
+  if (! applying_init (&a, region, rect->width, rect->height, error))
+    return FALSE;
+  src = region_buffer (region);
+  pixels = g_malloc (stride * rect->height);
   strip_get (src, rect, region, &a.keeper, pixels, stride);
   ok = apply_strip (region, op, src, rect, &a, pixels, stride, error);
   if (ok)
@@ -670,4 +642,25 @@ core_region_apply_to (const CoreRegion *region, const gh_op *op,
   g_free (pixels);
   g_object_unref (src);
   return ok;
+}
+
+gboolean
+core_target_describe (const CoreHost *host, const CoreTarget *target,
+                      CoreTarget *described, CoreDrawableInfo *info,
+                      GError **error)
+{
+  CoreRegion region;
+
+  /* A region's description, with core_region_init's message for a
+   * drawable that does not exist; the region's format set-up is cheap
+   * (no round trip to GIMP). */
+  memset (info, 0, sizeof *info);
+  if (! core_region_init (host, target, &region, error))
+    return FALSE;
+  *info = region.info;
+  region.info.buffer = NULL;
+  core_region_clear (&region);
+  *described = *target;
+  described->described = info;
+  return TRUE;
 }

@@ -38,28 +38,26 @@
  * merge blends the result with the original by the selection's value.  If
  * it fails nothing is merged and the drawable is unchanged.
  *
- * Colour spaces.  Pixels are read and written in the drawable's own
+ * Colour spaces.  How a drawable is read is layer/layer_format.h's rule,
+ * the one the GEGL module follows too: pixels in the drawable's own
  * colour space (its storage format's: the image's colour profile in GIMP
  * 3; GIMP 2.10's plug-ins see none) and tone curve, so babl converts
  * nothing but the sample type, as GIMP's own histogram reads them
- * (app/core/gimphistogram.c).  GIMP 3 bins a colour drawable's luminance
- * as babl's "Y float" of those pixels: in sRGB that is the engine's
- * GH_LUMINANCE_LINEAR, but in any other space (a profile: Adobe RGB,
- * Display P3, a PNG's gAMA and cHRM...) the weights and the curve are the
- * space's, which the engine does not know.  There the region asks babl
- * itself, the conversion GIMP runs (region->luminance_from), and a
+ * (app/core/gimphistogram.c).  Where GIMP 3's luminance is babl's (a
+ * colour drawable in a space other than sRGB: region->luminance_from), a
  * luminance question goes to the engine as a gray image of those
- * luminances: the region's luminance view (core_region_view_channel).
- * Its histogram is the drawable's luminance histogram (core_region_
- * histogram puts it in place of the engine's), and an operation applied
- * to it paints its gray result into the colour (binarize, posterize) or
- * moves each colour to it keeping the hue, in the space's own linear
- * light (equalize, CLAHE, match on luminance).
+ * luminances: the region's luminance view (core_region_view_channel,
+ * layer/layer_view.h).  Its histogram is the drawable's luminance
+ * histogram (core_region_histogram puts it in place of the engine's), and
+ * an operation applied to it paints its gray result into the colour
+ * (binarize, posterize) or moves each colour to it keeping the hue, in the
+ * space's own linear light (equalize, CLAHE, match on luminance).
  */
 #ifndef GH_CORE_REGION_H
 #define GH_CORE_REGION_H
 
 #include "host.h"
+#include "layer_view.h"
 
 typedef struct CoreKept CoreKept;
 
@@ -69,9 +67,9 @@ typedef struct CoreKept CoreKept;
  * result's luminance. */
 typedef enum
 {
-  CORE_VIEW_PIXELS = 0,
-  CORE_VIEW_PAINT,
-  CORE_VIEW_MOVE
+  CORE_VIEW_PIXELS = GH_LAYER_VIEW_NONE,
+  CORE_VIEW_PAINT = GH_LAYER_VIEW_PAINT,
+  CORE_VIEW_MOVE = GH_LAYER_VIEW_MOVE
 } CoreView;
 
 typedef struct
@@ -79,21 +77,24 @@ typedef struct
   const CoreHost  *host;
   gpointer         drawable;
   CoreDrawableInfo info;
+  gh_layer         layer;    /* how the drawable is read (layer_format.h);
+                                the four below are its fields, kept here
+                                for the core's operations */
   const Babl      *space;    /* the drawable's colour space */
   const gchar     *trc;      /* its tone curve in babl's names: "'" non-
                                 linear, "~" perceptual, "" linear */
   const Babl      *source;   /* the drawable's pixels as read and written:
                                 "R'G'B'(A)" or "Y'(A)" (trc), u8 or
                                 float, in space */
+  /* GIMP 3, a colour drawable in a space other than sRGB: its pixels as
+   * GIMP's histogram reads them ("R'G'B'(A) float" in space, trc), whose
+   * babl "Y float" is their luminance; NULL: the engine's rule. */
+  const Babl      *luminance_from;
   const Babl      *format;   /* the pieces the engine gets: source, or on a
                                 luminance view "Y(A)" of the sample type */
   gh_layout        layout;   /* of the pieces */
   gh_sample        sample;
   gint             bins;     /* 256 for 8-bit storage, 1024 otherwise */
-  /* GIMP 3, a colour drawable in a space other than sRGB: its pixels as
-   * GIMP's histogram reads them ("R'G'B'(A) float" in space, trc), whose
-   * babl "Y float" is their luminance; NULL: the engine's rule. */
-  const Babl      *luminance_from;
   CoreView         view;
   CoreKept        *kept;     /* core_region_keep's; NULL: none */
 } CoreRegion;
@@ -112,18 +113,11 @@ typedef struct
  * that costs more than a small image's pixels (issue 14). */
 gboolean core_progress_shown (gsize pixels);
 
-/* The luminance rule for the region's samples: the host's, except for
- * drawables read in linear light (bins_linear), whose samples are already
- * linear, so their luminance is the weighted sum of the samples as given
- * (GH_LUMINANCE_PERCEPTUAL's arithmetic).  (A region whose luminance is
- * babl's answers luminance questions through its view.) */
+/* The luminance rule for the region's samples (layer_format.h): the
+ * host's, except for drawables read in linear light (bins_linear).  (A
+ * region whose luminance is babl's answers luminance questions through
+ * its view.) */
 gh_luminance core_region_luminance (const CoreRegion *region);
-
-/* A format in the region's colour space: gray or colour, with alpha or
- * not, of tone curve `trc` (babl's mark: "'", "~" or ""), u8 or float. */
-const Babl *core_region_space_format (const CoreRegion *region,
-                                      gboolean gray, gboolean alpha,
-                                      const gchar *trc, gh_sample sample);
 
 /* The engine's description of the region's pixels. */
 void core_region_image (const CoreRegion *region, gh_image *image);
@@ -201,5 +195,16 @@ gboolean core_region_apply (const CoreRegion *region, const gh_op *op,
 gboolean core_region_apply_to (const CoreRegion *region, const gh_op *op,
                                const GeglRectangle *rect, GeglBuffer *dest,
                                gint dest_x, gint dest_y, GError **error);
+
+/* The target's drawable described once for a call that makes several
+ * regions of it (host.h): `info` gets the description (as
+ * core_region_init's region: FALSE with its error when the drawable does
+ * not exist; core_drawable_info_clear it after the call), *described the
+ * target carrying it, whose regions copy it instead of describing again.
+ * Only while the drawable is as described: a region that must see pixels
+ * merged since, or a selection changed since, is made of `target`. */
+gboolean core_target_describe (const CoreHost *host, const CoreTarget *target,
+                               CoreTarget *described, CoreDrawableInfo *info,
+                               GError **error);
 
 #endif

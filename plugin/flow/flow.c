@@ -96,25 +96,25 @@ statistics_text (const gh_histogram *hist, const gchar *backend)
   return g_string_free (text, FALSE);
 }
 
-/* The choice: the dialog's where there is one (FALSE: Cancel), else the
- * settings' (nothing to apply: their statistics, as GIMP's message). */
+/* The choice: the dialog's where there is one, `dialog` (FALSE: Cancel),
+ * else the settings' (nothing to apply: their statistics, as GIMP's
+ * message).  The refusal and the preview take the target's description. */
 static gboolean
 choose (const FlowHost *host, gh_engine *engine, const CoreTarget *target,
-        DialogState *state, gboolean interactive, DialogChoice *choice)
+        DialogState *state, gboolean dialog, DialogChoice *choice)
 {
   gpointer    drawable = target->drawable;
   FlowDialog  d = { host, drawable, state->hist, NULL };
   DialogHooks hooks = { preview_pixels, export_csv, host->reference_picker,
-                        &d };
+                        &d, host->live_offered };
   GError     *refusal = NULL;
   gboolean    chosen;
   gchar      *text;
 
-  if (interactive && host->ui_available ())
+  if (dialog)
     {
       core_check_changeable (host->core, target, &refusal);
-      d.preview = core_preview_new (host->core, engine, drawable,
-                                    state->hist);
+      d.preview = core_preview_new (host->core, engine, target, state->hist);
       chosen = host->run_dialog (drawable, state,
                                  refusal ? refusal->message : NULL, &hooks,
                                  choice);
@@ -133,16 +133,22 @@ choose (const FlowHost *host, gh_engine *engine, const CoreTarget *target,
 }
 
 /* OK: the choice applied with the dialog's histogram, under the progress
- * bar with its procedure's text. */
+ * bar with its procedure's text: as the host's filter where it has one
+ * for it (GIMP 3's live filters), else by the core.  After a dialog
+ * (`again`) the drawable is described anew, its facts asked of GIMP
+ * again: the selection (or the drawable) may have changed while the
+ * dialog was open; a repeat applies to the target as described. */
 static gboolean
 apply (const FlowHost *host, gh_engine *engine,
-       const CoreTarget *target, const DialogChoice *choice,
+       const CoreTarget *target, gboolean again, const DialogChoice *choice,
        const gh_histogram *hist, GError **error)
 {
   static const CoreProgress whole = { 0, 1 };
-  CoreTarget                now = core_target (target->drawable);
+  CoreTarget                now = again ? core_target (target->drawable)
+                                        : *target;
   const CoreAction         *action;
   CoreRequest               req;
+  gboolean                  applied = FALSE;
   gboolean                  ok;
 
   if (! (action = core_action_get (choice->request.operation)))
@@ -152,8 +158,10 @@ apply (const FlowHost *host, gh_engine *engine,
   host->core->progress_text (action->proc->progress);
   if (host->undo_group)
     host->undo_group (target->image, TRUE);
-  ok = core_action_apply (host->core, engine, &now, &req, hist, &whole,
-                          NULL, error);
+  ok = ! host->apply_filter
+       || host->apply_filter (&now, &req, choice->live, &applied, error);
+  ok = ok && (applied || core_action_apply (host->core, engine, &now, &req,
+                                            hist, &whole, NULL, error));
   if (host->undo_group)
     host->undo_group (target->image, FALSE);
   return ok;
@@ -165,21 +173,31 @@ flow_run (const FlowHost *host, gh_engine **engine,
           gboolean interactive, gpointer store, gh_histogram *hist,
           FlowResult *result, GError **error)
 {
-  DialogSettings settings;
-  DialogState    state;
-  DialogChoice   choice;
-  gdouble        seconds;
-  gboolean       ok;
+  gboolean         dialog = interactive && host->ui_available ();
+  CoreDrawableInfo info;
+  CoreTarget       described;
+  DialogSettings   settings;
+  DialogState      state;
+  DialogChoice     choice;
+  gdouble          seconds;
+  gboolean         ok;
 
   result->cancelled = result->changed = FALSE;
   result->used = -1;
+  /* Described once: the refusal, the histogram, the preview and a
+   * repeat's apply take that description, not GIMP's again. */
+  if (! core_target_describe (host->core, target, &described, &info, error))
+    return FALSE;
   /* A repeat that cannot apply fails before counting anything. */
-  if (action != DIALOG_ACTION_NONE && ! interactive
-      && ! core_check_changeable (host->core, target, error))
-    return FALSE;
-  if (! core_call_histogram (host->core, engine, target, hist, &seconds,
-                             error))
-    return FALSE;
+  ok = (action == DIALOG_ACTION_NONE || interactive
+        || core_check_changeable (host->core, &described, error))
+       && core_call_histogram (host->core, engine, &described, hist,
+                               &seconds, error);
+  if (! ok)
+    {
+      core_drawable_info_clear (&info);
+      return FALSE;
+    }
   dialog_settings_for (&settings, action);
   host->settings_load (store, action, &settings);
   /* The procedures with an action of their own always start on it. */
@@ -187,11 +205,11 @@ flow_run (const FlowHost *host, gh_engine **engine,
     settings.action = action;
   dialog_state_init (&state, hist, gh_engine_backend_name (*engine), seconds,
                      &settings);
-  result->cancelled = ! choose (host, *engine, target, &state,
-                                interactive, &choice);
+  result->cancelled = ! choose (host, *engine, &described, &state, dialog,
+                                &choice);
   /* Cancel changes nothing, not even the remembered settings. */
   ok = result->cancelled
-       || apply (host, *engine, target, &choice, hist, error);
+       || apply (host, *engine, &described, dialog, &choice, hist, error);
   if (ok && ! result->cancelled)
     {
       host->settings_save (store, action, &state);
@@ -202,5 +220,6 @@ flow_run (const FlowHost *host, gh_engine **engine,
         result->used = dialog_state_threshold (&state);
     }
   dialog_state_clear (&state);
+  core_drawable_info_clear (&info);
   return ok;
 }

@@ -52,6 +52,16 @@ typedef struct
   /* An undo group around OK's apply, in `image` (NULL: the host's
    * merge_shadow is one undo step already). */
   void      (*undo_group)       (gpointer image, gboolean start);
+  /* GIMP 3's live filters (plugin/gimp3/filter.h); NULL: none (GIMP
+   * 2.10).  live_offered: the dialog's DialogHooks.live_offered (data
+   * unused).  apply_filter: OK's request applied as the host's filter,
+   * merged or `live`, inside the undo group, where it can (*applied);
+   * FALSE when that failed, nothing changed; *applied FALSE: the core's
+   * pixel path applies it. */
+  gboolean  (*live_offered)     (const DialogChoice *choice, gpointer data);
+  gboolean  (*apply_filter)     (const CoreTarget *target,
+                                 const CoreRequest *req, gboolean live,
+                                 gboolean *applied, GError **error);
 } FlowHost;
 
 typedef struct
@@ -74,8 +84,10 @@ gboolean flow_choice_request (const FlowHost *host, gpointer drawable,
  * histogram it counts; whose procedure's action is `action` (DIALOG_ACTION_NONE:
  * analyse, which starts on its last action).  `interactive`: the dialog
  * where there is a display; else the remembered settings apply (a repeat
- * that cannot apply fails before counting anything).  OK's apply asks GIMP
- * again: the selection may have changed while the dialog was open.  `hist` (initialised)
+ * that cannot apply fails before counting anything).  The drawable is
+ * described once (core_target_describe) for the histogram, the refusal,
+ * the preview and a repeat's apply; OK after a dialog describes it again,
+ * asking GIMP: the selection may have changed while the dialog was open.  `hist` (initialised)
  * gets the histogram.  FALSE with an error when it failed; a Cancel is
  * TRUE with result->cancelled. */
 gboolean flow_run (const FlowHost *host, gh_engine **engine,

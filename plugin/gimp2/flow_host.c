@@ -86,5 +86,7 @@ export_done (const gchar *filename, GError **error)
 const FlowHost gimp2_flow_host = {
   &gimp2_host, ui_available, run_dialog, reference_picker, reference,
   gimp2_settings_load, gimp2_settings_save, export_done, gimp_message, NULL,
+  /* GIMP 2.10 has no live filters. */
+  NULL, NULL,
 };
 

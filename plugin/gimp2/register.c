@@ -164,7 +164,7 @@ gimp2_target (GimpRunMode run_mode, gint nparams, gint wanted,
       return FALSE;
     }
   *target = (CoreTarget) { GIMP2_HANDLE (drawable), TRUE,
-                           GIMP2_HANDLE (image), FALSE, 0, 0, 0, 0 };
+                           GIMP2_HANDLE (image), FALSE, 0, 0, 0, 0, NULL };
   target->intersects = gimp_drawable_mask_intersect (drawable, &target->x,
                                                      &target->y,
                                                      &target->width,

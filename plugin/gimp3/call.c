@@ -34,7 +34,7 @@ gimp3_target (GimpImage *image, GimpDrawable **drawables,
   else
     {
       *target = (CoreTarget) { drawables[0], TRUE, image, FALSE,
-                               0, 0, 0, 0 };
+                               0, 0, 0, 0, NULL };
       target->intersects = gimp_drawable_mask_intersect (drawables[0],
                                                          &target->x,
                                                          &target->y,

@@ -6,6 +6,7 @@
 
 #include "core/procedures.h"
 #include "dialog_gtk3.h"
+#include "filter.h"
 #include "host.h"
 
 /* Whether a dialog can be shown: GIMP names a display to plug-ins only
@@ -51,6 +52,7 @@ settings_load (gpointer store, DialogAction action, DialogSettings *s)
 {
   GimpProcedureConfig *config = store;
   gint ch, scale, mode, threshold, tiles_x, tiles_y, reference, classes;
+  gboolean live;
 
   g_object_get (config, core_arg_channel.name, &ch, AUX_SCALE, &scale,
                 core_arg_mode.name, &mode, core_arg_threshold.name,
@@ -58,7 +60,7 @@ settings_load (gpointer store, DialogAction action, DialogSettings *s)
                 &s->range_hi, core_arg_clip_limit.name, &s->clip_limit,
                 core_arg_tiles_x.name, &tiles_x, core_arg_tiles_y.name,
                 &tiles_y, AUX_REFERENCE, &reference, core_arg_classes.name,
-                &classes, NULL);
+                &classes, gimp3_arg_live.name, &live, NULL);
   if (action == DIALOG_ACTION_NONE)
     g_object_get (config, AUX_ACTION, &s->action, NULL);
   s->channel = ch;
@@ -69,6 +71,7 @@ settings_load (gpointer store, DialogAction action, DialogSettings *s)
   s->tiles_y = tiles_y;
   s->reference = reference;
   s->classes = classes;
+  s->live = live;
 }
 
 static void
@@ -87,7 +90,8 @@ settings_save (gpointer store, DialogAction action, const DialogState *state)
                 s->range_hi, core_arg_clip_limit.name, s->clip_limit,
                 core_arg_tiles_x.name, s->tiles_x, core_arg_tiles_y.name,
                 s->tiles_y, AUX_REFERENCE, s->reference,
-                core_arg_classes.name, s->classes, NULL);
+                core_arg_classes.name, s->classes, gimp3_arg_live.name,
+                (gboolean) s->live, NULL);
   if (action == DIALOG_ACTION_NONE)
     g_object_set (config, AUX_ACTION, s->action, NULL);
 }
@@ -108,6 +112,7 @@ gimp3_flow_host (void)
   static FlowHost host = {
     NULL, ui_available, run_dialog, reference_picker, reference,
     settings_load, settings_save, NULL, gimp_message, undo_group,
+    gimp3_filter_offered, gimp3_filter_apply_flow,
   };
 
   /* GIMP 3's CoreHost is made at run time. */

@@ -2,7 +2,9 @@
  * GIMP's display, libgimpui 3.0's dialog and reference picker, the
  * dialog's settings kept in each procedure's config (the flow's `store`;
  * the settings that are not arguments as aux arguments: AUX_*), GIMP's
- * message, OK's apply in one undo group.
+ * message, OK's apply in one undo group, as the GEGL module's filter where
+ * it can be (filter.h: merged, or live with the dialog's Keep as live
+ * filter, remembered as "live").
  *
  *   flow_run (gimp3_flow_host (), &gimp3_engine, &target, action,
  *             interactive, config, &hist, &result, &error);

@@ -30,6 +30,7 @@
 #include "call.h"
 #include "core/beyond.h"
 #include "core/call.h"
+#include "filter.h"
 #include "flow_host.h"
 #include "host.h"
 #include "register.h"
@@ -107,7 +108,9 @@ gimp3_run_analyse (GimpProcedure *procedure, GimpRunMode run_mode,
 }
 
 /* An action's procedure (actions.h) without its dialog: its config's
- * arguments applied as one undo step.  A first run's luminance is a gray
+ * arguments applied as one undo step, through the GEGL module's filter
+ * where GIMP has it (filter.h; merged, or live with the `live` argument),
+ * else through the plug-in's pixels.  A first run's luminance is a gray
  * layer's value where the config is not the caller's. */
 static gboolean
 apply_config (gh_operation op, GimpRunMode run_mode,
@@ -118,6 +121,10 @@ apply_config (gh_operation op, GimpRunMode run_mode,
   CoreRequest       req;
   GimpDrawable     *reference = NULL;
   gdouble           values[CORE_ACTION_MAX_ARGS];
+  gboolean          gray_first = run_mode != GIMP_RUN_NONINTERACTIVE
+                                 && gimp_drawable_is_gray (target->drawable);
+  gboolean          live = FALSE;
+  Gimp3FilterStatus status = GIMP3_FILTER_NOT_HERE;
   gboolean          ok;
 
   for (gint k = 0; k < action->n_args; k++)
@@ -135,14 +142,21 @@ apply_config (gh_operation op, GimpRunMode run_mode,
         g_object_get (config, a->text->name, &i, NULL);
       values[k] += i;
     }
+  if (gimp3_filter_has_live (op))
+    g_object_get (config, gimp3_arg_live.name, &live, NULL);
   gimp_image_undo_group_start (target->image);
-  ok = core_call_action (gimp3_host (), &gimp3_engine, target, op, values,
-                         reference,
-                         run_mode != GIMP_RUN_NONINTERACTIVE
-                           && gimp_drawable_is_gray (target->drawable),
-                         run_mode != GIMP_RUN_NONINTERACTIVE ? gimp_message
-                                                             : NULL,
-                         &req, result, error);
+  if (gimp3_filter_has_live (op))
+    {
+      core_call_request (op, values, reference, gray_first, &req);
+      status = gimp3_filter_apply (target, &req, live, result, error);
+    }
+  ok = status == GIMP3_FILTER_APPLIED
+       || (status == GIMP3_FILTER_NOT_HERE
+           && core_call_action (gimp3_host (), &gimp3_engine, target, op,
+                                values, reference, gray_first,
+                                run_mode != GIMP_RUN_NONINTERACTIVE
+                                  ? gimp_message : NULL,
+                                &req, result, error));
   gimp_image_undo_group_end (target->image);
   g_clear_object (&reference);
   return ok;
@@ -194,7 +208,9 @@ gimp3_run_action (GimpProcedure *procedure, GimpRunMode run_mode,
     {
       for (gint k = 0; k < result.n; k++)
         thresholds[k] = result.levels[k];
-      GIMP_VALUES_SET_INT32_ARRAY (values, 1, thresholds, result.n);
+      /* A live multi-Otsu has none: they follow the layer. */
+      GIMP_VALUES_SET_INT32_ARRAY (values, 1, result.n ? thresholds : NULL,
+                                   result.n);
     }
   return values;
 }

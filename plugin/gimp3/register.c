@@ -4,6 +4,7 @@
 #include "core/actions.h"
 #include "core/batch.h"
 #include "export_batch.h"
+#include "filter.h"
 #include "flow_host.h"
 #include "resident.h"
 
@@ -122,6 +123,13 @@ add_dialog_settings (GimpProcedure *procedure, DialogAction action)
            "Match's reference drawable, as its item ID; -1: none", -1,
            G_MAXINT32, d.reference);
   aux_param (procedure, &core_arg_classes, GH_PARAM_CLASSES, d.classes);
+  /* The dialog's Keep as live filter: an argument of the procedures with a
+   * module operation, aux of the analyse and match. */
+  if (! gimp_procedure_find_argument (procedure, gimp3_arg_live.name))
+    gimp_procedure_add_boolean_aux_argument (procedure, gimp3_arg_live.name,
+                                             gimp3_arg_live.nick,
+                                             gimp3_arg_live.blurb, d.live,
+                                             G_PARAM_READWRITE);
 }
 
 /* An action's procedure (actions.h): its arguments, return values and
@@ -157,6 +165,11 @@ action_procedure_new (GimpPlugIn *plug_in, gh_operation op,
                                          blurb, min, max, value,
                                          G_PARAM_READWRITE);
     }
+  if (gimp3_filter_has_live (op))
+    gimp_procedure_add_boolean_argument (procedure, gimp3_arg_live.name,
+                                         gimp3_arg_live.nick,
+                                         gimp3_arg_live.blurb, FALSE,
+                                         G_PARAM_READWRITE);
   if (action->returns == CORE_RETURN_THRESHOLD)
     gimp_procedure_add_int_return_value (
       procedure, core_ret_threshold.name, core_ret_threshold.nick,

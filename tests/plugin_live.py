@@ -1,0 +1,158 @@
+#!/usr/bin/env python3
+"""The GIMP 3 procedures through the GEGL module (issue 26), in GIMP 3.
+
+    plugin_live.py PLUGIN MODULE
+
+PLUGIN is the GIMP 3 plug-in, MODULE gpu-histogram-gegl.so of the same
+build.  With GH_GIMP3_ENV and GH_GIMP3 set (scripts/gimp3-env.sh) it runs
+inside that GIMP 3 root; GH_GIMP3_UNAVAILABLE: skipped (77), saying why.
+
+Two gimp-console-3 sessions run the same procedure calls
+(plugin_live_fu.py), one with the module in the user's GEGL folder, one
+without.  With the module: merged by default (no filter left on the
+layer), one filter made for equalize and CLAHE (the module's: the pixel
+path makes none), equal byte for byte to the session without it (today's
+pixel path); with live TRUE the layer's filter list holds the module's
+filter, its pixels unchanged until merged, then the same bytes.  Without
+the module, live TRUE works as today: no filter, the pixel path's bytes;
+so does a call under a selection with the module (the plug-in's own
+path: the module would count the selection's bounding box).
+An interactive run without a display (the dialog flow on its settings,
+as Filters > Repeat; a first run's: none remembered) does the same
+through the flow's hook.
+One undo step is the procedure's undo group around either path (GIMP has
+no PDB call that undoes: ui_gimp_dialog.py's Ctrl+Z checks the dialog's).
+"""
+import os
+import shutil
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+SKIP = 77
+HERE = Path(__file__).resolve().parent
+IMAGES = HERE.parent / "testimages"
+
+# (image, procedure, arguments, what the module serves[, run mode]): the
+# four procedures with a module operation, on a colour and a gray layer;
+# "both" merged and live, "live" only live (binarize's Otsu and multi-Otsu
+# merged: their levels are the return values, which the plug-in counts),
+# "none" (a selection, "select=x,y,w,h": the module would count its
+# bounding box unweighted).
+CASES = [
+    ("coffee", "equalize", ["mode=0"], "both"),
+    ("coffee", "clahe", [], "both", "INTERACTIVE"),
+    ("coffee", "equalize", ["mode=1"], "both"),
+    ("camera", "equalize", ["mode=0"], "both"),
+    ("coffee", "clahe", ["clip-limit=3.5", "tiles-x=5", "tiles-y=3", "mode=1"], "both"),
+    ("coffee", "binarize", ["channel=5", "threshold=100"], "both"),
+    ("camera", "binarize", ["channel=0", "threshold=-1"], "live"),
+    ("coffee", "multi-otsu", ["channel=5", "classes=3", "apply=1"], "live"),
+    ("coffee", "equalize", ["mode=0", "select=37,21,301,203"], "none"),
+]
+SUCCESS = "3"  # Gimp.PDBStatusType.SUCCESS
+
+
+def session(plugin, module, profile, tmp, name):
+    out = tmp / name
+    out.mkdir()
+    data = tmp / (name + "-data")
+    folder = data / "gegl-0.4" / "plug-ins"
+    folder.mkdir(parents=True)
+    if module:
+        shutil.copy(module, folder)
+    plug_in = profile / "plug-ins" / "gpu-histogram"
+    plug_in.mkdir(parents=True, exist_ok=True)
+    shutil.copy2(plugin, plug_in / "gpu-histogram")
+    cases = tmp / "cases"
+    cases.write_text("".join(
+        "\t".join([str(IMAGES / f"{png}.png"), (mode or ["NONINTERACTIVE"])[0],
+                   f"plug-in-gpu-histogram-{proc}"] + args) + "\n"
+        for png, proc, args, _, *mode in CASES))
+    env = {k: v for k, v in os.environ.items() if k != "GEGL_PATH"}
+    env.update(XDG_DATA_HOME=str(data), GIMP3_DIRECTORY=str(profile),
+               GH_LIVE_CASES=str(cases), GH_LIVE_OUT=str(out),
+               GH_LIVE_REPORT=str(out / "report"))
+    start = time.time()
+    p = subprocess.run(["gimp-console-3", "-i", "--batch-interpreter=python-fu-eval",
+                        "-b", "-", "--quit"], env=env, capture_output=True, text=True,
+                       stdin=open(HERE / "plugin_live_fu.py"))
+    print(f"{name}: {len(CASES)} cases in {time.time() - start:.1f} s")
+    report = (out / "report").read_text().split("\n") if (out / "report").exists() else []
+    rows = [r.split()[2:] for r in report if r.startswith("case ")]
+    if len(rows) != len(CASES):
+        print(p.stdout[-3000:], p.stderr[-3000:])
+    return out, rows
+
+
+def main():
+    if os.environ.get("GH_GIMP3_UNAVAILABLE"):
+        print("SKIP:", os.environ["GH_GIMP3_UNAVAILABLE"])
+        return SKIP
+    plugin, module = (Path(a).resolve() for a in sys.argv[1:3])
+    if os.environ.get("GH_GIMP3_ENV") and not os.environ.get("GH_INSIDE"):
+        env = dict(os.environ, GH_INSIDE="1")
+        return subprocess.run(["bash", env["GH_GIMP3_ENV"], "run", "python3", __file__,
+                               str(plugin), str(module)], env=env).returncode
+    if not shutil.which("gimp-console-3"):
+        print("FAIL: no gimp-console-3")
+        return 1
+    for f in (plugin, module):
+        if not f.exists():
+            print(f"FAIL: {f} not built")
+            return 1
+    # A profile kept between runs (GIMP 3.2 takes minutes to make one), in
+    # the root itself where the test runs in one.
+    profile = (Path("/var/cache/gpu-histogram-tests") if os.environ.get("GH_INSIDE")
+               else plugin.parent) / "plugin-live-profile"
+    fails = []
+    with tempfile.TemporaryDirectory() as tmp:
+        tmp = Path(tmp)
+        with_out, with_rows = session(plugin, module, profile, tmp, "module")
+        without_out, without_rows = session(plugin, None, profile, tmp, "pixels")
+        if len(with_rows) != len(CASES) or len(without_rows) != len(CASES):
+            fails.append("a session stopped early")
+        for n, (png, proc, args, serves, *mode) in enumerate(CASES):
+            if n >= min(len(with_rows), len(without_rows)):
+                break
+            what = f"{' '.join([proc] + args)} on {png}" + (f" ({mode[0]})" if mode else "")
+            w, wo = with_rows[n], without_rows[n]
+            # status, filters left, filters made, return, live status,
+            # listed, unchanged while live
+            raw = {k: (d / f"{n}-{k}.raw").read_bytes()
+                   for d, k in ((with_out, "merged"), (with_out, "live"))}
+            plain = (without_out / f"{n}-merged.raw").read_bytes()
+            plain_live = (without_out / f"{n}-live.raw").read_bytes()
+            checks = [
+                ("succeeds with and without the module", w[0] == wo[0] == SUCCESS
+                 and w[4] == wo[4] == SUCCESS),
+                ("merged: no filter left", w[1] == "0" and wo[1] == "0"),
+                # One filter made: the module's (binarize's pixel path may
+                # make GIMP's threshold: operations.h).
+                ("merged through the module" if serves == "both"
+                 else "merged on the pixel path",
+                 w[2] == ("1" if serves == "both" else wo[2])),
+                ("without the module: no filter made", wo[2] == "0"
+                 or proc == "binarize"),
+                ("the same return value", w[3] == wo[3]),
+                ("merged = the pixel path's, byte for byte", raw["merged"] == plain),
+                ("live: listed, pixels unchanged until merged"
+                 if serves != "none" else "live asked: applied merged, as today",
+                 w[5] == w[6] == ("1" if serves != "none" else "0")),
+                ("live, merged = the pixel path's", raw["live"] == plain),
+                ("without the module live works as today",
+                 wo[5] == "0" and wo[6] == "0" and plain_live == plain),
+            ]
+            for text, ok in checks:
+                print(f"{'ok  ' if ok else 'FAIL'} {what}: {text}")
+                if not ok:
+                    fails.append(f"{what}: {text} (module {w}, pixels {wo})")
+    for f in fails:
+        print("FAIL:", f)
+    return 1 if fails else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
