@@ -130,10 +130,12 @@ def match_cases(path):
     plug-in-gpu-histogram-match with that layer as its reference.  Lines
     of GH_GEGL_MATCH_CASES: PNG, reference PNG, the reference's precision
     ("" or a Gimp.Precision name), mode (a number), output PNM ("" for
-    none); reported as "match <n> <listed> <unchanged while appended>
-    <changed once merged> <merged equals the procedure's>"."""
+    none), tolerance (as GH_GEGL_CASES'); reported as "match <n> <listed>
+    <unchanged while appended> <changed once merged> <merged equals the
+    procedure's, within the tolerance>"."""
     for n, line in enumerate(open(path)):
-        png, ref_png, ref_precision, mode, out = line.rstrip("\n").split("\t")
+        png, ref_png, ref_precision, mode, out, tolerance = \
+            line.rstrip("\n").split("\t")
         img, layer = load(png, "", "")
         ref, ref_layer = load(ref_png, ref_precision, "")
         before = pixels(layer, "u8")
@@ -164,8 +166,15 @@ def match_cases(path):
         status = proc.run(args).index(0)
         by_procedure = (pixels(layer2, "u8") if status == Gimp.PDBStatusType.SUCCESS
                         else None)
+        same = merged == by_procedure
+        if not same and by_procedure is not None and tolerance:
+            most, limit = tolerance.split(",")
+            far, _ = apart(merged, by_procedure, "u8",
+                           (1 if layer.is_gray() else 3) + layer.has_alpha(),
+                           float(limit))
+            same = far <= int(most)
         report.write(f"match {n} {int(listed)} {int(live == before)} "
-                     f"{int(merged != before)} {int(merged == by_procedure)}\n")
+                     f"{int(merged != before)} {int(same)}\n")
         for i in (img, ref, img2):
             i.delete()
 

@@ -196,9 +196,10 @@ def match_jobs(cli, tmp):
 
 def match_gimp_cases(jobs, enums, tmp):
     """The match jobs without alpha on IN_GIMP's images, for
-    gegl_gimp_fu.py (GH_GEGL_MATCH_CASES), and the colour image's
-    each-channel one again with its reference at 16 bits (counted as floats
-    in the image's 256 bins; compared with the procedure only): their names, and [(what, GIMP's
+    gegl_gimp_fu.py (GH_GEGL_MATCH_CASES); the colour image's each-channel
+    one again with its reference at 16 bits (counted as floats in the
+    image's 256 bins), and its luminance one to and from an Adobe RGB image
+    (compared with the procedure only): their names, and [(what, GIMP's
     result, the CLI's)]."""
     lines, names, compared = [], [], []
     for j in jobs:
@@ -206,12 +207,22 @@ def match_gimp_cases(jobs, enums, tmp):
             continue
         out = j["theirs"].with_name(j["theirs"].name.replace("cli", "gimp"))
         mode = enums.get("gpu-histogram:match", {}).get("mode", {}).get(j["mode"])
-        lines.append("\t".join(map(str, [j["png"], j["ref"], "", mode, out])))
+        lines.append("\t".join(map(str, [j["png"], j["ref"], "", mode, out, ""])))
         names.append(f"GIMP {j['what']}")
         compared.append((f"GIMP {j['what']}", out, j["theirs"]))
         if j["png"].stem == PRECISE[0] and j["mode"] == "each-channel":
-            lines.append("\t".join(map(str, [j["png"], j["ref"], PRECISE[1][0], mode, ""])))
+            lines.append("\t".join(map(str, [j["png"], j["ref"], PRECISE[1][0], mode, "",
+                                              ""])))
             names.append(f"GIMP {j['what']} reference {PRECISE[1][0]}")
+        # Luminance outside sRGB (babl's, as IN_SPACE's, within its
+        # tolerance): to an Adobe RGB reference, and of an Adobe RGB
+        # image (its luminance view).
+        if j["png"].stem == PRECISE[0] and j["mode"] == "luminance":
+            adobe, tolerance = IN_SPACE[0][0], IN_SPACE[0][2]
+            for png, ref in ((j["png"], PROFILED / adobe), (PROFILED / adobe, j["png"])):
+                lines.append("\t".join(map(str, [png, ref, "", mode, "", tolerance])))
+                names.append(f"GIMP {png.name} gpu-histogram:match {ref.name} "
+                             "mode=luminance")
     (tmp / "match-cases").write_text("\n".join(lines) + "\n")
     return names, compared
 
