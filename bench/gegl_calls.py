@@ -1,21 +1,25 @@
 #!/usr/bin/python3
 """What a live filter of the GEGL module costs in GIMP 3 (issue 26's speed
-table), against GIMP's own equalize and the plug-in's procedure, on a
-25.6 MP RGB layer (astronaut.png scaled to 6400 x 4000).
+table), against GIMP's own equalize and the plug-in's procedure (which
+applies through the module where GIMP has it, else by its pixel path), on
+a 25.6 MP RGB layer (astronaut.png scaled to 6400 x 4000).
 
   bench/gegl_calls.py BUILD-IN-ROOT [--gimp 3.0,3.2] [--repeat N]
 
 BUILD-IN-ROOT is a nested build of a GIMP 3 root (build/gimp3-env or
 build/gimp32-env: its gegl/gpu-histogram-gegl.so and plugin/gimp3's
-plug-in; the same sources serve both roots).  Each version runs one
-gimp-console-3 session (scripts/gimp3-env.sh) with the module in the
-user's GEGL folder and the plug-in in a fresh profile; undo is off, as in
+plug-in; the same sources serve both roots).  Each version runs two
+gimp-console-3 sessions (scripts/gimp3-env.sh), the plug-in in a fresh
+profile, one without the module (the procedure's pixel path) and one with
+it in the user's GEGL folder (every row); undo is off, as in
 bench/gimp_calls.py, and every call works on a fresh copy of the image
 (the copy is not timed).  Per call, wall time around the PDB call as a
 script waits for it (medians of N):
 
   gimp equalize      gimp-drawable-equalize (GIMP's own, in its process)
-  procedure          plug-in-gpu-histogram-equalize (pixels out and back)
+  pixel path         plug-in-gpu-histogram-equalize, no module (pixels
+                     out to the plug-in and back)
+  procedure          the same with the module: GIMP merges its filter
   filter equalize    gpu-histogram:equalize as a filter, merged
   filter edited      the same appended live with mode luminance, then set
                      to each channel and merged, all timed: with no display
@@ -87,6 +91,9 @@ CALLS = [("gimp-equalize", lambda img, layer: layer.equalize(False)),
          ("filter-equalize", merged("gpu-histogram:equalize")),
          ("filter-edited", edited),
          ("filter-clahe", merged("gpu-histogram:clahe"))]
+if not Gegl.has_operation("gpu-histogram:equalize"):
+    CALLS = [(name if name != "procedure" else "pixel-path", call)
+             for name, call in CALLS[:2]]
 timed("warm-up", procedure)
 for r in range(int(os.environ["GH_REPEAT"])):
     for name, call in CALLS:
@@ -95,10 +102,41 @@ out.close()
 '''
 
 NAMES = [("gimp-equalize", "gimp-drawable-equalize (GIMP's own)"),
-         ("procedure", "plug-in-gpu-histogram-equalize (pixel path)"),
+         ("pixel-path", "plug-in-gpu-histogram-equalize, no module"),
+         ("procedure", "the same through the module"),
          ("filter-equalize", "gpu-histogram:equalize, merged"),
          ("filter-edited", "the same, live, a property changed, merged"),
          ("filter-clahe", "gpu-histogram:clahe, merged")]
+
+
+def session(build, version, module, repeat, rows):
+    """One gimp-console-3 session's calls into rows {name: [ms]}."""
+    with tempfile.TemporaryDirectory(dir="/tmp") as tmp:
+        tmp = Path(tmp)
+        folder = tmp / "data" / "gegl-0.4" / "plug-ins"
+        folder.mkdir(parents=True)
+        if module:
+            shutil.copy(build / "gegl" / "gpu-histogram-gegl.so", folder)
+        plug_in = tmp / "profile" / "plug-ins" / "gpu-histogram"
+        plug_in.mkdir(parents=True)
+        shutil.copy2(build / "plugin" / "gimp3" / "gpu-histogram", plug_in)
+        env = dict(os.environ, GH_GIMP3=version, XDG_DATA_HOME=str(tmp / "data"),
+                   GIMP3_DIRECTORY=str(tmp / "profile"), GH_REPEAT=str(repeat),
+                   GH_IMAGE=str(ROOT / "testimages" / "astronaut.png"),
+                   GH_REPORT=str(tmp / "report"))
+        env.pop("GEGL_PATH", None)
+        p = subprocess.run(["bash", str(ROOT / "scripts" / "gimp3-env.sh"), "run",
+                            "gimp-console-3", "-i", "--batch-interpreter=python-fu-eval",
+                            "-b", "-", "--quit"], input=SCRIPT, text=True,
+                           capture_output=True, env=env)
+        report = (tmp / "report").read_text().splitlines() if (tmp / "report").exists() else []
+        if len(report) != 1 + repeat * (5 if module else 2):
+            print(f"GIMP {version}: the session stopped: {p.stderr[-2000:]}")
+            return False
+        for line in report:
+            name, s = line.split()
+            rows.setdefault(name, []).append(float(s) * 1e3)
+        return True
 
 
 def main():
@@ -109,37 +147,17 @@ def main():
     a = ap.parse_args()
     build = Path(a.build).resolve()
     for version in a.gimp.split(","):
-        with tempfile.TemporaryDirectory(dir="/tmp") as tmp:
-            tmp = Path(tmp)
-            folder = tmp / "data" / "gegl-0.4" / "plug-ins"
-            folder.mkdir(parents=True)
-            shutil.copy(build / "gegl" / "gpu-histogram-gegl.so", folder)
-            plug_in = tmp / "profile" / "plug-ins" / "gpu-histogram"
-            plug_in.mkdir(parents=True)
-            shutil.copy2(build / "plugin" / "gimp3" / "gpu-histogram", plug_in)
-            env = dict(os.environ, GH_GIMP3=version, XDG_DATA_HOME=str(tmp / "data"),
-                       GIMP3_DIRECTORY=str(tmp / "profile"), GH_REPEAT=str(a.repeat),
-                       GH_IMAGE=str(ROOT / "testimages" / "astronaut.png"),
-                       GH_REPORT=str(tmp / "report"))
-            env.pop("GEGL_PATH", None)
-            p = subprocess.run(["bash", str(ROOT / "scripts" / "gimp3-env.sh"), "run",
-                                "gimp-console-3", "-i", "--batch-interpreter=python-fu-eval",
-                                "-b", "-", "--quit"], input=SCRIPT, text=True,
-                               capture_output=True, env=env)
-            rows = {}
-            for line in (tmp / "report").read_text().splitlines() if (tmp / "report").exists() else []:
-                name, s = line.split()
-                rows.setdefault(name, []).append(float(s) * 1e3)
-            if not all(n in rows for n, _ in NAMES):
-                print(f"GIMP {version}: the session stopped: {p.stderr[-2000:]}")
+        rows = {}
+        for module in (False, True):
+            if not session(build, version, module, a.repeat, rows):
                 return 1
-            gimp = statistics.median(rows["gimp-equalize"])
-            print(f"GIMP {version}, 6400 x 4000 RGB, ms (median of {a.repeat}), "
-                  "and / GIMP's own equalize:")
-            for name, what in NAMES:
-                ms = statistics.median(rows[name])
-                print(f"  {what:48s} {ms:8.1f}  {ms / gimp:5.2f}  "
-                      f"{[round(x) for x in rows[name]]}")
+        gimp = statistics.median(rows["gimp-equalize"])
+        print(f"GIMP {version}, 6400 x 4000 RGB, ms (median of {a.repeat}), "
+              "and / GIMP's own equalize (both sessions' calls):")
+        for name, what in NAMES:
+            ms = statistics.median(rows[name])
+            print(f"  {what:48s} {ms:8.1f}  {ms / gimp:5.2f}  "
+                  f"{[round(x) for x in rows[name]]}")
     return 0
 
 

@@ -13,29 +13,33 @@ cli_now (void)
   return (double) ts.tv_sec + (double) ts.tv_nsec * 1e-9;
 }
 
-/* The rows of the next strip of `im` (and `mask`) into the buffers. */
+/* The rows of the next strip of `im` (and `mask`) into the buffers.  The
+ * mask is read as bytes and, for a float image, widened in place to the
+ * image's sample type (the engine's rule), from the last so nothing is
+ * overwritten before it is read. */
 static int
-read_strip (pnm_image *im, uint8_t *buf, pnm_image *mask, uint8_t *mbuf,
+read_strip (cli_image *im, void *buf, cli_image *mask, void *mbuf,
             size_t rows, double *decode)
 {
   double t = cli_now ();
-  int rc = pnm_read_rows (im, buf, rows)
-           || (mask && pnm_read_rows (mask, mbuf, rows));
+  int rc = cli_image_read_rows (im, buf, rows)
+           || (mask && cli_image_read_rows (mask, mbuf, rows));
 
+  if (!rc && mask && im->sample == GH_SAMPLE_F32)
+    for (size_t i = mask->width * rows; i-- > 0;)
+      ((float *) mbuf)[i] = ((const uint8_t *) mbuf)[i] / 255.0f;
   *decode += cli_now () - t;
-  if (rc)
-    fprintf (stderr, "the image%s file is truncated\n", mask ? " or mask" : "");
   return rc ? -1 : 0;
 }
 
 int
-cli_count (gh_engine *engine, pnm_image *im, pnm_image *mask,
+cli_count (gh_engine *engine, cli_image *im, cli_image *mask,
            gh_luminance luminance, gh_histogram *hist, double *decode)
 {
-  size_t row = im->width * (size_t) im->depth;
-  uint8_t *buf = malloc (row * CLI_STRIP_ROWS);
-  uint8_t *mbuf = mask ? malloc (im->width * CLI_STRIP_ROWS) : NULL;
-  gh_image desc = { (gh_layout) im->depth, GH_SAMPLE_U8, 256, mask != NULL,
+  size_t msample = im->sample == GH_SAMPLE_F32 ? sizeof (float) : 1;
+  void *buf = malloc (im->row_bytes * CLI_STRIP_ROWS);
+  void *mbuf = mask ? malloc (im->width * msample * CLI_STRIP_ROWS) : NULL;
+  gh_image desc = { im->layout, im->sample, im->bins, mask != NULL,
                     luminance };
   gh_error err;
   int rc = -1;
@@ -51,7 +55,8 @@ cli_count (gh_engine *engine, pnm_image *im, pnm_image *mask,
     {
       size_t rows = im->height - y < CLI_STRIP_ROWS ? im->height - y
                                                     : CLI_STRIP_ROWS;
-      gh_piece piece = { buf, im->width, rows, row, mbuf, im->width };
+      gh_piece piece = { buf, im->width, rows, im->row_bytes, mbuf,
+                         im->width * msample };
       if (read_strip (im, buf, mask, mbuf, rows, decode))
         goto out;
       if (gh_engine_feed (engine, &piece, &err) != GH_OK)
@@ -74,36 +79,31 @@ int
 cli_count_file (gh_engine *engine, const char *path, gh_luminance luminance,
                 gh_histogram *hist, double *decode)
 {
-  pnm_image im;
-  char msg[256];
+  cli_image im;
   int rc;
 
-  if (pnm_open (path, &im, msg, sizeof msg))
-    return fprintf (stderr, "%s\n", msg), -1;
+  if (cli_image_open (path, &im))
+    return -1;
   rc = cli_count (engine, &im, NULL, luminance, hist, decode);
-  pnm_close (&im);
+  cli_image_close (&im);
   return rc;
 }
 
 int
 cli_clahe_pass (gh_engine *engine, const gh_clahe_params *params,
-                gh_luminance luminance, pnm_image *im, gh_clahe **clahe,
+                gh_luminance luminance, cli_image *im, gh_clahe **clahe,
                 double *decode)
 {
-  size_t row = im->width * (size_t) im->depth;
-  uint8_t *buf = malloc (row * CLI_STRIP_ROWS);
+  void *buf = malloc (im->row_bytes * CLI_STRIP_ROWS);
   gh_error err;
 
   *clahe = NULL;
   if (!buf)
     return fprintf (stderr, "out of memory\n"), -1;
-  if (pnm_rewind (im))
-    {
-      fprintf (stderr, "cannot read the image again\n");
-      goto out;
-    }
-  if (gh_clahe_begin (engine, params, (gh_layout) im->depth, GH_SAMPLE_U8,
-                      luminance, 256, im->width, im->height, clahe, &err)
+  if (cli_image_rewind (im))
+    goto out;
+  if (gh_clahe_begin (engine, params, im->layout, im->sample, luminance,
+                      im->bins, im->width, im->height, clahe, &err)
       != GH_OK)
     goto fail;
   for (size_t y = 0; y < im->height; y += CLI_STRIP_ROWS)
@@ -112,7 +112,8 @@ cli_clahe_pass (gh_engine *engine, const gh_clahe_params *params,
                                                     : CLI_STRIP_ROWS;
       if (read_strip (im, buf, NULL, NULL, rows, decode))
         goto out;
-      if (gh_clahe_feed (*clahe, buf, y, rows, row, &err) != GH_OK)
+      if (gh_clahe_feed (*clahe, buf, y, rows, im->row_bytes, &err)
+          != GH_OK)
         goto fail;
     }
   free (buf);

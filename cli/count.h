@@ -1,5 +1,5 @@
-/* count.h — the CLI's passes that read a netpbm image through the engine a
- * strip at a time, so memory stays bounded: its histogram (under a mask),
+/* count.h — the CLI's passes that read an image (image.h) through the
+ * engine a strip at a time, so memory stays bounded: its histogram (under a mask),
  * a reference file's, and CLAHE's tile histograms.  Each says what went
  * wrong on stderr and returns -1; the time spent reading the files is
  * added to *decode (--timings).
@@ -10,7 +10,7 @@
 #define CLI_COUNT_H
 
 #include "gpu_histogram.h"
-#include "pnm.h"
+#include "image.h"
 
 /* The rows read, applied and written at a time. */
 #define CLI_STRIP_ROWS 256
@@ -19,11 +19,12 @@
 double cli_now (void);
 
 /* The histogram of `im` (read from where it stands: just opened) where
- * `mask` (NULL: everywhere) is nonzero. */
-int cli_count (gh_engine *engine, pnm_image *im, pnm_image *mask,
+ * `mask` (NULL: everywhere; an 8-bit gray image of im's size) is
+ * nonzero. */
+int cli_count (gh_engine *engine, cli_image *im, cli_image *mask,
                gh_luminance luminance, gh_histogram *hist, double *decode);
 
-/* The histogram of the netpbm file at `path`. */
+/* The histogram of the image file at `path`. */
 int cli_count_file (gh_engine *engine, const char *path,
                     gh_luminance luminance, gh_histogram *hist,
                     double *decode);
@@ -31,7 +32,7 @@ int cli_count_file (gh_engine *engine, const char *path,
 /* `im` read again from its first row into a gh_clahe of `params`
  * (*clahe: destroy it with gh_clahe_destroy). */
 int cli_clahe_pass (gh_engine *engine, const gh_clahe_params *params,
-                    gh_luminance luminance, pnm_image *im, gh_clahe **clahe,
+                    gh_luminance luminance, cli_image *im, gh_clahe **clahe,
                     double *decode);
 
 #endif

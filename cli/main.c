@@ -1,4 +1,5 @@
-/* gpu-histogram-cli — the engine from the command line, on netpbm files.
+/* gpu-histogram-cli — the engine from the command line, on image files
+ * (netpbm; PNG, JPEG, TIFF and WebP where built with GEGL: image.h).
  *
  * Prints the backend and the statistics of every channel; optionally
  * writes the histogram as CSV and a copy of the image through each
@@ -29,18 +30,16 @@ typedef struct {
 
 /* Opens --mask for `im`: 0, or -1 (said). */
 static int
-open_mask (const char *path, const pnm_image *im, pnm_image *mask)
+open_mask (const char *path, const cli_image *im, cli_image *mask)
 {
-  char msg[256];
-
-  if (pnm_open (path, mask, msg, sizeof msg))
-    return fprintf (stderr, "%s\n", msg), -1;
-  if (mask->depth != 1 || mask->width != im->width
-      || mask->height != im->height)
+  if (cli_image_open (path, mask))
+    return -1;
+  if (mask->layout != GH_LAYOUT_GRAY || mask->sample != GH_SAMPLE_U8
+      || mask->width != im->width || mask->height != im->height)
     {
-      fprintf (stderr, "the mask must be a gray image of %zux%zu\n",
+      fprintf (stderr, "the mask must be an 8-bit gray image of %zux%zu\n",
                im->width, im->height);
-      pnm_close (mask);
+      cli_image_close (mask);
       return -1;
     }
   return 0;
@@ -49,10 +48,10 @@ open_mask (const char *path, const pnm_image *im, pnm_image *mask)
 /* Counts one file and prints (and writes) what the options ask for.
  * `im` is open; 0 on success. */
 static int
-process_file (gh_engine *engine, const cli_options *o, pnm_image *im,
+process_file (gh_engine *engine, const cli_options *o, cli_image *im,
               cli_timers *timers)
 {
-  pnm_image mask;
+  cli_image mask;
   gh_histogram hist;
   int rc = 1;
   double t, decoded;
@@ -79,7 +78,7 @@ process_file (gh_engine *engine, const cli_options *o, pnm_image *im,
 out:
   gh_histogram_clear (&hist);
   if (o->mask)
-    pnm_close (&mask);
+    cli_image_close (&mask);
   return rc;
 }
 
@@ -108,19 +107,15 @@ print_timings (const gh_engine *engine, int files, const cli_timers *timers,
  * on the GPU machine when the first file's size stood for all).  A file
  * that cannot be opened counts nothing here and is reported in turn. */
 static size_t
-expected_pixels (const cli_options *o, const pnm_image *first, int at)
+expected_pixels (const cli_options *o, const cli_image *first, int at)
 {
   size_t total = first->width * first->height;
-  char msg[256];
 
   for (int i = at + 1; i < o->n_inputs; i++)
     {
-      pnm_image im;
-      if (!pnm_open (o->inputs[i], &im, msg, sizeof msg))
-        {
-          total += im.width * im.height;
-          pnm_close (&im);
-        }
+      size_t w, h;
+      if (!cli_image_size (o->inputs[i], &w, &h))
+        total += w * h;
     }
   return total;
 }
@@ -151,11 +146,10 @@ int
 main (int argc, char **argv)
 {
   double start = cli_now (), create = 0;
-  cli_options o;
-  pnm_image im;
+  cli_options o, file;
+  cli_image im;
   gh_engine *engine = NULL;
   cli_timers timers = { 0, 0 };
-  char msg[256];
   int rc = cli_parse_args (argc, argv, &o);
 
   if (rc)
@@ -167,9 +161,8 @@ main (int argc, char **argv)
     {
       double t = cli_now ();
       size_t expected = 0;
-      if (pnm_open (o.inputs[i], &im, msg, sizeof msg))
+      if (cli_image_open (o.inputs[i], &im))
         {
-          fprintf (stderr, "%s\n", msg);
           rc = 1;
           continue;
         }
@@ -178,15 +171,17 @@ main (int argc, char **argv)
       timers.decode += cli_now () - t;
       if (!engine && !(engine = create_engine (&o, expected, &create)))
         {
-          pnm_close (&im);
+          cli_image_close (&im);
           cli_options_clear (&o);
           return 1;
         }
       if (o.n_inputs > 1)
         printf ("file: %s\n", o.inputs[i]);
-      if (process_file (engine, &o, &im, &timers))
+      if (cli_for_input (&o, o.inputs[i], &file)
+          || process_file (engine, &file, &im, &timers))
         rc = 1;
-      pnm_close (&im);
+      cli_for_input_clear (&file);
+      cli_image_close (&im);
     }
   if (engine && o.timings)
     print_timings (engine, o.n_inputs, &timers, create, start);

@@ -21,14 +21,14 @@ print_thresholds (gh_operation operation, const gh_request_result *res)
 
 int
 cli_run_operation (gh_engine *engine, const cli_options *o,
-                   gh_operation operation, pnm_image *im,
+                   gh_operation operation, cli_image *im,
                    const gh_histogram *hist, double *decode)
 {
-  gh_layout layout = (gh_layout) im->depth;
+  gh_layout layout = im->layout;
   gh_request r;
   gh_histogram ref;
   gh_clahe *clahe = NULL;
-  gh_request_inputs in = { layout, GH_SAMPLE_U8, o->luminance, hist->bins,
+  gh_request_inputs in = { layout, im->sample, o->luminance, hist->bins,
                            hist, NULL, NULL };
   gh_request_result res;
   gh_op op;
@@ -71,7 +71,7 @@ cli_run_operation (gh_engine *engine, const cli_options *o,
     goto fail;
   if (res.n > 0)
     print_thresholds (operation, &res);
-  rc = cli_rewrite (im, o->output[operation], &op);
+  rc = cli_rewrite (im, o->output[operation], &op, o->quality);
   gh_op_clear (&op);
   goto out;
 fail:

@@ -12,11 +12,11 @@
 #define CLI_OPERATIONS_H
 
 #include "options.h"
-#include "pnm.h"
+#include "image.h"
 
 /* `im` is open and `hist` its histogram; 0, or -1 (said on stderr). */
 int cli_run_operation (gh_engine *engine, const cli_options *options,
-                       gh_operation operation, pnm_image *im,
+                       gh_operation operation, cli_image *im,
                        const gh_histogram *hist, double *decode);
 
 #endif

@@ -11,10 +11,12 @@
 
 static const char usage_head[] =
   "usage: gpu-histogram-cli [options] INPUT...\n"
-  "  INPUT             8-bit netpbm image: P5, P6 or P7 (GRAYSCALE,\n"
-  "                    GRAYSCALE_ALPHA, RGB, RGB_ALPHA); several inputs\n"
-  "                    are counted in turn by one engine, each printed\n"
-  "                    after a 'file: NAME' line (statistics only)\n"
+  "  INPUT             an image: 8-bit netpbm (P5, P6 or P7: GRAYSCALE,\n"
+  "                    GRAYSCALE_ALPHA, RGB, RGB_ALPHA) and, in a build\n"
+  "                    with GEGL, PNG, JPEG, TIFF or WebP (.png, .jpg,\n"
+  "                    .jpeg, .tif, .tiff, .webp; 8 or 16 bits, alpha);\n"
+  "                    several inputs are run in turn by one engine, each\n"
+  "                    printed after a 'file: NAME' line\n"
   "  --timings         print where the time went on stderr\n"
   "  --backend B       auto (default), cpu or cuda\n"
   "  --smem-cap KB     testing: the shared memory a GPU block may use,\n"
@@ -25,12 +27,17 @@ static const char usage_head[] =
   "                    R'G'B') or linear (GIMP 3's, Y of linear light)\n"
   "  --mask FILE       P5 selection mask of the same size (0..255)\n"
   "  --range LO:HI     bins for the statistics (default 0:255)\n"
+  "  --quality Q       JPEG and WebP files written: 1..100 (default\n"
+  "                    GEGL's, 90)\n"
   "  --histogram FILE  write the histogram as CSV, as the GIMP plug-ins\n"
   "                    export it (bin,value,red,green,blue,alpha,luminance)\n"
   "  --list-params     print the parameters' names, kinds, ranges,\n"
   "                    operations and value names as CSV, and exit\n"
   "Operations, each writing a copy of the image (--mode, --channel, ...\n"
-  "below):\n"
+  "below) in the format of FILE's extension (netpbm for .pgm, .ppm, .pnm,\n"
+  ".pam or none), at the input's bit depth, alpha and colour profile;\n"
+  "with several inputs FILE holds %n, each input's name less its folder\n"
+  "and extension (--equalize out/%n.jpg photos/*.jpg):\n"
   "  --equalize FILE   equalized (mode each-channel: OpenCV's equalizeHist per\n"
   "                    channel)\n"
   "  --binarize FILE   binarized on --channel at --threshold (prints\n"
@@ -39,7 +46,7 @@ static const char usage_head[] =
   "                    .apply per channel, or on the luminance\n"
   "  --match FILE      its histogram matched to --reference's (scikit-\n"
   "                    image's match_histograms, rounded to the nearest)\n"
-  "  --reference REF   the netpbm image --match matches\n"
+  "  --reference REF   the image --match matches\n"
   "  --posterize FILE  each of --classes classes of --channel painted with\n"
   "                    its level (prints scikit-image's threshold_multiotsu\n"
   "                    'thresholds: T1,T2,...')\n"
@@ -232,6 +239,9 @@ parse_option (cli_options *o, const char *a, const char *v)
     return parse_int (v, 0, 1 << 20, &o->smem_cap_kb)
              ? fprintf (stderr, "--smem-cap takes kilobytes, 0 or more\n"), -1
              : 0;
+  if (!strcmp (a, "--quality"))
+    return parse_int (v, 1, 100, &o->quality)
+             ? fprintf (stderr, "--quality takes 1..100\n"), -1 : 0;
   if (!strcmp (a, "--range"))
     {
       char lo[16], hi[16];
@@ -244,19 +254,28 @@ parse_option (cli_options *o, const char *a, const char *v)
   return fprintf (stderr, "unknown option %s\n", a), -1;
 }
 
+/* Whether several inputs would write to the one file `name`. */
+static int
+shared_name (const cli_options *o, const char *name)
+{
+  return o->n_inputs > 1 && name && !strstr (name, "%n");
+}
+
 /* What the options ask for together; 0 or -1 (said). */
 static int
 check_together (const cli_options *o)
 {
-  int files = o->mask || o->histogram || o->thresholds;
+  int shared = shared_name (o, o->histogram);
 
   for (int k = GH_REQ_NONE + 1; k < GH_NUM_REQS; k++)
-    files |= o->output[k] != NULL;
+    shared |= shared_name (o, o->output[k]);
   if (o->n_inputs == 0)
     return fprintf (stderr, "no input image given\n"), -1;
-  if (o->n_inputs > 1 && files)
-    return fprintf (stderr, "--mask, --multi-otsu and the output files take "
-                            "one input\n"),
+  if (o->n_inputs > 1 && o->mask)
+    return fprintf (stderr, "--mask takes one input\n"), -1;
+  if (shared)
+    return fprintf (stderr, "with several inputs, each output file name "
+                            "holds %%n (the input's name)\n"),
            -1;
   if (!o->output[GH_REQ_MATCH] != !o->reference)
     return fprintf (stderr, "--match and --reference go together\n"), -1;
@@ -303,6 +322,65 @@ cli_options_clear (cli_options *o)
 {
   free (o->inputs);
   o->inputs = NULL;
+}
+
+/* `name` with each "%n" replaced by `stem` (`len` bytes), or NULL. */
+static char *
+expand (const char *name, const char *stem, size_t len)
+{
+  size_t n = 0;
+  char *out, *w;
+
+  for (const char *p = strstr (name, "%n"); p; p = strstr (p + 2, "%n"))
+    n++;
+  if (!(out = w = malloc (strlen (name) + n * len + 1)))
+    return NULL;
+  for (const char *p; (p = strstr (name, "%n")); name = p + 2)
+    {
+      memcpy (w, name, (size_t) (p - name));
+      w += p - name;
+      memcpy (w, stem, len);
+      w += len;
+    }
+  strcpy (w, name);
+  return out;
+}
+
+int
+cli_for_input (const cli_options *o, const char *input, cli_options *f)
+{
+  const char *slash = strrchr (input, '/');
+  const char *stem = slash ? slash + 1 : input;
+  const char *dot = strrchr (stem, '.');
+  size_t len = dot && dot != stem ? (size_t) (dot - stem) : strlen (stem);
+  const char **names[GH_NUM_REQS];
+
+  *f = *o;
+  f->named = 0;
+  names[0] = &f->histogram; /* output[GH_REQ_NONE] is never set */
+  for (int k = GH_REQ_NONE + 1; k < GH_NUM_REQS; k++)
+    names[k] = &f->output[k];
+  for (int k = 0; k < GH_NUM_REQS; k++)
+    if (*names[k] && strstr (*names[k], "%n"))
+      {
+        char *name = expand (*names[k], stem, len);
+        if (!name)
+          return fprintf (stderr, "out of memory\n"), -1;
+        *names[k] = name;
+        f->named |= 1u << k;
+      }
+  return 0;
+}
+
+void
+cli_for_input_clear (cli_options *f)
+{
+  for (int k = GH_REQ_NONE + 1; k < GH_NUM_REQS; k++)
+    if (f->named & (1u << k))
+      free ((char *) f->output[k]);
+  if (f->named & 1u)
+    free ((char *) f->histogram);
+  f->named = 0;
 }
 
 int

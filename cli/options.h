@@ -6,6 +6,8 @@
  *   cli_options o;
  *   int rc = cli_parse_args (argc, argv, &o);  -- 2: usage error (said)
  *   ... gh_request r;  cli_request (&o, GH_REQ_CLAHE, layout, &r);
+ *   for each input: cli_options f;  cli_for_input (&o, input, &f);
+ *                   ... f's file names ...  cli_for_input_clear (&f);
  *   cli_options_clear (&o);
  */
 #ifndef CLI_OPTIONS_H
@@ -28,12 +30,23 @@ typedef struct {
   gh_luminance luminance;
   int lo, hi;      /* --range */
   int smem_cap_kb; /* --smem-cap; 0: the device's own limit */
+  int quality;     /* --quality (JPEG, WebP); 0: GEGL's default */
+  unsigned named;  /* cli_for_input: the file names it made, bit 1 << k
+                      for output[k], 1 for histogram */
 } cli_options;
 
 /* 0: run; -1: done (--help, --list-params printed), exit 0; 2: a usage
  * error, said on stderr with the usage. */
 int cli_parse_args (int argc, char **argv, cli_options *options);
 void cli_options_clear (cli_options *options);
+
+/* The options for one input: options' with "%n" in each output file
+ * name (and --histogram's) replaced by the input's name less its folder
+ * and extension ("photos/a.jpg": "a").  0, or -1 (out of memory, said);
+ * clear `file` either way. */
+int cli_for_input (const cli_options *options, const char *input,
+                   cli_options *file);
+void cli_for_input_clear (cli_options *file);
 
 /* Whether `operation` is to run: its file asked for (or, posterize, its
  * thresholds). */

@@ -4,13 +4,22 @@
 #include "count.h"
 #include "whole.h"
 
-#include <errno.h>
 #include <stdlib.h>
 #include <string.h>
+
+/* A level of 0..255 as the nearest of `bins` bins (the dialog's rule for
+ * its range). */
+static int
+level_bin (int level, int bins)
+{
+  return (int) ((double) level * (bins - 1) / 255.0 + 0.5);
+}
 
 void
 cli_print_stats (const gh_histogram *h, int lo, int hi)
 {
+  lo = level_bin (lo, h->bins);
+  hi = level_bin (hi, h->bins);
   printf ("channel,count,pixels,percentile,min,max,mean,median,std_dev,otsu\n");
   for (int c = 0; c < GH_NUM_CHANNELS; c++)
     {
@@ -58,49 +67,38 @@ cli_write_csv (const char *path, const gh_histogram *h)
 }
 
 int
-cli_rewrite (pnm_image *im, const char *path, const gh_op *op)
+cli_rewrite (cli_image *im, const char *path, const gh_op *op, int quality)
 {
-  size_t row = im->width * (size_t) im->depth;
-  uint8_t *buf = malloc (row * CLI_STRIP_ROWS);
-  io_whole_file out;
+  void *buf = malloc (im->row_bytes * CLI_STRIP_ROWS);
+  cli_output out;
   int ok = 0;
 
   if (!buf)
     return fprintf (stderr, "out of memory\n"), -1;
-  if (open_whole (&out, path))
+  if (cli_image_rewind (im) || cli_output_open (&out, path, im, quality))
     {
       free (buf);
       return -1;
-    }
-  if (pnm_rewind (im) || pnm_write_header (out.file, im))
-    {
-      fprintf (stderr, "cannot write %s\n", path);
-      goto done;
     }
   for (size_t y = 0; y < im->height; y += CLI_STRIP_ROWS)
     {
       size_t rows = im->height - y < CLI_STRIP_ROWS ? im->height - y
                                                     : CLI_STRIP_ROWS;
       gh_error err;
-      if (pnm_read_rows (im, buf, rows))
-        {
-          fprintf (stderr, "the image file is truncated\n");
-          goto done;
-        }
-      if (gh_op_apply_rect (op, buf, 0, y, im->width, rows, row, &err)
+      if (cli_image_read_rows (im, buf, rows))
+        goto done;
+      if (gh_op_apply_rect (op, buf, 0, y, im->width, rows, im->row_bytes,
+                            &err)
           != GH_OK)
         {
           fprintf (stderr, "%s\n", err.message);
           goto done;
         }
-      if (fwrite (buf, 1, row * rows, out.file) != row * rows)
-        {
-          fprintf (stderr, "cannot write %s: %s\n", path, strerror (errno));
-          goto done;
-        }
+      if (cli_output_write_rows (&out, buf, rows))
+        goto done;
     }
   ok = 1;
 done:
   free (buf);
-  return close_whole (&out, ok);
+  return cli_output_close (&out, ok);
 }

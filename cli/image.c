@@ -1,0 +1,243 @@
+/* image.c — the CLI's images (image.h): the format by the file's
+ * extension, netpbm here, the others in gegl_io.c. */
+#include "image.h"
+
+#ifdef GH_HAVE_GEGL
+#include "gegl_io.h"
+#endif
+
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+
+typedef enum { FORMAT_NETPBM, FORMAT_GEGL, FORMAT_UNKNOWN } file_format;
+
+static const char *const netpbm_extensions[]
+  = { ".pgm", ".ppm", ".pnm", ".pam" };
+/* The formats read and written through GEGL: PNG, JPEG, TIFF, WebP.
+ * GEGL's own lookup would fall back to a PNG saver or ImageMagick's
+ * loader for any other name (a PNG written under a .xyz name). */
+static const char *const gegl_extensions[]
+  = { ".png", ".jpg", ".jpeg", ".tif", ".tiff", ".webp" };
+static const char gegl_list[] = ".png, .jpg, .jpeg, .tif, .tiff, .webp";
+
+static int
+listed (const char *ext, const char *const *list, size_t n)
+{
+  for (size_t k = 0; k < n; k++)
+    if (!strcasecmp (ext, list[k]))
+      return 1;
+  return 0;
+}
+
+/* The format `path`'s extension names; netpbm when it has none. */
+static file_format
+format_of (const char *path)
+{
+  const char *slash = strrchr (path, '/');
+  const char *dot = strrchr (slash ? slash + 1 : path, '.');
+
+  if (!dot || listed (dot, netpbm_extensions, 4))
+    return FORMAT_NETPBM;
+  return listed (dot, gegl_extensions, 6) ? FORMAT_GEGL : FORMAT_UNKNOWN;
+}
+
+#ifndef GH_HAVE_GEGL
+/* The message of a build without GEGL for a file in one of its formats. */
+static int
+without_gegl (const char *path, const char *verb)
+{
+  fprintf (stderr, "%s: this build %s netpbm only: built without GEGL\n",
+           path, verb);
+  return -1;
+}
+#endif
+
+/* A netpbm input's fields; 0 or -1 (said).  `other`: its extension names
+ * no format (the file may still be netpbm, as any name was before). */
+static int
+open_netpbm (const char *path, cli_image *im, int other)
+{
+  char msg[256];
+
+  if (pnm_open (path, &im->pnm, msg, sizeof msg))
+    {
+      if (other)
+        fprintf (stderr, "%s: not a netpbm image, and its extension is none "
+                         "of %s\n", path, gegl_list);
+      else
+        fprintf (stderr, "%s\n", msg);
+      return -1;
+    }
+  im->width = im->pnm.width;
+  im->height = im->pnm.height;
+  im->layout = (gh_layout) im->pnm.depth;
+  im->sample = GH_SAMPLE_U8;
+  im->bins = 256;
+  im->row_bytes = im->width * (size_t) im->pnm.depth;
+  return 0;
+}
+
+int
+cli_image_open (const char *path, cli_image *im)
+{
+  file_format f = format_of (path);
+
+  memset (im, 0, sizeof *im);
+  if (f != FORMAT_GEGL)
+    return open_netpbm (path, im, f == FORMAT_UNKNOWN);
+#ifdef GH_HAVE_GEGL
+  return cli_gegl_open (path, im);
+#else
+  return without_gegl (path, "reads");
+#endif
+}
+
+int
+cli_image_size (const char *path, size_t *width, size_t *height)
+{
+  pnm_image pnm;
+  char msg[256];
+
+  if (format_of (path) == FORMAT_GEGL)
+#ifdef GH_HAVE_GEGL
+    return cli_gegl_size (path, width, height);
+#else
+    return -1;
+#endif
+  if (pnm_open (path, &pnm, msg, sizeof msg))
+    return -1;
+  *width = pnm.width;
+  *height = pnm.height;
+  pnm_close (&pnm);
+  return 0;
+}
+
+int
+cli_image_read_rows (cli_image *im, void *buf, size_t rows)
+{
+  int rc = im->next_row + rows > im->height;
+
+#ifdef GH_HAVE_GEGL
+  if (!rc && im->gegl)
+    cli_gegl_read_rows (im, buf, rows);
+  else
+#endif
+  if (!rc)
+    rc = pnm_read_rows (&im->pnm, buf, rows);
+  if (rc)
+    return fprintf (stderr, "the image file is truncated\n"), -1;
+  im->next_row += rows;
+  return 0;
+}
+
+int
+cli_image_rewind (cli_image *im)
+{
+  im->next_row = 0;
+  if (!im->gegl && pnm_rewind (&im->pnm))
+    return fprintf (stderr, "cannot read the image again\n"), -1;
+  return 0;
+}
+
+void
+cli_image_close (cli_image *im)
+{
+#ifdef GH_HAVE_GEGL
+  cli_gegl_close (im->gegl);
+#endif
+  im->gegl = NULL;
+  pnm_close (&im->pnm);
+}
+
+/* The netpbm header for `im`: its own, or one made for a file of another
+ * format (P5, P6, or PAM with alpha). */
+static void
+netpbm_header (const cli_image *im, pnm_image *h)
+{
+  static const char *const tupltypes[] = { "", "GRAYSCALE", "GRAYSCALE_ALPHA",
+                                           "RGB", "RGB_ALPHA" };
+
+  if (!im->gegl)
+    {
+      *h = im->pnm;
+      return;
+    }
+  memset (h, 0, sizeof *h);
+  h->width = im->width;
+  h->height = im->height;
+  h->depth = (int) im->layout;
+  h->kind = h->depth == 1 ? 5 : h->depth == 3 ? 6 : 7;
+  snprintf (h->tupltype, sizeof h->tupltype, "%s", tupltypes[h->depth]);
+}
+
+int
+cli_output_open (cli_output *out, const char *path, const cli_image *im,
+                 int quality)
+{
+  file_format f = format_of (path);
+  pnm_image header;
+  int errsv;
+
+  memset (out, 0, sizeof *out);
+  out->path = path;
+  out->row_bytes = im->row_bytes;
+  if (f == FORMAT_UNKNOWN)
+    return fprintf (stderr, "cannot write %s: its extension is none of "
+                            ".pgm, .ppm, .pnm, .pam, %s\n", path, gegl_list),
+           -1;
+  if (f == FORMAT_GEGL)
+#ifdef GH_HAVE_GEGL
+    return cli_gegl_output_open (out, im, quality);
+#else
+    return (void) quality, without_gegl (path, "writes");
+#endif
+  if (im->sample != GH_SAMPLE_U8)
+    return fprintf (stderr, "cannot write %s: netpbm is written at 8 bits; "
+                            "write this image as PNG or TIFF\n", path),
+           -1;
+  if ((errsv = io_whole_open (&out->pnm, path)))
+    return fprintf (stderr, "cannot write %s: %s\n", path, strerror (errsv)),
+           -1;
+  netpbm_header (im, &header);
+  if (pnm_write_header (out->pnm.file, &header))
+    {
+      fprintf (stderr, "cannot write %s\n", path);
+      io_whole_close (&out->pnm, 0);
+      return -1;
+    }
+  return 0;
+}
+
+int
+cli_output_write_rows (cli_output *out, const void *buf, size_t rows)
+{
+#ifdef GH_HAVE_GEGL
+  if (out->gegl)
+    cli_gegl_output_write_rows (out, buf, rows);
+  else
+#endif
+  if (fwrite (buf, 1, out->row_bytes * rows, out->pnm.file)
+      != out->row_bytes * rows)
+    return fprintf (stderr, "cannot write %s: %s\n", out->path,
+                    strerror (errno)),
+           -1;
+  out->next_row += rows;
+  return 0;
+}
+
+int
+cli_output_close (cli_output *out, int ok)
+{
+  int errsv;
+
+#ifdef GH_HAVE_GEGL
+  if (out->gegl)
+    return cli_gegl_output_close (out, ok);
+#endif
+  errsv = io_whole_close (&out->pnm, ok);
+  if (ok && errsv)
+    fprintf (stderr, "cannot write %s: %s\n", out->path, strerror (errsv));
+  return errsv ? -1 : 0;
+}

@@ -1,0 +1,69 @@
+/* image.h — the CLI's images, whatever their file format: netpbm through
+ * io/pnm.h, and where the build has GEGL (GH_HAVE_GEGL) PNG, JPEG, TIFF
+ * and WebP through GEGL's loaders and savers (gegl_io.h).  An image is
+ * read a strip of rows at a time in the engine's terms (layout, sample,
+ * bins), and a result written a strip at a time into a file that appears
+ * whole or not at all (io/whole.h).
+ *
+ * 8-bit files are read as bytes (256 bins); files of more bits as floats
+ * (0..1 in the file's own tone curve, 1024 bins), as the GIMP plug-ins
+ * read layers above 8 bits, and written back at their bit depth.
+ *
+ *   cli_image im;
+ *   if (cli_image_open (path, &im)) ...                   -- said on stderr
+ *   cli_image_read_rows (&im, buf, rows);                 -- row_bytes each
+ *   cli_image_rewind (&im);
+ *   cli_output out;
+ *   if (cli_output_open (&out, "eq.jpg", &im, quality)) ...
+ *   cli_output_write_rows (&out, buf, rows);
+ *   cli_output_close (&out, ok);                          -- 0: in place
+ *   cli_image_close (&im);
+ *
+ * Each call says what went wrong on stderr and returns -1.
+ */
+#ifndef CLI_IMAGE_H
+#define CLI_IMAGE_H
+
+#include "gpu_histogram.h"
+#include "pnm.h"
+#include "whole.h"
+
+typedef struct cli_gegl_image cli_gegl_image;
+typedef struct cli_gegl_output cli_gegl_output;
+
+typedef struct {
+  size_t width, height;
+  gh_layout layout; /* its value is the samples per pixel */
+  gh_sample sample; /* U8, or F32 above 8 bits */
+  int bins;         /* 256, or 1024 above 8 bits */
+  size_t row_bytes;
+  size_t next_row;
+  pnm_image pnm;         /* netpbm: open */
+  cli_gegl_image *gegl;  /* the other formats */
+} cli_image;
+
+int cli_image_open (const char *path, cli_image *im);
+/* The size from the file's header, without reading its pixels. */
+int cli_image_size (const char *path, size_t *width, size_t *height);
+int cli_image_read_rows (cli_image *im, void *buf, size_t rows);
+int cli_image_rewind (cli_image *im);
+void cli_image_close (cli_image *im);
+
+typedef struct {
+  const char *path; /* not copied */
+  size_t next_row, row_bytes;
+  io_whole_file pnm;        /* netpbm: open */
+  cli_gegl_output *gegl;    /* the other formats */
+} cli_output;
+
+/* A file like `im` (size, layout, bit depth, colour profile), its format
+ * from the extension of `path`: netpbm (.pgm, .ppm, .pnm, .pam or none;
+ * 8-bit only) or, with GEGL, .png, .jpg/.jpeg, .tif/.tiff, .webp.
+ * `quality` 1..100 for JPEG and WebP, 0 for GEGL's default. */
+int cli_output_open (cli_output *out, const char *path, const cli_image *im,
+                     int quality);
+int cli_output_write_rows (cli_output *out, const void *buf, size_t rows);
+/* Puts the file in place when `ok`, else removes it; 0 when in place. */
+int cli_output_close (cli_output *out, int ok);
+
+#endif
