@@ -4,6 +4,7 @@
  * inside GIMP 3, in the gegl tool, in any GEGL program. */
 #include <gegl-plugin.h>
 
+#include "match.h"
 #include "names.h"
 #include "operation.h"
 
@@ -23,6 +24,15 @@ static const GhGeglOpInfo operations[] = {
     "Multi-level Otsu (live)...",
     "Posterizes into classes at multi-level Otsu thresholds of a channel, "
     "as scikit-image's threshold_multiotsu" },
+};
+
+/* A composer: the reference on its aux input. */
+static const GhGeglOpInfo match = {
+  GH_REQ_MATCH, GH_GEGL_MATCH, "Match histogram",
+  "Match Histogram...",
+  "Matches the histogram to the reference's on the aux input, as "
+  "scikit-image's match_histograms: each colour channel, or the luminance "
+  "with hue kept"
 };
 
 static const char *const type_names[G_N_ELEMENTS (operations)] = {
@@ -45,5 +55,6 @@ gegl_module_register (GTypeModule *module)
 {
   for (gsize k = 0; k < G_N_ELEMENTS (operations); k++)
     gh_gegl_operation_register (module, type_names[k], &operations[k]);
+  gh_gegl_match_register (module, "GhGeglMatch", &match);
   return TRUE;
 }

@@ -15,9 +15,13 @@
 #define GH_GEGL_CLAHE     "gpu-histogram:clahe"
 #define GH_GEGL_THRESHOLD "gpu-histogram:threshold"
 #define GH_GEGL_POSTERIZE "gpu-histogram:posterize"
+/* A composer: the reference on its aux input (gegl/match.h). */
+#define GH_GEGL_MATCH     "gpu-histogram:match"
 
-/* The module's operation of the vocabulary's `operation`; NULL where the
- * module has none (analyse, match: it needs a second image). */
+/* The module's filter of the vocabulary's `operation`, which the
+ * procedures apply; NULL for analyse, and for match, whose reference
+ * goes on an aux input, which GIMP 3.0 and 3.2 refuse live (the
+ * procedure keeps its own path). */
 static inline const char *
 gh_gegl_operation_name (gh_operation operation)
 {

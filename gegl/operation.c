@@ -44,8 +44,8 @@ register_enum (GTypeModule *module, const char *name, gh_param param)
   return g_type_module_register_enum (module, name, values);
 }
 
-static void
-register_enums (GTypeModule *module)
+void
+gh_gegl_enums_register (GTypeModule *module)
 {
   if (mode_type)
     return;
@@ -84,28 +84,25 @@ param_spec (gh_operation operation, gh_param param)
   return spec;
 }
 
-static void
-set_property (GObject *object, guint prop, const GValue *value,
-              GParamSpec *pspec)
+void
+gh_gegl_property_set (gh_request *request, GObject *object, guint prop,
+                      const GValue *value, GParamSpec *pspec)
 {
-  GhGeglOp *self = (GhGeglOp *) object;
-
   if (G_VALUE_HOLDS_ENUM (value))
-    gh_request_set (&self->request, PARAM_OF (prop), g_value_get_enum (value));
+    gh_request_set (request, PARAM_OF (prop), g_value_get_enum (value));
   else if (G_VALUE_HOLDS_INT (value))
-    gh_request_set (&self->request, PARAM_OF (prop), g_value_get_int (value));
+    gh_request_set (request, PARAM_OF (prop), g_value_get_int (value));
   else if (G_VALUE_HOLDS_DOUBLE (value))
-    gh_request_set (&self->request, PARAM_OF (prop),
-                    g_value_get_double (value));
+    gh_request_set (request, PARAM_OF (prop), g_value_get_double (value));
   else
     G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop, pspec);
 }
 
-static void
-get_property (GObject *object, guint prop, GValue *value, GParamSpec *pspec)
+void
+gh_gegl_property_get (const gh_request *request, GObject *object, guint prop,
+                      GValue *value, GParamSpec *pspec)
 {
-  GhGeglOp *self = (GhGeglOp *) object;
-  double    v = gh_request_get (&self->request, PARAM_OF (prop));
+  double v = gh_request_get (request, PARAM_OF (prop));
 
   if (G_VALUE_HOLDS_ENUM (value))
     g_value_set_enum (value, (gint) v);
@@ -115,6 +112,21 @@ get_property (GObject *object, guint prop, GValue *value, GParamSpec *pspec)
     g_value_set_double (value, v);
   else
     G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop, pspec);
+}
+
+static void
+set_property (GObject *object, guint prop, const GValue *value,
+              GParamSpec *pspec)
+{
+  gh_gegl_property_set (&((GhGeglOp *) object)->request, object, prop, value,
+                        pspec);
+}
+
+static void
+get_property (GObject *object, guint prop, GValue *value, GParamSpec *pspec)
+{
+  gh_gegl_property_get (&((GhGeglOp *) object)->request, object, prop, value,
+                        pspec);
 }
 
 static void
@@ -128,15 +140,22 @@ prepare (GeglOperation *operation)
   gegl_operation_set_format (operation, "output", self->layer.source);
 }
 
+GeglRectangle
+gh_gegl_whole_source (GeglOperation *operation, const char *pad,
+                      const GeglRectangle *roi)
+{
+  const GeglRectangle *in = gegl_operation_source_get_bounding_box (operation,
+                                                                    pad);
+
+  return in && ! gegl_rectangle_is_infinite_plane (in) ? *in : *roi;
+}
+
 /* The whole input, as gegl:stretch-contrast asks it; an infinite plane
  * has no histogram (process passes it through). */
 static GeglRectangle
 whole_input (GeglOperation *operation, const GeglRectangle *roi)
 {
-  const GeglRectangle *in = gegl_operation_source_get_bounding_box (operation,
-                                                                    "input");
-
-  return in && ! gegl_rectangle_is_infinite_plane (in) ? *in : *roi;
+  return gh_gegl_whole_source (operation, "input", roi);
 }
 
 static GeglRectangle
@@ -197,30 +216,21 @@ operation_process (GeglOperation *operation, GeglOperationContext *context,
   return parent->process (operation, context, output_prop, result, level);
 }
 
-static void
-class_init (gpointer klass, gpointer class_data)
+void
+gh_gegl_operation_class_common (GeglOperationClass *operation_class,
+                                const GhGeglOpInfo *info)
 {
-  const GhGeglOpInfo       *info = class_data;
-  const gh_operation_spec  *spec = gh_operation_get (info->operation);
-  GObjectClass             *object_class = G_OBJECT_CLASS (klass);
-  GeglOperationClass       *operation_class = GEGL_OPERATION_CLASS (klass);
-  GeglOperationFilterClass *filter_class = GEGL_OPERATION_FILTER_CLASS (klass);
+  const gh_operation_spec *spec = gh_operation_get (info->operation);
 
-  ((GhGeglOpClass *) klass)->info = info;
-  object_class->set_property = set_property;
-  object_class->get_property = get_property;
   for (int k = 0; k < spec->n_params; k++)
-    g_object_class_install_property (object_class,
+    g_object_class_install_property (G_OBJECT_CLASS (operation_class),
                                      PROP_OF (spec->params[k]),
                                      param_spec (info->operation,
                                                  spec->params[k]));
-  operation_class->prepare = prepare;
   operation_class->process = operation_process;
-  operation_class->get_required_for_output = get_required_for_output;
   operation_class->get_cached_region = get_cached_region;
   /* One process call renders the whole cached result. */
   operation_class->threaded = FALSE;
-  filter_class->process = filter_process;
   gegl_operation_class_set_keys (operation_class,
                                  "name", info->name,
                                  "title", info->title,
@@ -229,6 +239,23 @@ class_init (gpointer klass, gpointer class_data)
                                  "gimp:menu-path", MENU_PATH,
                                  "gimp:menu-label", info->menu_label,
                                  NULL);
+}
+
+static void
+class_init (gpointer klass, gpointer class_data)
+{
+  const GhGeglOpInfo       *info = class_data;
+  GObjectClass             *object_class = G_OBJECT_CLASS (klass);
+  GeglOperationClass       *operation_class = GEGL_OPERATION_CLASS (klass);
+  GeglOperationFilterClass *filter_class = GEGL_OPERATION_FILTER_CLASS (klass);
+
+  ((GhGeglOpClass *) klass)->info = info;
+  object_class->set_property = set_property;
+  object_class->get_property = get_property;
+  gh_gegl_operation_class_common (operation_class, info);
+  operation_class->prepare = prepare;
+  operation_class->get_required_for_output = get_required_for_output;
+  filter_class->process = filter_process;
 }
 
 static void
@@ -247,7 +274,7 @@ gh_gegl_operation_register (GTypeModule *module, const char *type_name,
     sizeof (GhGeglOp), 0, instance_init, NULL
   };
 
-  register_enums (module);
+  gh_gegl_enums_register (module);
   return g_type_module_register_type (module, GEGL_TYPE_OPERATION_FILTER,
                                       type_name, &type_info, 0);
 }

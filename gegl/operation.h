@@ -33,4 +33,24 @@ typedef struct
 GType gh_gegl_operation_register (GTypeModule *module, const char *type_name,
                                   const GhGeglOpInfo *info);
 
+/* What gegl/match.c's composer shares with the filters.  The enums of
+ * the module (once; before any class installs its properties): */
+void gh_gegl_enums_register (GTypeModule *module);
+/* On a class whose set_property and get_property are already set: the
+ * operation's properties, GEGL's keys (name, menu path, ...), the whole
+ * input cached and rendered by one unthreaded process call, an infinite
+ * input plane passed through. */
+void gh_gegl_operation_class_common (GeglOperationClass *operation_class,
+                                     const GhGeglOpInfo *info);
+/* A property (installed as above) of the request, for set_property and
+ * get_property. */
+void gh_gegl_property_set (gh_request *request, GObject *object, guint prop,
+                           const GValue *value, GParamSpec *pspec);
+void gh_gegl_property_get (const gh_request *request, GObject *object,
+                           guint prop, GValue *value, GParamSpec *pspec);
+/* The bounding box of what is connected to `pad`; `roi` where nothing,
+ * or an infinite plane, is. */
+GeglRectangle gh_gegl_whole_source (GeglOperation *operation, const char *pad,
+                                    const GeglRectangle *roi);
+
 #endif

@@ -205,13 +205,37 @@ apply (const gh_op *op, Strips *s, GeglBuffer *input,
   return TRUE;
 }
 
+/* The CPU backend, as many threads as GEGL's own (GIMP's budget): the
+ * GPU is for when it is measured faster inside GIMP. */
+static gh_status
+engine_create (int threads, gh_engine **engine, gh_error *error)
+{
+  gh_options options;
+
+  gh_options_init (&options);
+  options.backend = GH_BACKEND_CPU;
+  options.cpu_threads = threads;
+  options.quiet = 1;
+  return gh_engine_create (&options, engine, error);
+}
+
 gboolean
 gh_gegl_render (const gh_request *request, const gh_layer *layer,
                 int threads, GeglBuffer *input, const GeglRectangle *whole,
                 GeglBuffer *output, const GeglRectangle *result,
                 gh_error *error)
 {
-  gh_options          options;
+  return gh_gegl_render_reference (request, layer, threads, input, whole,
+                                   NULL, output, result, error);
+}
+
+gboolean
+gh_gegl_render_reference (const gh_request *request, const gh_layer *layer,
+                          int threads, GeglBuffer *input,
+                          const GeglRectangle *whole,
+                          const gh_histogram *reference, GeglBuffer *output,
+                          const GeglRectangle *result, gh_error *error)
+{
   gh_engine          *engine = NULL;
   gh_histogram        hist;
   gh_clahe           *clahe = NULL;
@@ -234,17 +258,11 @@ gh_gegl_render (const gh_request *request, const gh_layer *layer,
       return FALSE;
     }
   layout_request (&req, s.layout);
-  /* The CPU backend, as many threads as GEGL's own (GIMP's budget): the
-   * GPU is for when it is measured faster inside GIMP. */
-  gh_options_init (&options);
-  options.backend = GH_BACKEND_CPU;
-  options.cpu_threads = threads;
-  options.quiet = 1;
-  if (gh_engine_create (&options, &engine, error) == GH_OK
+  if (engine_create (threads, &engine, error) == GH_OK
       && count (&req, &s, engine, input, whole, &hist, &clahe, error))
     {
       gh_request_inputs in = { s.layout, layer->sample, layer->luminance,
-                               layer->bins, &hist, NULL, clahe };
+                               layer->bins, &hist, reference, clahe };
 
       ok = gh_request_prepare (&req, &in, &op, NULL, error) == GH_OK
            && apply (&op, &s, input, whole, output, result, error);
@@ -255,5 +273,58 @@ gh_gegl_render (const gh_request *request, const gh_layer *layer,
   gh_histogram_clear (&hist);
   gh_engine_destroy (engine);
   strips_clear (&s);
+  return ok;
+}
+
+/* The histogram of `whole` through `kind`'s view (NONE: the pixels). */
+static gboolean
+histogram_of (const gh_layer *layer, gh_layer_view_kind kind,
+              gh_engine *engine, GeglBuffer *buffer,
+              const GeglRectangle *whole, gh_histogram *hist,
+              gh_error *error)
+{
+  gh_request equalize; /* needs the histogram, nothing else */
+  gh_clahe  *clahe = NULL;
+  Strips     s;
+  gboolean   ok;
+
+  gh_request_defaults (&equalize, GH_REQ_EQUALIZE);
+  ok = strips_init (&s, layer, kind, whole->width, error)
+       && count (&equalize, &s, engine, buffer, whole, hist, &clahe, error);
+  strips_clear (&s);
+  return ok;
+}
+
+gboolean
+gh_gegl_histogram (const gh_layer *layer, int threads, GeglBuffer *buffer,
+                   const GeglRectangle *whole, gh_histogram *hist,
+                   gh_error *error)
+{
+  gh_engine   *engine = NULL;
+  gh_histogram luminance;
+  gboolean     ok;
+
+  memset (error, 0, sizeof *error);
+  if (whole->width <= 0 || whole->height <= 0)
+    {
+      g_snprintf (error->message, sizeof error->message, "it is empty");
+      return FALSE;
+    }
+  gh_histogram_init (&luminance);
+  ok = engine_create (threads, &engine, error) == GH_OK
+       && histogram_of (layer, GH_LAYER_VIEW_NONE, engine, buffer, whole,
+                        hist, error);
+  /* Where the luminance is babl's, the luminance view's value takes the
+   * engine's luminance's place, as the plug-in's core_region_histogram. */
+  if (ok && layer->luminance_from)
+    {
+      ok = histogram_of (layer, GH_LAYER_VIEW_PAINT, engine, buffer, whole,
+                         &luminance, error);
+      if (ok)
+        gh_layer_view_copy_channel (hist, GH_CHANNEL_LUMINANCE, &luminance,
+                                    GH_CHANNEL_VALUE);
+    }
+  gh_histogram_clear (&luminance);
+  gh_engine_destroy (engine);
   return ok;
 }

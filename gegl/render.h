@@ -29,4 +29,23 @@ gboolean gh_gegl_render (const gh_request *request, const gh_layer *layer,
                          const GeglRectangle *whole, GeglBuffer *output,
                          const GeglRectangle *result, gh_error *error);
 
+/* As gh_gegl_render, with the reference histogram an operation that
+ * needs one (GH_NEEDS_REFERENCE: match) is prepared with; NULL for none. */
+gboolean gh_gegl_render_reference (const gh_request *request,
+                                   const gh_layer *layer, int threads,
+                                   GeglBuffer *input,
+                                   const GeglRectangle *whole,
+                                   const gh_histogram *reference,
+                                   GeglBuffer *output,
+                                   const GeglRectangle *result,
+                                   gh_error *error);
+
+/* The histogram of `whole` of `buffer` read as `layer` (its bins; its
+ * luminance babl's where layer.luminance_from), as the plug-in counts a
+ * drawable: what match takes as its reference.  `hist` is
+ * gh_histogram_init'ed by the caller, who clears it. */
+gboolean gh_gegl_histogram (const gh_layer *layer, int threads,
+                            GeglBuffer *buffer, const GeglRectangle *whole,
+                            gh_histogram *hist, gh_error *error);
+
 #endif

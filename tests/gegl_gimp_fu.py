@@ -121,4 +121,64 @@ for n, line in enumerate(open(os.environ["GH_GEGL_CASES"])):
                  f"{int(same)} {detail}\n")
     img.delete()
     img2.delete()
+
+
+def match_cases(path):
+    """gpu-histogram:match with a second image's layer on its aux input
+    (gimp_drawable_filter_set_aux_input), appended and merged (or merged
+    directly where GIMP refuses it appended), against
+    plug-in-gpu-histogram-match with that layer as its reference.  Lines
+    of GH_GEGL_MATCH_CASES: PNG, reference PNG, the reference's precision
+    ("" or a Gimp.Precision name), mode (a number), output PNM ("" for
+    none), tolerance (as GH_GEGL_CASES'); reported as "match <n> <listed>
+    <unchanged while appended> <changed once merged> <merged equals the
+    procedure's, within the tolerance>"."""
+    for n, line in enumerate(open(path)):
+        png, ref_png, ref_precision, mode, out, tolerance = \
+            line.rstrip("\n").split("\t")
+        img, layer = load(png, "", "")
+        ref, ref_layer = load(ref_png, ref_precision, "")
+        before = pixels(layer, "u8")
+        flt = Gimp.DrawableFilter.new(layer, "gpu-histogram:match", "gpu-histogram")
+        flt.get_config().set_property("mode", int(mode))
+        flt.set_aux_input("aux", ref_layer)
+        flt.update()
+        # GIMP 3.0.4 and 3.2.6 refuse it live ("effects with an 'aux' pad
+        # cannot be applied non-destructively"): then merged directly.
+        layer.append_filter(flt)
+        listed = any(f.get_operation_name() == "gpu-histogram:match"
+                     for f in layer.get_filters())
+        live = pixels(layer, "u8")
+        if listed:
+            layer.merge_filters()
+        else:
+            layer.merge_filter(flt)
+        merged = pixels(layer, "u8")
+        if out:
+            write_pnm(out, layer, merged)
+        img2, layer2 = load(png, "", "")
+        proc = pdb.lookup_procedure("plug-in-gpu-histogram-match")
+        args = proc.create_config()
+        args.set_property("image", img2)
+        args.set_core_object_array("drawables", [layer2])
+        args.set_property("reference", ref_layer)
+        args.set_property("mode", int(mode))
+        status = proc.run(args).index(0)
+        by_procedure = (pixels(layer2, "u8") if status == Gimp.PDBStatusType.SUCCESS
+                        else None)
+        same = merged == by_procedure
+        if not same and by_procedure is not None and tolerance:
+            most, limit = tolerance.split(",")
+            far, _ = apart(merged, by_procedure, "u8",
+                           (1 if layer.is_gray() else 3) + layer.has_alpha(),
+                           float(limit))
+            same = far <= int(most)
+        report.write(f"match {n} {int(listed)} {int(live == before)} "
+                     f"{int(merged != before)} {int(same)}\n")
+        for i in (img, ref, img2):
+            i.delete()
+
+
+if os.environ.get("GH_GEGL_MATCH_CASES"):
+    match_cases(os.environ["GH_GEGL_MATCH_CASES"])
 report.close()

@@ -5,8 +5,9 @@ per render (it runs inside GIMP's process, render after render).
     gegl_leaks.py BUILDDIR      (a -Db_sanitize=address,... build)
 
 Runs tests/gegl_run (and through it the module) on a colour image with
-alpha: every operation with its defaults and one refused request (the
-input passed through with a warning), once, then the same five times.
+alpha: every operation with its defaults, match with and without a
+reference on its aux input, and one refused request (the input passed
+through with a warning), once, then the same five times.
 ASan stops the run at the first invalid access (UBSan too, with
 halt_on_error).  GEGL and babl keep some memory from their start to the
 process's end (module and format tables) that LeakSanitizer reports:
@@ -25,7 +26,10 @@ HERE = Path(__file__).resolve().parent
 IMAGE = HERE.parent / "testimages" / "coffee.png"
 OPS = [["gpu-histogram:equalize"], ["gpu-histogram:equalize", "mode=luminance"],
        ["gpu-histogram:clahe"], ["gpu-histogram:threshold"], ["gpu-histogram:posterize"],
-       ["gpu-histogram:threshold", "channel=alpha"]]
+       ["gpu-histogram:threshold", "channel=alpha"], ["gpu-histogram:match"]]
+# Match with a reference on its aux input (OPS' match has none: passed
+# through with a warning).
+REFERENCE = HERE.parent / "testimages" / "chelsea.png"
 
 
 def leaked(driver, env, stdin=None, args=("batch",)):
@@ -50,9 +54,12 @@ def main():
     fails = []
     with tempfile.TemporaryDirectory() as tmp:
         def rounds(n):
-            return "".join("\t".join(["apply", op[0], str(IMAGE), f"{tmp}/out{k}.pnm",
-                                      "--alpha"] + op[1:]) + "\n"
-                           for _ in range(n) for k, op in enumerate(OPS))
+            one = ["\t".join(["apply", op[0], str(IMAGE), f"{tmp}/out{k}.pnm", "--alpha"]
+                             + op[1:]) for k, op in enumerate(OPS)]
+            one.append("\t".join(["apply-aux", "gpu-histogram:match", str(IMAGE),
+                                  str(REFERENCE), f"{tmp}/out-match.pnm", "--alpha",
+                                  "mode=luminance"]))
+            return "".join(line + "\n" for _ in range(n) for line in one)
         base, rc0, err0 = leaked(driver, env, args=("list",))
         one, rc1, err1 = leaked(driver, env, rounds(1))
         five, rc5, err5 = leaked(driver, env, rounds(5))
@@ -63,11 +70,11 @@ def main():
             fails.append(f"{what}: a memory error or exit {rc}:\n{err}")
     if None not in (base, one, five) and not base == one == five:
         fails.append(f"leaks grow with renders: {base} bytes with none, {one} after one "
-                     f"round of {len(OPS)}, {five} after five")
+                     f"round of {len(OPS) + 1}, {five} after five")
     for f in fails:
         print("FAIL:", f)
     if not fails:
-        print(f"ok   {len(OPS) * 6} renders under ASan: no memory error, "
+        print(f"ok   {(len(OPS) + 1) * 6} renders under ASan: no memory error, "
               f"nothing leaked per render ({base} bytes GEGL keeps from its start)")
     return 1 if fails else 0
 

@@ -8,7 +8,7 @@ cli/gpu-histogram-cli of one build.  With GH_GIMP3_ENV and GH_GIMP3 set
 (scripts/gimp3-env.sh) the checks run inside that GIMP 3 root, on its
 nested build; GH_GIMP3_UNAVAILABLE: skipped (77), saying why.
 
-Checks: the module loads (GEGL_PATH), lists its four operations with the
+Checks: the module loads (GEGL_PATH), lists its five operations with the
 vocabulary's properties and defaults and a menu path; each operation on
 the test images (8-bit PNG, gray and RGB, and with a varying alpha) gives
 the CLI's bytes under GIMP 3's luminance rule (--luminance linear): what
@@ -23,7 +23,12 @@ the same pixels as the plug-in's procedure there (also at 16 bits and
 8-bit linear, and under a rectangle selection), and so does each
 operation on the luminance of colour layers in other spaces than sRGB
 (Adobe RGB, also in sRGB's tone curve, P3, gAMA and cHRM, ProPhoto
-16-bit).
+16-bit).  Match (a composer: the reference on its aux input) of each
+image to the next one, each mode, equals the CLI's --match with that
+--reference; without a reference the input passes through with one
+warning; in GIMP, a match filter given a second image's layer
+(set_aux_input), merged, equals the procedure with that layer as its
+reference.
 """
 import fcntl
 import os
@@ -45,6 +50,7 @@ EXPECTED = {
                             "tiles-y": "8", "mode": "luminance"},
     "gpu-histogram:threshold": {"channel": "luminance", "threshold": "-1"},
     "gpu-histogram:posterize": {"channel": "luminance", "classes": "3"},
+    "gpu-histogram:match": {"mode": "each-channel"},
 }
 
 # (operation, properties, CLI output option, CLI options, colour only)
@@ -164,7 +170,64 @@ def numbered(op, props, enums):
     return numbers
 
 
-def in_gimp(build, jobs, enums, tmp, fails):
+def match_jobs(cli, tmp):
+    """Match of each image (and with a varying alpha) to the next one's
+    histogram, each mode, against the CLI's --match: (gegl_run lines,
+    jobs).  The loads of the images are the main loop's lines."""
+    lines, jobs = [], []
+    pngs = sorted(IMAGES.glob("*.png"))
+    for png, ref in zip(pngs, pngs[1:] + pngs[:1]):
+        for alpha in ([], ["--alpha"]):
+            stem = png.stem + ("-a" if alpha else "")
+            for mode, cli_mode in (("each-channel", "channels"), ("luminance", "luminance")):
+                mine, theirs = (tmp / f"{stem}-match-{ref.stem}-{mode}-{who}.pnm"
+                                for who in ("gegl", "cli"))
+                lines.append(["apply-aux", "gpu-histogram:match", png, ref, mine]
+                             + alpha + [f"mode={mode}"])
+                jobs.append(dict(what=f"{stem} gpu-histogram:match {ref.stem} mode={mode}",
+                                 png=png, ref=ref, alpha=alpha, mode=mode, mine=mine,
+                                 theirs=theirs,
+                                 cli=[cli, "--backend", "cpu", "--luminance", "linear",
+                                      "--match", theirs, "--reference",
+                                      tmp / f"{ref.stem}.pnm", "--mode", cli_mode,
+                                      tmp / f"{stem}.pnm"]))
+    return lines, jobs
+
+
+def match_gimp_cases(jobs, enums, tmp):
+    """The match jobs without alpha on IN_GIMP's images, for
+    gegl_gimp_fu.py (GH_GEGL_MATCH_CASES); the colour image's each-channel
+    one again with its reference at 16 bits (counted as floats in the
+    image's 256 bins), and its luminance one to and from an Adobe RGB image
+    (compared with the procedure only): their names, and [(what, GIMP's
+    result, the CLI's)]."""
+    lines, names, compared = [], [], []
+    for j in jobs:
+        if j["alpha"] or j["png"].stem not in IN_GIMP:
+            continue
+        out = j["theirs"].with_name(j["theirs"].name.replace("cli", "gimp"))
+        mode = enums.get("gpu-histogram:match", {}).get("mode", {}).get(j["mode"])
+        lines.append("\t".join(map(str, [j["png"], j["ref"], "", mode, out, ""])))
+        names.append(f"GIMP {j['what']}")
+        compared.append((f"GIMP {j['what']}", out, j["theirs"]))
+        if j["png"].stem == PRECISE[0] and j["mode"] == "each-channel":
+            lines.append("\t".join(map(str, [j["png"], j["ref"], PRECISE[1][0], mode, "",
+                                              ""])))
+            names.append(f"GIMP {j['what']} reference {PRECISE[1][0]}")
+        # Luminance outside sRGB (babl's, as IN_SPACE's, within its
+        # tolerance): to an Adobe RGB reference, and of an Adobe RGB
+        # image (its luminance view).
+        if j["png"].stem == PRECISE[0] and j["mode"] == "luminance":
+            adobe, tolerance = IN_SPACE[0][0], IN_SPACE[0][2]
+            for png, ref in ((j["png"], PROFILED / adobe), (PROFILED / adobe, j["png"])):
+                lines.append("\t".join(map(str, [png, ref, "", mode, "", tolerance])))
+                names.append(f"GIMP {png.name} gpu-histogram:match {ref.name} "
+                             "mode=luminance")
+    (tmp / "match-cases").write_text("\n".join(lines) + "\n")
+    return names, compared
+
+
+def in_gimp(build, jobs, enums, tmp, fails, matches=()):
     """The jobs without alpha on IN_GIMP's images as live filters in GIMP
     3, merged, each compared with the procedure there; returns [(what,
     GIMP's result, the CLI's)] for the 8-bit ones."""
@@ -215,6 +278,7 @@ def in_gimp(build, jobs, enums, tmp, fails):
                                    + numbered(op, props, enums)))
             names.append(f"{image} {precision or 'as stored'} {op} {' '.join(props)}")
     (tmp / "cases").write_text("\n".join(cases) + "\n")
+    match_names, match_compared = match_gimp_cases(matches, enums, tmp)
     env = {k: v for k, v in os.environ.items() if k != "GEGL_PATH"}
     # BABL_LUT=0, as the plug-in tests run GIMP 3 (plugin_gimp.py): babl
     # switches a conversion to a look-up table once a process has used it
@@ -223,6 +287,7 @@ def in_gimp(build, jobs, enums, tmp, fails):
     # layer's luminance a bin apart now and then.
     env.update(XDG_DATA_HOME=str(tmp / "data"), GIMP3_DIRECTORY=str(profile),
                GH_GEGL_CASES=str(tmp / "cases"), GH_GEGL_REPORT=str(tmp / "report"),
+               GH_GEGL_MATCH_CASES=str(tmp / "match-cases"),
                GH_GEGL_LIVE_IMAGE=str(IMAGES / "camera.png"), BABL_LUT="0")
     start = time.time()
     # One run at a time in the kept profile: builds of other worktrees test
@@ -248,7 +313,7 @@ def in_gimp(build, jobs, enums, tmp, fails):
         if live.get(check) != "1":
             fails.append(f"GIMP: {what}: {live.get(check, 'not run')}")
     print(f"GIMP: {len(cases)} filters and procedures in {time.time() - start:.1f} s")
-    if len(report) != 1 + len(EXPECTED) + len(cases):
+    if len(report) != 1 + len(EXPECTED) + len(cases) + len(match_names):
         fails.append(f"GIMP's batch stopped (exit {rc}): {err.strip()[-2000:]}")
     for line in report:
         word, rest = line.split(" ", 1)
@@ -266,7 +331,18 @@ def in_gimp(build, jobs, enums, tmp, fails):
                              "before the merge, or not after")
             if same != "1":
                 fails.append(f"{what}: merged filter differs from the procedure")
-    return compared
+        elif word == "match":
+            n, listed, unchanged, changed, same = rest.split()
+            what = match_names[int(n)]
+            # GIMP 3.0 and 3.2 refuse a filter with an aux input live (it
+            # is merged directly then): either way the merged pixels are
+            # the procedure's.
+            how = "live until merged" if listed + unchanged == "11" else "refused live, merged"
+            print(f"{'ok  ' if same == '1' else 'FAIL'} {what} ({how}): merged = procedure")
+            if changed != "1" or same != "1":
+                fails.append(f"{what}: merged filter unchanged or differs from the "
+                             "procedure")
+    return compared + match_compared
 
 
 def main():
@@ -313,6 +389,8 @@ def main():
                                      theirs=theirs,
                                      cli=[cli, "--backend", "cpu", "--luminance",
                                           "linear", out_opt, theirs] + opts + [src]))
+        more_lines, matches = match_jobs(cli, tmp)
+        lines += more_lines
         rc, out, err = run([driver, "batch"], env,
                            stdin="".join("\t".join(map(str, l)) + "\n" for l in lines))
         if rc or out.split() != ["0"] * len(lines) or "WARNING" in err:
@@ -339,8 +417,21 @@ def main():
                 fails.append(f"{j['what']}: CLI exit {rc}: {err.strip()}")
             else:
                 compared.append((j["what"], j["mine"], j["theirs"]))
+        for j in matches:
+            rc, _, err = run(j["cli"])
+            if rc:
+                fails.append(f"{j['what']}: CLI exit {rc}: {err.strip()}")
+            else:
+                compared.append((j["what"], j["mine"], j["theirs"]))
+        # Nothing on the aux input: the input, with one warning.
+        alone = tmp / "match-alone.pnm"
+        rc, _, err = run([driver, "apply", "gpu-histogram:match",
+                          IMAGES / "coffee.png", alone], env)
+        if rc or err.count("WARNING") != 1 or differ(alone, tmp / "coffee.pnm"):
+            fails.append(f"match without a reference: exit {rc}, not the input "
+                         f"with one warning: {err.strip()}")
         print(f"GEGL: {len(compared)} results in {time.time() - start:.1f} s")
-        compared += in_gimp(build, jobs, enums, tmp, fails)
+        compared += in_gimp(build, jobs, enums, tmp, fails, matches)
         for what, mine, theirs in compared:
             d = differ(mine, theirs)
             print(f"{'ok  ' if not d else 'FAIL'} {what}" + (f": {d}" if d else ""))

@@ -7,6 +7,8 @@
  *                                        (type, default, range or values)
  *   gegl_run load IN.png OUT.pnm [--alpha]
  *   gegl_run apply OPERATION IN.png OUT.pnm [--alpha] [PROP=VALUE...]
+ *   gegl_run apply-aux OPERATION IN.png AUX.png OUT.pnm [--alpha]
+ *            [PROP=VALUE...]   -- AUX.png (as is) on the aux input
  *   gegl_run zoom OPERATION IN.png   -- a 1/4 blit against the full render
  *   gegl_run batch    -- those commands from stdin, one a line (tabs)
  *
@@ -198,17 +200,23 @@ set_prop (GeglNode *node, const char *op, const char *arg)
   return TRUE;
 }
 
+/* `aux` may be NULL: nothing on the aux input. */
 static int
-apply (const char *op, const char *in, const char *out, int argc,
-       char **argv)
+apply (const char *op, const char *in, const char *aux, const char *out,
+       int argc, char **argv)
 {
   gboolean    alpha = argc > 0 && ! strcmp (argv[0], "--alpha");
   GeglBuffer *src = load (in, alpha), *result = NULL;
+  GeglBuffer *ref = aux ? load (aux, FALSE) : NULL;
   GeglNode   *graph, *source, *node, *sink;
   int         rc;
 
-  if (! src)
-    return 1;
+  if (! src || (aux && ! ref))
+    {
+      g_clear_object (&src);
+      g_clear_object (&ref);
+      return 1;
+    }
   if (! gegl_has_operation (op))
     return 77;
   graph = gegl_node_new ();
@@ -221,11 +229,21 @@ apply (const char *op, const char *in, const char *out, int argc,
     if (! set_prop (node, op, argv[k]))
       return 1;
   gegl_node_link_many (source, node, sink, NULL);
+  /* gegl_node_connect, which replaces connect_to, is not in every GEGL
+   * this builds with (0.4.42 has only connect_to). */
+  G_GNUC_BEGIN_IGNORE_DEPRECATIONS
+  if (ref)
+    gegl_node_connect_to (gegl_node_new_child (graph, "operation",
+                                               "gegl:buffer-source", "buffer",
+                                               ref, NULL),
+                          "output", node, "aux");
+  G_GNUC_END_IGNORE_DEPRECATIONS
   gegl_node_process (sink);
   rc = result ? save_pnm (result, gegl_buffer_get_format (src), out) : 1;
   g_clear_object (&result);
   g_object_unref (graph);
   g_object_unref (src);
+  g_clear_object (&ref);
   return rc;
 }
 
@@ -288,11 +306,14 @@ command (int argc, char **argv)
       return rc;
     }
   if (argc >= 4 && ! strcmp (argv[0], "apply"))
-    return apply (argv[1], argv[2], argv[3], argc - 4, argv + 4);
+    return apply (argv[1], argv[2], NULL, argv[3], argc - 4, argv + 4);
+  if (argc >= 5 && ! strcmp (argv[0], "apply-aux"))
+    return apply (argv[1], argv[2], argv[3], argv[4], argc - 5, argv + 5);
   if (argc == 3 && ! strcmp (argv[0], "zoom"))
     return zoom (argv[1], argv[2]);
   fprintf (stderr, "usage: gegl_run list | load IN OUT [--alpha] | "
            "apply OPERATION IN OUT [--alpha] [PROP=VALUE...] | "
+           "apply-aux OPERATION IN AUX OUT [--alpha] [PROP=VALUE...] | "
            "zoom OPERATION IN | batch\n");
   return 2;
 }

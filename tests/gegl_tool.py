@@ -9,7 +9,8 @@ tests/gegl_module.py is), on its nested build: the root's own `gegl` tool
 installs it) loads the module from GEGL_PATH, runs each operation on a
 PNG and writes a PNG, and the result equals the CLI's on the same pixels
 byte for byte (GIMP 3's luminance rule), with enum properties given by
-their names as a user types them.  GH_GIMP3_UNAVAILABLE, or no `gegl`
+their names as a user types them; match with its reference on the aux
+input (aux=[ gegl:load path=... ]) equals the CLI's --match.  GH_GIMP3_UNAVAILABLE, or no `gegl`
 in the root (an older root: `scripts/gimp3-env.sh setup` adds it):
 skipped (77), saying why.
 """
@@ -32,6 +33,11 @@ CASES = [
     ("gpu-histogram:threshold", ["channel=value", "threshold=100"], "--binarize",
      ["--channel", "value", "--threshold", "100"]),
     ("gpu-histogram:posterize", ["classes=4"], "--posterize", ["--classes", "4"]),
+    # The reference on the aux input, as a user types the graph; the CLI
+    # reads it as netpbm (REFERENCE: its copy in the temporary folder).
+    ("gpu-histogram:match", ["mode=luminance", "aux=[", "gegl:load",
+                             f"path={IMAGES / 'chelsea.png'}", "]"], "--match",
+     ["--mode", "luminance", "--reference", "REFERENCE"]),
 ]
 
 
@@ -59,6 +65,10 @@ def main():
     fails, n = [], 0
     with tempfile.TemporaryDirectory() as tmp:
         tmp = Path(tmp)
+        reference = tmp / "reference.pnm"
+        rc, _, err = run([driver, "load", IMAGES / "chelsea.png", reference], env)
+        if rc:
+            fails.append(f"gegl_run load chelsea.png: {err.strip()}")
         for png in (IMAGES / "camera.png", IMAGES / "coffee.png"):
             src = tmp / f"{png.stem}.pnm"
             rc, _, err = run([driver, "load", png, src], env)
@@ -79,7 +89,9 @@ def main():
                     continue
                 rc, _, err = run([driver, "load", out_png, mine], env)
                 rc2, _, err2 = run([cli, "--backend", "cpu", "--luminance", "linear",
-                                    out_opt, theirs] + opts + [src])
+                                    out_opt, theirs]
+                                   + [reference if o == "REFERENCE" else o for o in opts]
+                                   + [src])
                 d = (f"reading its PNG: {err.strip()}" if rc else
                      f"CLI exit {rc2}: {err2.strip()}" if rc2 else differ(mine, theirs))
                 n += 1
