@@ -195,9 +195,10 @@ gimp3_filter_apply (const CoreTarget *target, const CoreRequest *req,
   if (! core_request_check (&req->request, error))
     return GIMP3_FILTER_FAILED;
   /* The plug-in's GEGL must know the module too: the filter's config
-   * carries its enum types (mode, channel). */
-  if (! name || ! module_gives_the_same (target, req, live)
-      || ! gegl_has_operation (name))
+   * carries its enum types (mode, channel).  Asked first: it costs no
+   * round trip to GIMP, and without the module the call pays none. */
+  if (! name || ! gegl_has_operation (name)
+      || ! module_gives_the_same (target, req, live))
     return GIMP3_FILTER_NOT_HERE;
   filter = filter_new (drawable, name);
   if (! filter)
