@@ -30,19 +30,17 @@ view_of (const gh_layer *layer, gh_request *req)
 {
   if (! layer->luminance_from)
     return GH_LAYER_VIEW_NONE;
-  if (gh_operation_param (req->operation, GH_PARAM_CHANNEL) >= 0
-      && req->channel == GH_CHANNEL_LUMINANCE)
+  switch (gh_request_on_luminance (req))
     {
+    case GH_PARAM_CHANNEL:
       req->channel = GH_CHANNEL_VALUE;
       return GH_LAYER_VIEW_PAINT;
-    }
-  if (gh_operation_param (req->operation, GH_PARAM_MODE) >= 0
-      && req->mode == GH_EQUALIZE_LUMINANCE)
-    {
+    case GH_PARAM_MODE:
       req->mode = GH_EQUALIZE_CHANNELS;
       return GH_LAYER_VIEW_MOVE;
+    default:
+      return GH_LAYER_VIEW_NONE;
     }
-  return GH_LAYER_VIEW_NONE;
 }
 
 static gboolean

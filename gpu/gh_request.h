@@ -148,6 +148,11 @@ gh_status gh_param_parse (gh_param param, const char *text, double *value,
 
 /* GH_NEEDS_* of the request's operation. */
 unsigned gh_request_needs (const gh_request *request);
+/* The parameter through which `request` works on the luminance: its
+ * channel (GH_PARAM_CHANNEL, the luminance's result painted into the
+ * colour) or its mode (GH_PARAM_MODE, each colour moved to the result);
+ * -1 when it works on the channels. */
+int gh_request_on_luminance (const gh_request *request);
 
 /* The gh_clahe_params of a CLAHE request (clip limit, tiles, mode): what
  * gh_clahe_begin takes for its GH_NEEDS_CLAHE_PASS. */

@@ -156,6 +156,18 @@ gh_operation_param (gh_operation operation, gh_param param)
   return spec ? param_index (spec, param) : -1;
 }
 
+int
+gh_request_on_luminance (const gh_request *request)
+{
+  if (gh_operation_param (request->operation, GH_PARAM_CHANNEL) >= 0
+      && request->channel == GH_CHANNEL_LUMINANCE)
+    return GH_PARAM_CHANNEL;
+  if (gh_operation_param (request->operation, GH_PARAM_MODE) >= 0
+      && request->mode == GH_EQUALIZE_LUMINANCE)
+    return GH_PARAM_MODE;
+  return -1;
+}
+
 double
 gh_param_default (gh_operation operation, gh_param param)
 {

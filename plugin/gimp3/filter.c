@@ -41,15 +41,6 @@ gimp3_filter_apply_flow (const CoreTarget *target, const CoreRequest *req,
   return status != GIMP3_FILTER_FAILED;
 }
 
-/* Whether the procedure applies the luminance (its mode, or its channel). */
-static gboolean
-uses_luminance (const gh_request *r)
-{
-  if (r->operation == GH_REQ_EQUALIZE || r->operation == GH_REQ_CLAHE)
-    return r->mode == GH_EQUALIZE_LUMINANCE;
-  return r->channel == GH_CHANNEL_LUMINANCE;
-}
-
 /* Whether the module gives the pixel path's result (and return values)
  * on this request and drawable; else the pixel path applies, for these
  * reasons: */
@@ -97,7 +88,7 @@ module_gives_the_same (const CoreTarget *target, const CoreRequest *req,
    * as the procedure does, but through babl in GIMP's process, whose
    * conversions differ from the plug-in's by a level on a pixel now and
    * then (gegl/README.md); the procedure keeps its own path there. */
-  profile = gray || ! uses_luminance (r)
+  profile = gray || gh_request_on_luminance (r) < 0
               ? NULL : gimp_image_get_color_profile (image);
   if (profile)
     {
