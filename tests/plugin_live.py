@@ -43,6 +43,7 @@ from pathlib import Path
 SKIP = 77
 HERE = Path(__file__).resolve().parent
 IMAGES = HERE.parent / "testimages"
+ADOBE = HERE / "fixtures" / "profiled" / "adobe.png"
 
 # (image, procedure, arguments, what the module serves[, run mode]): the
 # five procedures with a module operation, on a colour and a gray layer;
@@ -52,7 +53,7 @@ IMAGES = HERE.parent / "testimages"
 # live; it has no live argument: its live run is a merged one), "none" (a selection, "select=x,y,w,h" or
 # "ellipse=x,y,w,h,feather": the module would count its bounding box
 # unweighted; match to a reference GIMP would not give whole: its image's
-# selection), "fails" (a reference with no pixels: the procedure's error,
+# selection; to a reference's luminance outside sRGB), "fails" (a reference with no pixels: the procedure's error,
 # with and without the module).  "reference=": plugin_live_fu.py's
 # reference().
 CASES = [
@@ -75,6 +76,9 @@ CASES = [
     ("coffee", "match", ["reference=chelsea:u16", "mode=1"], "merged"),
     ("coffee", "match", ["reference=chelsea:holes", "mode=1"], "merged"),
     ("coffee", "match", ["reference=chelsea:select", "mode=0"], "none"),
+    # An Adobe RGB reference: its channels as stored, its luminance babl's.
+    ("coffee", "match", [f"reference={ADOBE}", "mode=0"], "merged"),
+    ("coffee", "match", [f"reference={ADOBE}", "mode=1"], "none"),
     ("coffee", "match", ["reference=chelsea", "mode=0", "select=37,21,301,203"], "none"),
     ("coffee", "match", ["reference=chelsea:clear", "mode=0"], "fails"),
 ]
@@ -202,7 +206,8 @@ def main():
         for n, (png, proc, args, serves, *mode) in enumerate(CASES):
             if n >= min(len(with_rows), len(without_rows)):
                 break
-            what = f"{' '.join([proc] + args)} on {png}" + (f" ({mode[0]})" if mode else "")
+            what = (f"{' '.join([proc] + args)} on {png}" + (f" ({mode[0]})" if mode else "")
+                    ).replace(f"{HERE.parent}/", "")
             w, wo = with_rows[n], without_rows[n]
             # status, filters left, filters made, return, live status,
             # listed, unchanged while live, a live argument

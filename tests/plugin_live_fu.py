@@ -56,7 +56,7 @@ def select_ellipse(img, value):
 
 def reference(img, spec):
     """Match's reference for SPEC "[PNG][:KIND]": PNG's layer in its own
-    image; KIND same: copied into the layer's image; select: its image
+    image (a name in GH_LIVE_IMAGES, or a path ending in .png); KIND same: copied into the layer's image; select: its image
     with a rectangle selected; indexed: its image made indexed; u16: 16
     bits (non-linear); holes: a
     rectangle of it cleared to transparency; clear: all of it; red: no
@@ -66,7 +66,8 @@ def reference(img, spec):
         channel = Gimp.Channel.new_from_component(img, Gimp.ChannelType.RED, "red")
         img.insert_channel(channel, None, 0)
         return channel
-    ref_img, ref = load(os.path.join(os.environ["GH_LIVE_IMAGES"], png + ".png"))
+    ref_img, ref = load(png if png.endswith(".png")
+                        else os.path.join(os.environ["GH_LIVE_IMAGES"], png + ".png"))
     if kind == "same":
         copy = Gimp.Layer.new_from_drawable(ref, img)
         img.insert_layer(copy, None, 1)
