@@ -4,7 +4,7 @@
  * module.
  *
  *   const char *name = gh_gegl_operation_name (GH_REQ_CLAHE);
- *   // "gpu-histogram:clahe"; NULL: the operation has none (match)
+ *   // "gpu-histogram:clahe"; NULL: the operation has none (analyse)
  */
 #ifndef GH_GEGL_NAMES_H
 #define GH_GEGL_NAMES_H
@@ -19,9 +19,7 @@
 #define GH_GEGL_MATCH     "gpu-histogram:match"
 
 /* The module's filter of the vocabulary's `operation`, which the
- * procedures apply; NULL for analyse, and for match, whose reference
- * goes on an aux input, which GIMP 3.0 and 3.2 refuse live (the
- * procedure keeps its own path). */
+ * procedures apply; NULL for analyse. */
 static inline const char *
 gh_gegl_operation_name (gh_operation operation)
 {
@@ -30,9 +28,19 @@ gh_gegl_operation_name (gh_operation operation)
     [GH_REQ_CLAHE] = GH_GEGL_CLAHE,
     [GH_REQ_BINARIZE] = GH_GEGL_THRESHOLD,
     [GH_REQ_POSTERIZE] = GH_GEGL_POSTERIZE,
+    [GH_REQ_MATCH] = GH_GEGL_MATCH,
   };
 
   return (unsigned) operation < GH_NUM_REQS ? names[operation] : NULL;
+}
+
+/* Whether `operation`'s filter takes a second image on its "aux" pad
+ * (match's reference): GIMP 3.0 and 3.2 apply such a filter merged only,
+ * never live. */
+static inline int
+gh_gegl_operation_has_aux (gh_operation operation)
+{
+  return operation == GH_REQ_MATCH;
 }
 
 #endif

@@ -14,16 +14,18 @@ const CoreArgText gimp3_arg_live = {
 gboolean
 gimp3_filter_has_live (gh_operation op)
 {
-  return gh_gegl_operation_name (op) != NULL;
+  return gh_gegl_operation_name (op) != NULL
+         && ! gh_gegl_operation_has_aux (op);
 }
 
 gboolean
 gimp3_filter_offered (const DialogChoice *choice,
                       gpointer data G_GNUC_UNUSED)
 {
-  const gchar *name = gh_gegl_operation_name (choice->request.operation);
+  gh_operation op = choice->request.operation;
 
-  return name && choice->request.n_bins == 0 && gegl_has_operation (name);
+  return gimp3_filter_has_live (op) && choice->request.n_bins == 0
+         && gegl_has_operation (gh_gegl_operation_name (op));
 }
 
 gboolean
@@ -36,9 +38,63 @@ gimp3_filter_apply_flow (const CoreTarget *target, const CoreRequest *req,
   Gimp3FilterStatus status;
 
   own.image = gimp_item_get_image (GIMP_ITEM (target->drawable));
-  status = gimp3_filter_apply (&own, req, live, &result, error);
+  /* Match's check box is insensitive (gimp3_filter_offered), not unset:
+   * a live choice remembered from another operation merges it. */
+  status = gimp3_filter_apply (&own, req,
+                               live && gimp3_filter_has_live (
+                                         req->request.operation),
+                               &result, error);
   *applied = status == GIMP3_FILTER_APPLIED;
   return status != GIMP3_FILTER_FAILED;
+}
+
+/* Whether the image's colour space is sRGB (its own or linear). */
+static gboolean
+image_is_srgb (GimpImage *image)
+{
+  GimpColorProfile *profile = gimp_image_get_color_profile (image);
+  GimpColorProfile *own, *linear;
+  gboolean          srgb;
+
+  if (! profile)
+    return TRUE;
+  own = gimp_color_profile_new_rgb_srgb ();
+  linear = gimp_color_profile_new_rgb_srgb_linear ();
+  srgb = gimp_color_profile_is_equal (profile, own)
+         || gimp_color_profile_is_equal (profile, linear);
+  g_object_unref (own);
+  g_object_unref (linear);
+  g_object_unref (profile);
+  return srgb;
+}
+
+/* Whether GIMP gives match's filter on its aux pad the reference the
+ * pixel path counts.  GIMP gives the whole drawable, whatever its type
+ * (a channel, an indexed or 16-bit layer: each equal,
+ * tests/plugin_live.py), where the procedure counts its own image's
+ * selection; where its luminance is counted (a luminance mode, a gray
+ * layer's match), outside sRGB it is babl's, as below; and the procedure
+ * refuses a reference with no pixels, where the module would pass the
+ * layer through: GIMP's own histogram of the alpha (in GIMP's process,
+ * asked last) says whether any pixel counts. */
+static gboolean
+reference_gives_the_same (GimpDrawable *reference, gboolean luminance)
+{
+  GimpImage *image;
+  gdouble    alpha = 1, unused;
+
+  if (! reference)
+    return FALSE;
+  image = gimp_item_get_image (GIMP_ITEM (reference));
+  if (! gimp_selection_is_empty (image)
+      || (luminance && ! image_is_srgb (image)))
+    return FALSE;
+  if (gimp_drawable_has_alpha (reference)
+      && ! gimp_drawable_histogram (reference, GIMP_HISTOGRAM_ALPHA, 0, 1,
+                                    &alpha, &unused, &unused, &unused,
+                                    &unused, &unused))
+    return FALSE;
+  return alpha > 0;
 }
 
 /* Whether the module gives the pixel path's result (and return values)
@@ -51,8 +107,6 @@ module_gives_the_same (const CoreTarget *target, const CoreRequest *req,
   const gh_request *r = &req->request;
   GimpDrawable     *drawable = target->drawable;
   GimpImage        *image = target->image;
-  GimpColorProfile *profile;
-  gboolean          srgb = TRUE;
   gboolean          gray;
 
   /* Multi-Otsu's compute-only run and the dialog's thresholds at the
@@ -88,20 +142,11 @@ module_gives_the_same (const CoreTarget *target, const CoreRequest *req,
    * as the procedure does, but through babl in GIMP's process, whose
    * conversions differ from the plug-in's by a level on a pixel now and
    * then (gegl/README.md); the procedure keeps its own path there. */
-  profile = gray || gh_request_on_luminance (r) < 0
-              ? NULL : gimp_image_get_color_profile (image);
-  if (profile)
-    {
-      GimpColorProfile *own = gimp_color_profile_new_rgb_srgb ();
-      GimpColorProfile *linear = gimp_color_profile_new_rgb_srgb_linear ();
-
-      srgb = gimp_color_profile_is_equal (profile, own)
-             || gimp_color_profile_is_equal (profile, linear);
-      g_object_unref (own);
-      g_object_unref (linear);
-      g_object_unref (profile);
-    }
-  return srgb;
+  if (! gray && gh_request_on_luminance (r) >= 0 && ! image_is_srgb (image))
+    return FALSE;
+  return ! gh_gegl_operation_has_aux (r->operation)
+         || reference_gives_the_same (req->reference,
+                                      gray || gh_request_on_luminance (r) >= 0);
 }
 
 /* The module's filter of `name` on the drawable, or NULL where GIMP has
@@ -199,6 +244,9 @@ gimp3_filter_apply (const CoreTarget *target, const CoreRequest *req,
       gimp_drawable_filter_delete (filter);
       return GIMP3_FILTER_NOT_HERE;
     }
+  if (gh_gegl_operation_has_aux (req->request.operation))
+    gimp_drawable_filter_set_aux_input (filter, "aux",
+                                        GIMP_DRAWABLE (req->reference));
   gimp_drawable_filter_set_blend_mode (filter, GIMP_LAYER_MODE_REPLACE);
   gimp_drawable_filter_set_opacity (filter, 1.0);
   gimp_drawable_filter_update (filter);

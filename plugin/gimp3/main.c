@@ -124,7 +124,7 @@ apply_config (gh_operation op, GimpRunMode run_mode,
   gboolean          gray_first = run_mode != GIMP_RUN_NONINTERACTIVE
                                  && gimp_drawable_is_gray (target->drawable);
   gboolean          live = FALSE;
-  Gimp3FilterStatus status = GIMP3_FILTER_NOT_HERE;
+  Gimp3FilterStatus status;
   gboolean          ok;
 
   for (gint k = 0; k < action->n_args; k++)
@@ -145,11 +145,8 @@ apply_config (gh_operation op, GimpRunMode run_mode,
   if (gimp3_filter_has_live (op))
     g_object_get (config, gimp3_arg_live.name, &live, NULL);
   gimp_image_undo_group_start (target->image);
-  if (gimp3_filter_has_live (op))
-    {
-      core_call_request (op, values, reference, gray_first, &req);
-      status = gimp3_filter_apply (target, &req, live, result, error);
-    }
+  core_call_request (op, values, reference, gray_first, &req);
+  status = gimp3_filter_apply (target, &req, live, result, error);
   ok = status == GIMP3_FILTER_APPLIED
        || (status == GIMP3_FILTER_NOT_HERE
            && core_call_action (gimp3_host (), &gimp3_engine, target, op,
