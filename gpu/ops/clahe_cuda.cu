@@ -35,9 +35,9 @@
 /* A whole image's pinned buffers: BUFS a direction, each a band of
  * BAND_BYTES at most (or one row, where a row is longer): bounded whatever
  * the image. */
-#define BUFS 3
+#define BUFS 4
 #define BAND_MIN ((size_t) 1 << 20)
-#define BAND_MAX ((size_t) 8 << 20)
+#define BAND_MAX ((size_t) 4 << 20)
 #define COUNT_THREADS 256
 #define COUNT_WARPS (COUNT_THREADS / 32)
 
@@ -590,151 +590,202 @@ copy_rows (gh_threads *pool, uint8_t *dst, size_t dst_stride,
 {
   rows_copy c = { dst, src, dst_stride, src_stride, row_bytes, rows, 1 };
 
-  c.jobs = gh_threads_jobs (pool, row_bytes * rows, (size_t) 256 << 10,
+  c.jobs = gh_threads_jobs (pool, row_bytes * rows, (size_t) 64 << 10,
                             rows < 64 ? (int) rows : 64);
   gh_threads_run_any (pool, c.jobs, rows_copy_part, &c);
 }
 
-/* The whole image's passes; *done and *valid as gh_clahe_cuda_image says,
- * the counts of tile rows below *valid in s->h_hist. */
-static gh_status
-image_passes (const gh_clahe_geom *g, int limit, gh_threads *pool,
-              gh_clahe_space **sp, uint8_t *pixels, size_t stride,
-              gh_status (*check) (void *, gh_error *), void *check_arg,
-              size_t *done, int *valid, gh_error *error)
-{
-  size_t pitch = (size_t) g->width * (size_t) g->layout;
-  size_t img = pitch * (size_t) g->height;
-  size_t counters = (size_t) g->channels * g->tiles_x * g->tiles_y * 256;
-  size_t tiles = (size_t) g->tiles_x * g->tiles_y;
-  size_t band = img / 12 < BAND_MIN ? BAND_MIN
-                : img / 12 > BAND_MAX ? BAND_MAX : img / 12;
-  int band_rows, bands, up = 0, down = 0, out = 0, luts = 0;
-  int issued_luts[BUFS];
-  float scale = (float) (g->bins - 1) / (float) (g->tile_w * g->tile_h);
+/* A whole image on its way: its bands and how far each has come. */
+typedef struct {
+  const gh_clahe_geom *g;
   gh_clahe_space *s;
+  gh_threads *pool;
+  uint8_t *pixels;
+  size_t stride, pitch;
+  int limit, band_rows, bands;
+  float scale;
+  int up;   /* bands copied in and counted */
+  int luts; /* tile rows mapped, their counts on their way back */
+  int down; /* bands interpolated and on their way back */
+  int out;  /* bands written back */
+  int luts_of[BUFS]; /* a band on its way back: `luts` when it left */
+  int valid;         /* tile rows whose counts are on the host */
+  size_t done;       /* rows written back */
+} image_run;
+
+static void
+band_of (const image_run *r, int band, int *ya, int *yb)
+{
+  *ya = band * r->band_rows;
+  *yb = *ya + r->band_rows < r->g->height ? *ya + r->band_rows
+                                          : r->g->height;
+}
+
+/* The last tile row band's interpolation reads or its rows are counted in
+ * (the padding's sources lie in the last). */
+static int
+band_needs (const image_run *r, int band)
+{
+  const gh_clahe_geom *g = r->g;
+  int ya, yb, need;
+
+  band_of (r, band, &ya, &yb);
+  /* The lower of the two tile rows around its last row: floor (tyf) + 1,
+   * rounded up if anything. */
+  need = (int) ((float) (yb - 1) * (1.0f / (float) g->tile_h) - 0.5f + 1.0f);
+  need = need > (yb - 1) / g->tile_h ? need : (yb - 1) / g->tile_h;
+  return need < g->tiles_y - 1 ? need : g->tiles_y - 1;
+}
+
+/* Band r->up staged, copied in and counted (after the last, the padding
+ * rows); the tile rows now whole mapped and their counts sent back. */
+static gh_status
+band_in (image_run *r, gh_error *error)
+{
+  const gh_clahe_geom *g = r->g;
+  gh_clahe_space *s = r->s;
+  size_t tiles = (size_t) g->tiles_x * g->tiles_y;
+  int b = r->up % BUFS, ya, yb, ready;
   gh_status st;
 
-  band_rows = (int) (band / pitch) > 0 ? (int) (band / pitch) : 1;
-  band_rows = band_rows < g->height ? band_rows : g->height;
-  band = (size_t) band_rows * pitch;
-  bands = (g->height + band_rows - 1) / band_rows;
-  TRY (cudaSetDevice (0));
-  if ((st = space_room (sp, img, band, counters, error)) != GH_OK)
+  band_of (r, r->up, &ya, &yb);
+  copy_rows (r->pool, s->h_in[b], r->pitch, r->pixels + (size_t) ya * r->stride,
+             r->stride, r->pitch, (size_t) (yb - ya));
+  TRY (cudaMemcpyAsync (s->d_img + (size_t) ya * r->pitch, s->h_in[b],
+                        (size_t) (yb - ya) * r->pitch, cudaMemcpyHostToDevice,
+                        s->up));
+  TRY (cudaEventRecord (s->in_free[b], s->up));
+  if ((st = launch_count (g, s->d_img, r->pitch, 0, g->height, ya, yb,
+                          s->d_hist, s->up, error))
+      != GH_OK)
     return st;
-  s = *sp;
-  TRY (cudaMemsetAsync (s->d_hist, 0, counters * sizeof *s->d_hist, s->up));
-  while (out < bands)
+  if (++r->up == r->bands
+      && (st = launch_count (g, s->d_img, r->pitch, 0, g->height, g->height,
+                             g->padded_h, s->d_hist, s->up, error))
+           != GH_OK)
+    return st;
+  ready = r->up == r->bands ? g->tiles_y : yb / g->tile_h;
+  if (ready <= r->luts)
+    return GH_OK;
+  lut_kernel<<<dim3 ((unsigned) g->tiles_x, (unsigned) (ready - r->luts),
+                     (unsigned) g->channels),
+               256, 0, s->up>>> (*g, r->luts, r->limit, r->scale, s->d_hist,
+                                 s->d_lut);
+  TRY (cudaGetLastError ());
+  for (int k = 0; k < g->channels; k++)
     {
-      /* Band `up` in and counted; the padding rows after the last. */
-      if (up < bands)
+      size_t at = (k * tiles + (size_t) r->luts * g->tiles_x) * 256;
+      TRY (cudaMemcpyAsync (s->h_hist + at, s->d_hist + at,
+                            (size_t) (ready - r->luts) * g->tiles_x * 256
+                              * sizeof *s->h_hist,
+                            cudaMemcpyDeviceToHost, s->up));
+    }
+  TRY (cudaEventRecord (s->luts, s->up));
+  r->luts = ready;
+  return GH_OK;
+}
+
+/* Band r->down interpolated once the mappings are made, and sent back. */
+static gh_status
+band_map (image_run *r, gh_error *error)
+{
+  gh_clahe_space *s = r->s;
+  int b = r->down % BUFS, ya, yb;
+  gh_status st;
+
+  band_of (r, r->down, &ya, &yb);
+  TRY (cudaStreamWaitEvent (s->down, s->luts, 0));
+  if ((st = launch_map (r->g, s->d_img + (size_t) ya * r->pitch, r->pitch, 0,
+                        (size_t) ya, (size_t) r->g->width, (size_t) (yb - ya),
+                        s->d_lut, s->down, error))
+      != GH_OK)
+    return st;
+  TRY (cudaMemcpyAsync (s->h_out[b], s->d_img + (size_t) ya * r->pitch,
+                        (size_t) (yb - ya) * r->pitch, cudaMemcpyDeviceToHost,
+                        s->down));
+  TRY (cudaEventRecord (s->out_done[b], s->down));
+  r->luts_of[b] = r->luts;
+  r->down++;
+  return GH_OK;
+}
+
+/* Band r->out, back in pinned memory, written to the caller's. */
+static gh_status
+band_out (image_run *r, gh_status (*check) (void *, gh_error *),
+          void *check_arg, gh_error *error)
+{
+  int b = r->out % BUFS, ya, yb;
+  gh_status st;
+
+  if ((st = check (check_arg, error)) != GH_OK)
+    return st;
+  band_of (r, r->out, &ya, &yb);
+  copy_rows (r->pool, r->pixels + (size_t) ya * r->stride, r->stride,
+             r->s->h_out[b], r->pitch, r->pitch, (size_t) (yb - ya));
+  r->valid = r->luts_of[b];
+  r->done = (size_t) yb;
+  r->out++;
+  return GH_OK;
+}
+
+/* 1 when `e` has happened, 0 while pending; -1 (and *q) on an error. */
+static int
+happened (cudaEvent_t e, cudaError_t *q)
+{
+  *q = cudaEventQuery (e);
+  return *q == cudaSuccess ? 1 : *q == cudaErrorNotReady ? 0 : -1;
+}
+
+/* The passes: whatever can move, moves (bands written back first, which
+ * frees their buffers; then interpolations whose mappings are made; then
+ * the next band in); the host waits on nothing but events. */
+static gh_status
+image_passes (image_run *r, gh_clahe_space **sp,
+              gh_status (*check) (void *, gh_error *), void *check_arg,
+              gh_error *error)
+{
+  const gh_clahe_geom *g = r->g;
+  size_t img = r->pitch * (size_t) g->height;
+  size_t counters = (size_t) g->channels * g->tiles_x * g->tiles_y * 256;
+  size_t band = img / 12 < BAND_MIN ? BAND_MIN
+                : img / 12 > BAND_MAX ? BAND_MAX : img / 12;
+  cudaError_t q;
+  gh_status st;
+  int h;
+
+  r->band_rows = band / r->pitch > 0 ? (int) (band / r->pitch) : 1;
+  r->band_rows = r->band_rows < g->height ? r->band_rows : g->height;
+  r->bands = (g->height + r->band_rows - 1) / r->band_rows;
+  TRY (cudaSetDevice (0));
+  if ((st = space_room (sp, img, (size_t) r->band_rows * r->pitch, counters,
+                        error))
+      != GH_OK)
+    return st;
+  r->s = *sp;
+  TRY (cudaMemsetAsync (r->s->d_hist, 0, counters * sizeof *r->s->d_hist,
+                        r->s->up));
+  while (r->out < r->bands)
+    {
+      while (r->out < r->down
+             && (h = happened (r->s->out_done[r->out % BUFS], &q)) != 0)
+        if (h < 0)
+          return cuda_fail (error, "a band's copy back", q);
+        else if ((st = band_out (r, check, check_arg, error)) != GH_OK)
+          return st;
+      while (r->down < r->up && r->down - r->out < BUFS
+             && band_needs (r, r->down) < r->luts)
+        if ((st = band_map (r, error)) != GH_OK)
+          return st;
+      if (r->up < r->bands
+          && (h = r->up < BUFS ? 1
+                               : happened (r->s->in_free[r->up % BUFS], &q))
+               != 0)
         {
-          int b = up % BUFS, ya = up * band_rows;
-          int yb = ya + band_rows < g->height ? ya + band_rows : g->height;
-          int ready = 0;
-          if (up >= BUFS)
-            TRY (cudaEventSynchronize (s->in_free[b]));
-          copy_rows (pool, s->h_in[b], pitch, pixels + (size_t) ya * stride,
-                     stride, pitch, (size_t) (yb - ya));
-          TRY (cudaMemcpyAsync (s->d_img + (size_t) ya * pitch, s->h_in[b],
-                                (size_t) (yb - ya) * pitch,
-                                cudaMemcpyHostToDevice, s->up));
-          TRY (cudaEventRecord (s->in_free[b], s->up));
-          if ((st = launch_count (g, s->d_img, pitch, 0, g->height, ya, yb,
-                                  s->d_hist, s->up, error))
-              != GH_OK)
+          if (h < 0)
+            return cuda_fail (error, "a band's copy in", q);
+          if ((st = band_in (r, error)) != GH_OK)
             return st;
-          if (++up == bands
-              && (st = launch_count (g, s->d_img, pitch, 0, g->height,
-                                     g->height, g->padded_h, s->d_hist,
-                                     s->up, error))
-                   != GH_OK)
-            return st;
-          /* Tile rows whose rows are all in (the last: with its padding,
-           * whose sources are in it: clahe.c's gh_clahe_image). */
-          ready = up == bands ? g->tiles_y : yb / g->tile_h;
-          if (ready > luts)
-            {
-              lut_kernel<<<dim3 ((unsigned) g->tiles_x,
-                                 (unsigned) (ready - luts),
-                                 (unsigned) g->channels),
-                           256, 0, s->up>>> (*g, luts, limit, scale,
-                                             s->d_hist, s->d_lut);
-              TRY (cudaGetLastError ());
-              for (int k = 0; k < g->channels; k++)
-                {
-                  size_t at = k * tiles * 256
-                              + (size_t) luts * g->tiles_x * 256;
-                  TRY (cudaMemcpyAsync (
-                    s->h_hist + at, s->d_hist + at,
-                    (size_t) (ready - luts) * g->tiles_x * 256
-                      * sizeof *s->h_hist,
-                    cudaMemcpyDeviceToHost, s->up));
-                }
-              TRY (cudaEventRecord (s->luts, s->up));
-              luts = ready;
-            }
         }
-      /* Bands whose tile rows are mapped: interpolated and copied out,
-       * the band that used their buffer before emptied first. */
-      for (;;)
-        {
-          int ya = down * band_rows, yb, last, b = down % BUFS, need;
-          if (down == up)
-            break;
-          yb = ya + band_rows < g->height ? ya + band_rows : g->height;
-          last = yb - 1;
-          /* The lower tile row of its last row's interpolation, and the
-           * tile row the row itself is counted in. */
-          need = (int) ((float) last * (1.0f / (float) g->tile_h) - 0.5f
-                        + 1.0f);
-          need = need > last / g->tile_h ? need : last / g->tile_h;
-          if (need >= g->tiles_y)
-            need = g->tiles_y - 1;
-          if (need >= luts)
-            break;
-          if (down >= BUFS)
-            {
-              int oa = out * band_rows;
-              int ob = oa + band_rows < g->height ? oa + band_rows : g->height;
-              TRY (cudaEventSynchronize (s->out_done[b]));
-              if ((st = check (check_arg, error)) != GH_OK)
-                return st;
-              copy_rows (pool, pixels + (size_t) oa * stride, stride,
-                         s->h_out[b], pitch, pitch, (size_t) (ob - oa));
-              *valid = issued_luts[b];
-              *done = (size_t) ob;
-              out++;
-            }
-          TRY (cudaStreamWaitEvent (s->down, s->luts, 0));
-          if ((st = launch_map (g, s->d_img + (size_t) ya * pitch, pitch, 0,
-                                (size_t) ya, (size_t) g->width,
-                                (size_t) (yb - ya), s->d_lut, s->down,
-                                error))
-              != GH_OK)
-            return st;
-          TRY (cudaMemcpyAsync (s->h_out[b], s->d_img + (size_t) ya * pitch,
-                                (size_t) (yb - ya) * pitch,
-                                cudaMemcpyDeviceToHost, s->down));
-          TRY (cudaEventRecord (s->out_done[b], s->down));
-          issued_luts[b] = luts;
-          down++;
-        }
-      /* All in: the bands still out, in order. */
-      if (up == bands && down == bands)
-        while (out < bands)
-          {
-            int b = out % BUFS, oa = out * band_rows;
-            int ob = oa + band_rows < g->height ? oa + band_rows : g->height;
-            TRY (cudaEventSynchronize (s->out_done[b]));
-            if ((st = check (check_arg, error)) != GH_OK)
-              return st;
-            copy_rows (pool, pixels + (size_t) oa * stride, stride,
-                       s->h_out[b], pitch, pitch, (size_t) (ob - oa));
-            *valid = issued_luts[b];
-            *done = (size_t) ob;
-            out++;
-          }
     }
   return GH_OK;
 }
@@ -747,21 +798,29 @@ gh_clahe_cuda_image (const gh_clahe_geom *g, int limit, gh_threads *pool,
                      size_t *counted, gh_error *error)
 {
   size_t tiles = (size_t) g->tiles_x * g->tiles_y;
-  int valid = 0;
+  image_run r;
   gh_status st;
 
-  *done = *counted = 0;
-  st = image_passes (g, limit, pool, space, (uint8_t *) pixels, stride,
-                     check, check_arg, done, &valid, error);
+  memset (&r, 0, sizeof r);
+  r.g = g;
+  r.pool = pool;
+  r.pixels = (uint8_t *) pixels;
+  r.stride = stride;
+  r.pitch = (size_t) g->width * (size_t) g->layout;
+  r.limit = limit;
+  r.scale = (float) (g->bins - 1) / (float) (g->tile_w * g->tile_h);
+  st = image_passes (&r, space, check, check_arg, error);
+  *done = r.done;
+  *counted = 0;
   if (st == GH_OK)
     return GH_OK;
   /* What the CPU needs: the counts of the tile rows that the rows written
    * read; the streams stopped before the buffers go. */
-  for (int k = 0; k < g->channels && valid > 0; k++)
-    memcpy (hist + k * tiles * 256, (*space)->h_hist + k * tiles * 256,
-            (size_t) valid * g->tiles_x * 256 * sizeof *hist);
-  *counted = (size_t) valid * g->tile_h < (size_t) g->height
-               ? (size_t) valid * g->tile_h
+  for (int k = 0; k < g->channels && r.valid > 0; k++)
+    memcpy (hist + k * tiles * 256, r.s->h_hist + k * tiles * 256,
+            (size_t) r.valid * g->tiles_x * 256 * sizeof *hist);
+  *counted = (size_t) r.valid * g->tile_h < (size_t) g->height
+               ? (size_t) r.valid * g->tile_h
                : (size_t) g->height;
   gh_clahe_space_free (*space);
   *space = NULL;
