@@ -17,6 +17,9 @@
  * rows it touches times the tile columns), which the threads share: no
  * two write the same counts.
  *
+ * gh_clahe_image takes a whole image in memory: the same passes, or on a
+ * GPU (clahe_cuda.h) all of them there, in one crossing each way.
+ *
  * On a GPU (an engine on CUDA, U8 images; under AUTO only with fewer CPU
  * threads than GH_CLAHE_GPU_THREADS, clahe.h): the tile counts of each strip
  * and the interpolation of each rectangle (each channel and gray; the
@@ -398,15 +401,16 @@ injected (void *engine, gh_error *why)
 
 /* The GPU's whole-image pass (clahe_cuda.h): 8-bit, each channel or gray,
  * the padding rows' sources in the last tile row (tiles at least twice
- * the padding high). */
+ * the padding high); under AUTO from GH_CLAHE_IMAGE_GPU_PIXELS on. */
 static int
 image_on_gpu (const gh_clahe *c)
 {
   const gh_clahe_geom *g = &c->g;
+  int big = (long long) g->width * g->height >= GH_CLAHE_IMAGE_GPU_PIXELS;
 
   return c->sample == GH_SAMPLE_U8 && !g->luminance_mode
          && g->tile_h > 2 * g->tiles_y
-         && gh_engine_gpu_preferred (c->engine, GH_CLAHE_IMAGE_GPU_THREADS);
+         && gh_engine_gpu_preferred (c->engine, big ? INT_MAX : 0);
 }
 #endif
 

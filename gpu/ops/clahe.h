@@ -58,9 +58,13 @@ struct gh_clahe {
  * is as fast from about 4 threads on. */
 #define GH_CLAHE_GPU_THREADS 4
 
-/* The same rule for a whole image in memory (gh_clahe_image), which the
- * GPU takes in one pass of overlapped copies and kernels. */
-#define GH_CLAHE_IMAGE_GPU_THREADS 4
+/* A whole image in memory (gh_clahe_image) goes to the GPU under AUTO from
+ * this many pixels, whatever the threads: on the H100 host, 16 threads,
+ * the GPU's whole call took 0.17 / 0.25 ms at 500 x 500 gray / RGB against
+ * the CPU's 0.39 / 0.97, and 0.98 / 1.87 ms at 12 MP against 2.6 / 8.1
+ * (BENCHMARKS.md, session 31); below it a GPU's fixed costs (a dozen CUDA
+ * calls, two streams' events) are not measured to pay. */
+#define GH_CLAHE_IMAGE_GPU_PIXELS 250000
 
 /* OpenCV's clip limit in counts a bin (0: no clipping). */
 int gh_clahe_clip_count (const gh_clahe *c);

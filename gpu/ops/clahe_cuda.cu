@@ -13,15 +13,16 @@
  *
  * A whole image (gh_clahe_cuda_image) crosses once each way in bands of
  * rows, through pinned buffers (BUFS a direction, the engine's, kept
- * between calls) that every CPU thread fills and empties: band i's copy in
- * and count on one stream while band i + 1 is staged; once the tile rows a
- * band's interpolation reads have their counts, their mappings are made
- * on that stream and the band is interpolated and copied out on a second,
- * which waits on the first by an event, so the copy out of the top of the
- * image overlaps the copy in of the bottom.  No device-wide waits: the
- * host waits only for a buffer it is about to reuse.  Each tile row's
- * counts come back beside its mappings, so a failure part-way leaves the
- * host what the CPU needs to finish the rows not yet written. */
+ * between calls) that every CPU thread fills and empties, with stores
+ * that bypass the caches: band i's copy in and count on one stream while
+ * band i + 1 is staged; once the tile rows a band's interpolation reads
+ * have their counts, their mappings are made on that stream and the band
+ * is interpolated and copied out on a second, which waits on the first by
+ * an event, so the copy out of the top of the image overlaps the copy in
+ * of the bottom.  No stream or device is waited for: the host polls the
+ * events and moves whatever can move.  Each tile row's counts come back
+ * beside its mappings, so a failure part-way leaves the host what the CPU
+ * needs to finish the rows not yet written. */
 #include "fail.h"
 #include "clahe_cuda.h"
 #include "pixel.h"
@@ -29,15 +30,23 @@
 
 #include <cuda_runtime.h>
 
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
+#if defined(__SSE2__)
+#include <emmintrin.h>
+#endif
 
 /* A whole image's pinned buffers: BUFS a direction, each a band of
- * BAND_BYTES at most (or one row, where a row is longer): bounded whatever
- * the image. */
+ * BAND_MAX at most (or one row, where a row is longer): bounded whatever
+ * the image.  An image is cut into BANDS bands where that keeps them
+ * within BAND_MIN..BAND_MAX: on the H100 host, 12 MP gray in 3 bands took
+ * 1.0-1.3 ms, in 6 1.25-1.3 and in 12 1.95-2.1 (each band costs the
+ * threads' wake-ups and a dozen CUDA calls; BENCHMARKS.md, session 31). */
 #define BUFS 4
+#define BANDS 3
 #define BAND_MIN ((size_t) 1 << 20)
-#define BAND_MAX ((size_t) 4 << 20)
+#define BAND_MAX ((size_t) 8 << 20)
 #define COUNT_THREADS 256
 #define COUNT_WARPS (COUNT_THREADS / 32)
 
@@ -566,6 +575,37 @@ typedef struct {
   int jobs;
 } rows_copy;
 
+/* memcpy whose stores bypass the caches where the CPU has SSE2: the
+ * destination (pinned, or the caller's result) is not read again soon, and
+ * a cached store first reads the line it writes. */
+static void
+copy_stream (uint8_t *dst, const uint8_t *src, size_t n)
+{
+#if defined(__SSE2__)
+  size_t i = 0;
+  while (i < n && ((uintptr_t) (dst + i) & 15))
+    {
+      dst[i] = src[i];
+      i++;
+    }
+  for (; i + 64 <= n; i += 64)
+    {
+      __m128i a = _mm_loadu_si128 ((const __m128i *) (src + i));
+      __m128i b = _mm_loadu_si128 ((const __m128i *) (src + i + 16));
+      __m128i c = _mm_loadu_si128 ((const __m128i *) (src + i + 32));
+      __m128i d = _mm_loadu_si128 ((const __m128i *) (src + i + 48));
+      _mm_stream_si128 ((__m128i *) (dst + i), a);
+      _mm_stream_si128 ((__m128i *) (dst + i + 16), b);
+      _mm_stream_si128 ((__m128i *) (dst + i + 32), c);
+      _mm_stream_si128 ((__m128i *) (dst + i + 48), d);
+    }
+  memcpy (dst + i, src + i, n - i);
+  _mm_sfence ();
+#else
+  memcpy (dst, src, n);
+#endif
+}
+
 static void
 rows_copy_part (int index, void *arg)
 {
@@ -574,13 +614,13 @@ rows_copy_part (int index, void *arg)
 
   if (c->dst_stride == c->row_bytes && c->src_stride == c->row_bytes)
     {
-      memcpy (c->dst + a * c->row_bytes, c->src + a * c->row_bytes,
-              (b - a) * c->row_bytes);
+      copy_stream (c->dst + a * c->row_bytes, c->src + a * c->row_bytes,
+                   (b - a) * c->row_bytes);
       return;
     }
   for (size_t j = a; j < b; j++)
-    memcpy (c->dst + j * c->dst_stride, c->src + j * c->src_stride,
-            c->row_bytes);
+    copy_stream (c->dst + j * c->dst_stride, c->src + j * c->src_stride,
+                 c->row_bytes);
 }
 
 static void
@@ -747,8 +787,8 @@ image_passes (image_run *r, gh_clahe_space **sp,
   const gh_clahe_geom *g = r->g;
   size_t img = r->pitch * (size_t) g->height;
   size_t counters = (size_t) g->channels * g->tiles_x * g->tiles_y * 256;
-  size_t band = img / 12 < BAND_MIN ? BAND_MIN
-                : img / 12 > BAND_MAX ? BAND_MAX : img / 12;
+  size_t band = img / BANDS < BAND_MIN ? BAND_MIN
+                : img / BANDS > BAND_MAX ? BAND_MAX : img / BANDS;
   cudaError_t q;
   gh_status st;
   int h;
