@@ -128,8 +128,9 @@ count_flush (const gh_clahe_geom &g, uint32_t *sh, int ty, int tx,
  * pixels + (y - lo) * pitch) into the tile counts: block (tx, j) takes
  * tile column tx and `per_block` rows from ya + j * per_block. */
 __global__ void
-count_kernel (gh_clahe_geom g, const uint8_t *pixels, size_t pitch, int lo,
-              int hi, int ya, int yb, int per_block, uint32_t *hist)
+count_kernel (gh_clahe_geom g, const uint8_t *__restrict__ pixels,
+              size_t pitch, int lo, int hi, int ya, int yb, int per_block,
+              uint32_t *hist)
 {
   extern __shared__ uint32_t sh[]; /* COUNT_WARPS x channels x 256 */
   int tx = blockIdx.x, n = g.channels * 256, bpp = (int) g.layout;
@@ -263,7 +264,7 @@ weights_of (int pos, int tile, int tiles)
  * place. */
 __global__ void
 map_kernel (gh_clahe_geom g, uint8_t *pixels, size_t pitch, int x0, int y0,
-            int width, int height, const uint8_t *lut)
+            int width, int height, const uint8_t *__restrict__ lut)
 {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   int j = blockIdx.y * blockDim.y + threadIdx.y;
