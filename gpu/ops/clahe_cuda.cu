@@ -246,10 +246,16 @@ struct weights {
   float a, a1;
 };
 
-__device__ __forceinline__ weights
-weights_of (int pos, int tile, int tiles)
+__device__ __forceinline__ float
+inverse (int tile)
 {
-  float inv = __fdiv_rn (1.0f, __int2float_rn (tile));
+  return __fdiv_rn (1.0f, __int2float_rn (tile));
+}
+
+/* inv: inverse (the tile's size). */
+__device__ __forceinline__ weights
+weights_of (int pos, float inv, int tiles)
+{
   float f = __fsub_rn (__fmul_rn (__int2float_rn (pos), inv), 0.5f);
   int t1 = __float2int_rd (f);
   weights w;
@@ -260,23 +266,12 @@ weights_of (int pos, int tile, int tiles)
   return w;
 }
 
-/* A width x height rectangle at (x0, y0) of the image, pitch apart, in
- * place. */
-__global__ void
-map_kernel (gh_clahe_geom g, uint8_t *pixels, size_t pitch, int x0, int y0,
-            int width, int height, const uint8_t *__restrict__ lut)
+/* One pixel p at column weights c and row weights r: each channel (or
+ * gray) through the four tiles' mappings. */
+__device__ __forceinline__ void
+map_pixel (const gh_clahe_geom &g, uint8_t *p, const uint8_t *__restrict__ lut,
+           size_t tiles, weights c, weights r)
 {
-  int i = blockIdx.x * blockDim.x + threadIdx.x;
-  int j = blockIdx.y * blockDim.y + threadIdx.y;
-  size_t tiles = (size_t) g.tiles_x * g.tiles_y;
-  weights c, r;
-  uint8_t *p;
-
-  if (i >= width || j >= height)
-    return;
-  c = weights_of (x0 + i, g.tile_w, g.tiles_x);
-  r = weights_of (y0 + j, g.tile_h, g.tiles_y);
-  p = pixels + (size_t) j * pitch + (size_t) i * (int) g.layout;
   for (int k = 0; k < g.channels; k++)
     {
       const uint8_t *p1 = lut + (k * tiles + (size_t) r.t1 * g.tiles_x) * 256;
@@ -292,22 +287,54 @@ map_kernel (gh_clahe_geom g, uint8_t *pixels, size_t pitch, int x0, int y0,
     }
 }
 
+/* Pixels a thread of map_kernel maps side by side (the row's weights
+ * computed once for them): on the H100, 4 gray ones took 60 us for 12 MP
+ * against 82 us one a thread; 4 RGB ones 176 against 139 (their bytes
+ * strided across the warp). */
+static int
+map_pixels (const gh_clahe_geom *g)
+{
+  return g->layout == GH_LAYOUT_GRAY ? 4 : 1;
+}
+
+/* A width x height rectangle at (x0, y0) of the image, pitch apart, in
+ * place, `per` pixels a thread. */
+__global__ void
+map_kernel (gh_clahe_geom g, uint8_t *pixels, size_t pitch, int x0, int y0,
+            int width, int height, int per, const uint8_t *__restrict__ lut)
+{
+  int i0 = (blockIdx.x * blockDim.x + threadIdx.x) * per;
+  int j = blockIdx.y * blockDim.y + threadIdx.y;
+  size_t tiles = (size_t) g.tiles_x * g.tiles_y;
+  float inv_w = inverse (g.tile_w);
+  weights r;
+
+  if (i0 >= width || j >= height)
+    return;
+  r = weights_of (y0 + j, inverse (g.tile_h), g.tiles_y);
+  for (int i = i0; i < i0 + per && i < width; i++)
+    map_pixel (g, pixels + (size_t) j * pitch + (size_t) i * (int) g.layout,
+               lut, tiles, weights_of (x0 + i, inv_w, g.tiles_x), r);
+}
+
 static gh_status
 launch_map (const gh_clahe_geom *g, uint8_t *pixels, size_t pitch, size_t x0,
             size_t y0, size_t width, size_t height, const uint8_t *lut,
             cudaStream_t stream, gh_error *error)
 {
   dim3 block (32, 8);
+  int per = map_pixels (g);
 
   /* A grid has at most 65535 rows of blocks: a tall one takes several. */
   for (size_t at = 0; at < height; at += 65535 * 8)
     {
       size_t rows = height - at < 65535 * 8 ? height - at : 65535 * 8;
-      map_kernel<<<dim3 ((unsigned) ((width + 31) / 32),
+      map_kernel<<<dim3 ((unsigned) ((width + 32 * per - 1) / (32 * per)),
                          (unsigned) ((rows + 7) / 8)),
                    block, 0, stream>>> (*g, pixels + at * pitch, pitch,
                                         (int) x0, (int) (y0 + at),
-                                        (int) width, (int) rows, lut);
+                                        (int) width, (int) rows, per,
+                                        lut);
       TRY (cudaGetLastError ());
     }
   return GH_OK;
