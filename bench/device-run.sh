@@ -6,7 +6,7 @@
 # $OUT (or ./device-out); a short summary is printed last.
 #   bash bench/device-run.sh [megapixels]
 # STAGES="tests sanitizers bench" (the default) picks the parts to run,
-# STAGES=clahe: CLAHE's benchmark at 12 and 48 MP and its nsys profile;
+# STAGES=clahe: CLAHE's benchmark at 12 and 48 MP and its kernels (ncu);
 # CAPS="0 163 99 64" the caps and TOOLS="memcheck racecheck synccheck
 # initcheck" the sanitizers, so a run can be split over calls of the
 # device's time limit (racecheck under none and 163 KB takes ~300 s alone;
@@ -151,14 +151,12 @@ summary+=("CLAHE benchmark: exit $? ($((SECONDS - t1)) s)")
 fi
 
 # CLAHE alone (STAGES=clahe): beside OpenCV at 12 and 48 MP on 1 and all
-# threads, then where the GPU's whole call spends its time (nsys, when the
-# machine has it: the kernels and copies of `--clahe-whole` calls).
+# threads, then the GPU's kernels in a whole call at 12 MP.
 if want clahe; then
 t1=$SECONDS
 python3 bench/clahe_vs_opencv.py "$build/bench/gpu-histogram-bench" testimages/astronaut.png 5 \
   --threads 1,0 --rounds 3 --sizes 4000x3000,8000x6000 > "$out/bench-clahe.log" 2>&1
 summary+=("CLAHE beside OpenCV: exit $? ($((SECONDS - t1)) s)")
-if command -v nsys > /dev/null; then
 python3 - <<'PY'
 import cv2
 rgb = cv2.resize(cv2.imread('testimages/astronaut.png')[..., ::-1], (4000, 3000),
@@ -167,18 +165,14 @@ gray = cv2.cvtColor(rgb, cv2.COLOR_RGB2GRAY)
 open('/tmp/clahe-gray.pgm', 'wb').write(b'P5\n4000 3000\n255\n' + gray.tobytes())
 open('/tmp/clahe-rgb.ppm', 'wb').write(b'P6\n4000 3000\n255\n' + rgb.tobytes())
 PY
+# The kernels of one whole call (ncu; the machine has no nsys): time and
+# DRAM bytes of each launch, in CSV.
 for f in gray.pgm rgb.ppm; do
-  nsys profile --force-overwrite true -o "$out/clahe-${f%.*}" \
-    "$build/bench/gpu-histogram-bench" --repeat 20 --clahe-whole --clahe "/tmp/clahe-$f" \
-    > "$out/nsys-clahe-${f%.*}.log" 2>&1
-  nsys stats -q --report cuda_gpu_kern_sum,cuda_gpu_mem_time_sum,cuda_api_sum \
-    --format csv "$out/clahe-${f%.*}.nsys-rep" > "$out/nsys-clahe-${f%.*}.csv" 2>&1
-  nsys stats -q --report cuda_gpu_trace --format csv "$out/clahe-${f%.*}.nsys-rep" \
-    | tail -200 > "$out/nsys-trace-${f%.*}.csv" 2>&1
-  rm -f "$out/clahe-${f%.*}.nsys-rep" "$out/clahe-${f%.*}.sqlite"
+  timeout 120 ncu --clock-control none --metrics gpu__time_duration.sum,dram__bytes.sum --csv \
+    "$build/bench/gpu-histogram-bench" --repeat 1 --clahe-whole --clahe "/tmp/clahe-$f" \
+    > "$out/ncu-clahe-${f%.*}.csv" 2>&1
 done
-summary+=("CLAHE nsys: $(ls "$out"/nsys-clahe-*.csv | wc -l) reports")
-fi
+summary+=("CLAHE kernels (ncu): $(grep -c gpu__time_duration "$out"/ncu-clahe-*.csv | tr '\n' ' ')")
 fi
 cat "$out/device.txt"
 printf '%s\n' "${summary[@]}"
