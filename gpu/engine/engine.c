@@ -67,7 +67,6 @@ typedef struct {
 #if GH_HAVE_CUDA
   gh_cuda *gpu;
 #endif
-  struct gh_clahe_space *clahe_space; /* gh_engine_clahe_space */
   gh_cpu *standin;
 } starter;
 
