@@ -8,9 +8,10 @@
  *   gpu-histogram-bench [--megapixels N] [--photo FILE.pam] [--repeat R]
  *                       [--threads T] [--cpu-only] [--cpu-ceiling]
  *   gpu-histogram-bench --clahe FILE.pnm [--clahe FILE.pnm...] [--repeat R]
- *                       [--threads T]
+ *                       [--threads T] [--clahe-whole]
  *
- * --clahe times CLAHE instead, CPU beside GPU (clahe_bench.h).
+ * --clahe times CLAHE instead, CPU beside GPU (clahe_bench.h); with
+ * --clahe-whole only the GPU's whole-image calls (for a profiler).
  */
 #include "clahe_bench.h"
 #include "cpu_ceiling.h"
@@ -140,7 +141,7 @@ main (int argc, char **argv)
   uint8_t *images[IMG_KINDS] = { 0 };
   size_t width, height, bytes;
   const char *clahe_files[8];
-  int n_clahe = 0;
+  int n_clahe = 0, clahe_whole = 0;
 
   for (int i = 1; i < argc; i++)
     {
@@ -159,6 +160,8 @@ main (int argc, char **argv)
         ceiling = 1;
       else if (!strcmp (argv[i], "--clahe") && v && n_clahe < 8)
         clahe_files[n_clahe++] = argv[++i];
+      else if (!strcmp (argv[i], "--clahe-whole"))
+        clahe_whole = 1;
       else
         {
           fprintf (stderr,
@@ -166,7 +169,7 @@ main (int argc, char **argv)
                    "[--repeat R] [--threads T] [--cpu-only] "
                    "[--cpu-ceiling]\n"
                    "       %s --clahe FILE.pnm [--clahe FILE.pnm...] "
-                   "[--repeat R] [--threads T]\n",
+                   "[--repeat R] [--threads T] [--clahe-whole]\n",
                    argv[0], argv[0]);
           return 2;
         }
@@ -175,7 +178,9 @@ main (int argc, char **argv)
     return fprintf (stderr, "--megapixels and --repeat must be positive\n"),
            2;
   if (n_clahe > 0)
-    return clahe_bench (clahe_files, n_clahe, repeat, threads) ? 1 : 0;
+    return clahe_bench (clahe_files, n_clahe, repeat, threads, clahe_whole)
+             ? 1
+             : 0;
   width = 8192;
   height = (size_t) (mp * 1e6 / (double) width + 0.5);
   if (height < 1)

@@ -1,7 +1,8 @@
-/* clahe_bench.c — CLAHE's timings (clahe_bench.h).  A call is what a host
- * does: the tile histograms fed in strips of 256 rows, the mappings made,
- * the image mapped in the same strips at their places.  Median of
- * `repeat` calls; the GPU engine is started before timing (its start-up
+/* clahe_bench.c — CLAHE's timings (clahe_bench.h).  Two calls: in strips,
+ * what a host streaming its tiles does (the tile histograms fed in strips
+ * of 256 rows, the mappings made, the image mapped in the same strips at
+ * their places), and whole, the image in memory (gh_clahe_image).  Median
+ * of `repeat` calls; the GPU engine is started before timing (its start-up
  * is the histogram benchmark's business). */
 #include "clahe_bench.h"
 
@@ -19,10 +20,10 @@ typedef struct {
   double total, count, map;
 } timing;
 
-/* One CLAHE call on a copy of `src` into `dst`. */
+/* One CLAHE call on a copy of `src` into `dst`, in strips or whole. */
 static int
 clahe_call (gh_engine *e, const uint8_t *src, uint8_t *dst, size_t w,
-            size_t h, int depth, timing *t)
+            size_t h, int depth, int whole, timing *t)
 {
   gh_clahe_params p = { 2.0, 8, 8, GH_EQUALIZE_CHANNELS };
   size_t stride = w * (size_t) depth;
@@ -33,6 +34,17 @@ clahe_call (gh_engine *e, const uint8_t *src, uint8_t *dst, size_t w,
 
   memcpy (dst, src, stride * h);
   t0 = now_seconds ();
+  if (whole)
+    {
+      if (gh_clahe_image (e, &p, (gh_layout) depth, GH_SAMPLE_U8,
+                          GH_LUMINANCE_PERCEPTUAL, 256, dst, w, h, stride,
+                          &err)
+          != GH_OK)
+        goto fail;
+      t->total = now_seconds () - t0;
+      t->count = t->map = 0;
+      return 0;
+    }
   if (gh_clahe_begin (e, &p, (gh_layout) depth, GH_SAMPLE_U8,
                       GH_LUMINANCE_PERCEPTUAL, 256, w, h, &c, &err)
       != GH_OK)
@@ -64,7 +76,7 @@ fail:
 /* Median timings of `repeat` calls; the last result left in dst. */
 static int
 clahe_median (gh_engine *e, const uint8_t *src, uint8_t *dst, size_t w,
-              size_t h, int depth, int repeat, timing *out)
+              size_t h, int depth, int whole, int repeat, timing *out)
 {
   double *v = calloc ((size_t) repeat * 3, sizeof *v);
   timing t;
@@ -72,7 +84,7 @@ clahe_median (gh_engine *e, const uint8_t *src, uint8_t *dst, size_t w,
     return -1;
   for (int i = 0; i < repeat; i++)
     {
-      if (clahe_call (e, src, dst, w, h, depth, &t))
+      if (clahe_call (e, src, dst, w, h, depth, whole, &t))
         {
           free (v);
           return -1;
@@ -89,7 +101,8 @@ clahe_median (gh_engine *e, const uint8_t *src, uint8_t *dst, size_t w,
 }
 
 int
-clahe_bench (const char *const *files, int n, int repeat, int threads)
+clahe_bench (const char *const *files, int n, int repeat, int threads,
+             int gpu_whole_only)
 {
   gh_options o;
   gh_engine *cpu = NULL, *gpu = NULL;
@@ -118,17 +131,18 @@ clahe_bench (const char *const *files, int n, int repeat, int threads)
       gpu = NULL;
     }
   printf ("== CLAHE (8x8 tiles, clip limit 2, each channel), median of %d "
-          "calls, ms: total (tile histograms + mappings, interpolation); "
-          "the CPU's engine: %s\n",
+          "calls, ms: in strips, total (tile histograms + mappings, "
+          "interpolation); whole (gh_clahe_image); the CPU's engine: %s\n",
           repeat, gh_engine_backend_name (cpu));
   for (int f = 0; f < n && rc == 0; f++)
     {
       pnm_image im;
       char msg[256];
-      uint8_t *src = NULL, *cpu_out = NULL, *gpu_out = NULL;
+      uint8_t *src = NULL, *out[4] = { NULL, NULL, NULL, NULL };
       size_t bytes;
-      timing tc, tg = { 0, 0, 0 };
-      int same = -1;
+      /* CPU strips, GPU strips, CPU whole, GPU whole. */
+      timing t[4] = { { 0, 0, 0 }, { 0, 0, 0 }, { 0, 0, 0 }, { 0, 0, 0 } };
+      int same = 1;
 
       if (pnm_open (files[f], &im, msg, sizeof msg))
         {
@@ -138,43 +152,49 @@ clahe_bench (const char *const *files, int n, int repeat, int threads)
         }
       bytes = im.width * im.height * (size_t) im.depth;
       src = malloc (bytes);
-      cpu_out = malloc (bytes);
-      gpu_out = malloc (bytes);
-      if (!src || !cpu_out || !gpu_out || pnm_read_rows (&im, src, im.height))
+      for (int i = 0; i < 4; i++)
+        out[i] = malloc (bytes);
+      if (!src || !out[0] || !out[1] || !out[2] || !out[3]
+          || pnm_read_rows (&im, src, im.height))
         {
           fprintf (stderr, "%s: cannot read it into memory\n", files[f]);
           rc = -1;
         }
-      if (rc == 0)
-        rc = clahe_median (cpu, src, cpu_out, im.width, im.height, im.depth,
-                           repeat, &tc);
-      if (rc == 0 && gpu)
+      for (int i = 0; i < 4 && rc == 0; i++)
         {
-          rc = clahe_median (gpu, src, gpu_out, im.width, im.height, im.depth,
-                             repeat, &tg);
-          same = memcmp (cpu_out, gpu_out, bytes) == 0;
-          if (gh_engine_gpu_failed (gpu))
-            printf ("(the GPU fell back: %s)\n",
-                    gh_engine_fallback_reason (gpu));
+          gh_engine *e = i % 2 ? gpu : cpu;
+          if (!e || (gpu_whole_only && i != 3))
+            continue;
+          rc = clahe_median (e, src, out[i], im.width, im.height, im.depth,
+                             i / 2, repeat, &t[i]);
+          if (rc == 0 && !gpu_whole_only && memcmp (out[0], out[i], bytes))
+            same = 0;
         }
+      if (gpu && gh_engine_gpu_failed (gpu))
+        printf ("(the GPU fell back: %s)\n", gh_engine_fallback_reason (gpu));
       if (rc == 0)
         {
-          printf ("%s %zux%zu x%d: cpu %.1f (%.1f + %.1f)", files[f],
-                  im.width, im.height, im.depth, tc.total * 1e3,
-                  tc.count * 1e3, tc.map * 1e3);
+          printf ("%s %zux%zu x%d: strips: cpu %.1f (%.1f + %.1f)",
+                  files[f], im.width, im.height, im.depth, t[0].total * 1e3,
+                  t[0].count * 1e3, t[0].map * 1e3);
           if (gpu)
-            printf (", gpu %.1f (%.1f + %.1f), %.1fx, same bytes: %s",
-                    tg.total * 1e3, tg.count * 1e3, tg.map * 1e3,
-                    tc.total / tg.total, same ? "yes" : "NO");
-          printf ("\nclahe-row,%s,%zu,%zu,%d,%.3f,%.3f,%d\n", files[f],
-                  im.width, im.height, im.depth, tc.total * 1e3,
-                  gpu ? tg.total * 1e3 : -1.0, same);
-          if (same == 0)
+            printf (", gpu %.1f (%.1f + %.1f)", t[1].total * 1e3,
+                    t[1].count * 1e3, t[1].map * 1e3);
+          printf ("; whole: cpu %.2f", t[2].total * 1e3);
+          if (gpu)
+            printf (", gpu %.2f, %.1fx", t[3].total * 1e3,
+                    t[2].total / t[3].total);
+          printf ("; same bytes: %s\n", same ? "yes" : "NO");
+          printf ("clahe-row,%s,%zu,%zu,%d,%.3f,%.3f,%.3f,%.3f,%d\n",
+                  files[f], im.width, im.height, im.depth, t[0].total * 1e3,
+                  gpu ? t[1].total * 1e3 : -1.0, t[2].total * 1e3,
+                  gpu ? t[3].total * 1e3 : -1.0, same);
+          if (!same)
             rc = -1;
         }
       free (src);
-      free (cpu_out);
-      free (gpu_out);
+      for (int i = 0; i < 4; i++)
+        free (out[i]);
       pnm_close (&im);
     }
   gh_engine_destroy (cpu);

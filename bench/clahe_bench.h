@@ -1,15 +1,18 @@
 /* clahe_bench.h — CLAHE's timings for the benchmark (gpu-histogram-bench
  * --clahe FILE...): the engine's CLAHE (8x8 tiles, clip limit 2, each
  * channel) on each netpbm file held in memory, on the CPU and, when the
- * engine can use a GPU, on the GPU; the two results compared byte for
- * byte.  The CPU engine runs `threads` threads (gh_options.cpu_threads;
- * 0: one per core).  One "clahe-row" line per file (name, width, height,
- * depth, CPU and GPU milliseconds, equal or not) for
+ * engine can use a GPU, on the GPU, fed in strips and whole
+ * (gh_clahe_image); the results compared byte for byte.  The CPU engine
+ * runs `threads` threads (gh_options.cpu_threads; 0: one per core).  One
+ * "clahe-row" line per file (name, width, height, depth, milliseconds of
+ * CPU and GPU in strips, CPU and GPU whole, all equal or not) for
  * bench/clahe_vs_opencv.py. */
 #ifndef BENCH_CLAHE_BENCH_H
 #define BENCH_CLAHE_BENCH_H
 
-/* 0 on success. */
-int clahe_bench (const char *const *files, int n, int repeat, int threads);
+/* 0 on success.  `gpu_whole_only`: the GPU's whole calls alone, each file
+ * `repeat` times (for a profiler: nothing else on the device). */
+int clahe_bench (const char *const *files, int n, int repeat, int threads,
+                 int gpu_whole_only);
 
 #endif

@@ -1,12 +1,14 @@
-"""CLAHE beside OpenCV's, in one run: 12 MP gray and RGB images (the test
-photo resized to 4000x3000), OpenCV's createCLAHE(2.0, (8, 8)).apply on the
-CPU (RGB as split, apply per channel, merge) and, when this OpenCV has CUDA
+"""CLAHE beside OpenCV's, in one run: gray and RGB images (the test photo
+resized to each of --sizes, 4000x3000 by default), OpenCV's
+createCLAHE(2.0, (8, 8)).apply on the CPU (RGB as split, apply per
+channel, merge) and, when this OpenCV has CUDA
 and a device, cv2.cuda's CLAHE (uploads and downloads included, and without
 them); then the engine's CPU and GPU CLAHE on the same files
 (gpu-histogram-bench --clahe), printed side by side.
 
     python3 bench/clahe_vs_opencv.py BENCH_EXE PHOTO [repeat]
                                      [--threads T[,T...]] [--rounds N]
+                                     [--sizes WxH[,WxH...]]
 
 Each CPU column runs on T threads (OpenCV's setNumThreads, the engine's
 --threads; 0, the default: all of them).  A round times the engine (the
@@ -71,7 +73,8 @@ def opencv_cuda(img, repeat):
 
 
 def engine_cpu_gpu(exe, files, repeat, threads):
-    """{image name: (CPU ms, GPU ms or -1)} from one run of the benchmark."""
+    """{image name: (CPU ms, GPU ms or -1, CPU whole ms, GPU whole ms or -1)}
+    from one run of the benchmark (in strips, then gh_clahe_image)."""
     args = [exe, "--repeat", str(repeat), "--threads", str(threads)]
     for f in files:
         args += ["--clahe", f]
@@ -83,8 +86,8 @@ def engine_cpu_gpu(exe, files, repeat, threads):
     rows = {}
     for line in p.stdout.splitlines():
         if line.startswith("clahe-row,"):
-            _, f, w, h, d, cpu, gpu, _same = line.split(",")
-            rows[files[f]] = (float(cpu), float(gpu))
+            _, f, w, h, d, cpu, gpu, cpu_whole, gpu_whole, _same = line.split(",")
+            rows[files[f]] = (float(cpu), float(gpu), float(cpu_whole), float(gpu_whole))
     return rows
 
 
@@ -95,13 +98,19 @@ def main():
     ap.add_argument("repeat", nargs="?", type=int, default=5)
     ap.add_argument("--threads", default="0")
     ap.add_argument("--rounds", type=int, default=1)
+    ap.add_argument("--sizes", default="4000x3000")
     a = ap.parse_args()
     thread_counts = [int(t) for t in a.threads.split(",")]
     default_threads = cv2.getNumThreads()
-    rgb = cv2.resize(cv2.imread(a.photo, cv2.IMREAD_COLOR)[..., ::-1], (4000, 3000),
-                     interpolation=cv2.INTER_CUBIC)
-    images = {"gray": cv2.cvtColor(rgb, cv2.COLOR_RGB2GRAY), "rgb": np.ascontiguousarray(rgb)}
-    best = {}  # (threads, image) -> [OpenCV CPU, engine CPU, engine GPU]
+    photo = cv2.imread(a.photo, cv2.IMREAD_COLOR)[..., ::-1]
+    images = {}
+    for size in a.sizes.split(","):
+        w, h = (int(v) for v in size.split("x"))
+        rgb = cv2.resize(photo, (w, h), interpolation=cv2.INTER_CUBIC)
+        suffix = "" if size == "4000x3000" else f"-{size}"
+        images["gray" + suffix] = cv2.cvtColor(rgb, cv2.COLOR_RGB2GRAY)
+        images["rgb" + suffix] = np.ascontiguousarray(rgb)
+    best = {}  # (threads, image) -> [OpenCV CPU, engine CPU, GPU, CPU whole, GPU whole]
     with tempfile.TemporaryDirectory() as tmp:
         files = {}
         for name, img in images.items():
@@ -119,20 +128,25 @@ def main():
                     old = best.get((t, name), now)
                     best[(t, name)] = [min(x, y) for x, y in zip(old, now)]
     cv2.setNumThreads(default_threads)
-    print(f"\n== CLAHE 4000x3000, 8x8 tiles, clip 2, ms (best of {a.rounds} rounds' medians "
+    print(f"\n== CLAHE {a.sizes}, 8x8 tiles, clip 2, ms (best of {a.rounds} rounds' medians "
           f"of {a.repeat}); OpenCV {cv2.__version__}")
-    print(f"{'image':6} {'threads':>7} {'OpenCV CPU':>11} {'OpenCV CUDA':>20} {'engine CPU':>11} "
-          f"{'CPU/OpenCV':>10} {'engine GPU':>11} {'GPU vs OpenCV CPU':>18}")
+    print("(engine: in strips of 256 rows, and whole: gh_clahe_image on the image in memory)")
+    print(f"{'image':14} {'threads':>7} {'OpenCV CPU':>11} {'OpenCV CUDA':>20} {'engine CPU':>11} "
+          f"{'CPU/OpenCV':>10} {'engine GPU':>11} {'GPU vs OpenCV CPU':>18} "
+          f"{'CPU whole':>10} {'GPU whole':>10} {'whole GPU vs OpenCV CPU':>24}")
     for t in thread_counts:
         for name, img in images.items():
-            cv_cpu, cpu, gpu = best[(t, name)]
+            cv_cpu, cpu, gpu, cpu_whole, gpu_whole = best[(t, name)]
             cuda = opencv_cuda(img, a.repeat)
             cuda_s = "n/a" if cuda is None else f"{cuda[0]:.1f} ({cuda[1]:.1f} kernels)"
             gpu_s = "n/a" if gpu < 0 else f"{gpu:.1f}"
             ratio = "n/a" if gpu < 0 else f"{cv_cpu / gpu:.1f}x"
+            whole_s = "n/a" if gpu_whole < 0 else f"{gpu_whole:.2f}"
+            whole_ratio = "n/a" if gpu_whole < 0 else f"{cv_cpu / gpu_whole:.1f}x"
             threads = t if t > 0 else default_threads
-            print(f"{name:6} {threads:7} {cv_cpu:11.1f} {cuda_s:>20} {cpu:11.1f} "
-                  f"{cpu / cv_cpu:9.2f}x {gpu_s:>11} {ratio:>18}")
+            print(f"{name:14} {threads:7} {cv_cpu:11.1f} {cuda_s:>20} {cpu:11.1f} "
+                  f"{cpu / cv_cpu:9.2f}x {gpu_s:>11} {ratio:>18} "
+                  f"{cpu_whole:10.2f} {whole_s:>10} {whole_ratio:>24}")
 
 
 if __name__ == "__main__":

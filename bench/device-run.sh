@@ -6,6 +6,7 @@
 # $OUT (or ./device-out); a short summary is printed last.
 #   bash bench/device-run.sh [megapixels]
 # STAGES="tests sanitizers bench" (the default) picks the parts to run,
+# STAGES=clahe: CLAHE's benchmark at 12 and 48 MP and its kernels (ncu);
 # CAPS="0 163 99 64" the caps and TOOLS="memcheck racecheck synccheck
 # initcheck" the sanitizers, so a run can be split over calls of the
 # device's time limit (racecheck under none and 163 KB takes ~300 s alone;
@@ -107,6 +108,9 @@ done
 timeout 450 compute-sanitizer --tool memcheck --error-exitcode 9 \
   "$build/tests/test_beyond_gpu" --quick > "$out/sanitizer-memcheck-clahe.log" 2>&1 &
 pids+=($!)
+timeout 450 compute-sanitizer --tool racecheck --error-exitcode 9 \
+  "$build/tests/test_beyond_gpu" --quick > "$out/sanitizer-racecheck-clahe.log" 2>&1 &
+pids+=($!)
 rcs=()
 for p in "${pids[@]}"; do wait "$p"; rcs+=($?); done
 i=0
@@ -119,6 +123,8 @@ for tool in $tools; do
   summary+=("$line")
 done
 summary+=("compute-sanitizer memcheck test_beyond_gpu --quick: exit ${rcs[$i]} ($(grep 'ERROR SUMMARY' "$out/sanitizer-memcheck-clahe.log" | tail -1); $(tail -1 "$out/sanitizer-memcheck-clahe.log"))")
+i=$((i + 1))
+summary+=("compute-sanitizer racecheck test_beyond_gpu --quick: exit ${rcs[$i]} ($(grep 'RACECHECK SUMMARY' "$out/sanitizer-racecheck-clahe.log" | tail -1); $(tail -1 "$out/sanitizer-racecheck-clahe.log"))")
 summary+=("sanitizers took $((SECONDS - t1)) s")
 fi
 # Few files in $OUT: the device hands back only so many.
@@ -143,6 +149,32 @@ python3 bench/clahe_vs_opencv.py "$build/bench/gpu-histogram-bench" testimages/a
 summary+=("CLAHE benchmark: exit $? ($((SECONDS - t1)) s)")
 
 fi
+
+# CLAHE alone (STAGES=clahe): beside OpenCV at 12 and 48 MP on 1 and all
+# threads, then the GPU's kernels in a whole call at 12 MP.
+if want clahe; then
+t1=$SECONDS
+python3 bench/clahe_vs_opencv.py "$build/bench/gpu-histogram-bench" testimages/astronaut.png 5 \
+  --threads 1,0 --rounds 3 --sizes 4000x3000,8000x6000 > "$out/bench-clahe.log" 2>&1
+summary+=("CLAHE beside OpenCV: exit $? ($((SECONDS - t1)) s)")
+python3 - <<'PY'
+import cv2
+rgb = cv2.resize(cv2.imread('testimages/astronaut.png')[..., ::-1], (4000, 3000),
+                 interpolation=cv2.INTER_CUBIC).copy()
+gray = cv2.cvtColor(rgb, cv2.COLOR_RGB2GRAY)
+open('/tmp/clahe-gray.pgm', 'wb').write(b'P5\n4000 3000\n255\n' + gray.tobytes())
+open('/tmp/clahe-rgb.ppm', 'wb').write(b'P6\n4000 3000\n255\n' + rgb.tobytes())
+PY
+# The kernels of one whole call (ncu; the machine has no nsys): time and
+# DRAM bytes of each launch, in CSV.
+for f in gray.pgm rgb.ppm; do
+  timeout 120 ncu --clock-control none --metrics gpu__time_duration.sum,dram__bytes.sum --csv \
+    "$build/bench/gpu-histogram-bench" --repeat 1 --clahe-whole --clahe "/tmp/clahe-$f" \
+    > "$out/ncu-clahe-${f%.*}.csv" 2>&1
+done
+summary+=("CLAHE kernels (ncu): $(grep -c gpu__time_duration "$out"/ncu-clahe-*.csv | tr '\n' ' ')")
+fi
 cat "$out/device.txt"
 printf '%s\n' "${summary[@]}"
 if want bench; then cat "$out/bench.log" "$out/bench-clahe.log"; fi
+if want clahe && ! want bench; then cat "$out/bench-clahe.log"; fi

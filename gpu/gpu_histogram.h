@@ -518,6 +518,18 @@ gh_status gh_clahe_feed (gh_clahe *clahe, const void *pixels, size_t y0,
 gh_status gh_op_clahe (gh_op *op, const gh_clahe *clahe, gh_error *error);
 void gh_clahe_destroy (gh_clahe *clahe);
 
+/* CLAHE of a whole image in memory, in place: what gh_clahe_begin, one
+ * feed, gh_op_clahe and gh_op_apply_rect over the image give, in one call.
+ * On a GPU (8-bit, each channel or gray) the image crosses once each way
+ * in bands, the copies overlapped with the counting, the mappings and the
+ * interpolation; a GPU failure part-way finishes on the CPU with the same
+ * result, told as the engine's fallback. */
+gh_status gh_clahe_image (gh_engine *engine, const gh_clahe_params *params,
+                          gh_layout layout, gh_sample sample,
+                          gh_luminance luminance, int bins, void *pixels,
+                          size_t width, size_t height, size_t stride,
+                          gh_error *error);
+
 /* Histogram matching, as scikit-image's exposure.match_histograms: each
  * source level goes to np.interp of its cumulative quantile over the
  * reference's quantiles at the reference's non-empty levels.  Channels

@@ -3,10 +3,12 @@
  * sizes (1x1, 2x3, not divisible by the grid, wider than a block), grids
  * from 1x1 to 64x64 and clip limits 0 to 40, each channel and the
  * luminance (both rules: the GPU counts its tiles), strips fed in
- * shuffled order and rectangles mapped at their places; the engine must
- * report no fallback.  Then the fallback: a GPU failure injected
- * mid-image (the counting) and after the tiles (the mapping) must finish
- * on the CPU with the same bytes, the failure told through the engine.
+ * shuffled order and rectangles mapped at their places, and whole
+ * (gh_clahe_image, rows with and without bytes beyond the pixels); the
+ * engine must report no fallback.  Then the fallback: a GPU failure
+ * injected mid-image (the counting), after the tiles (the mapping) and,
+ * whole, after one and after four bands written back must finish on the
+ * CPU with the same bytes, the failure told through the engine.
  *
  *   test_beyond_gpu [--quick]
  *
@@ -82,13 +84,36 @@ cuda_engine (int fail_after)
   return e;
 }
 
-/* GPU and CPU on a copy each; 1 when the bytes are equal. */
+/* gh_clahe_image on `e` of img in a buffer of rows `pad` bytes longer than
+ * the pixels, into out (packed). */
+static gh_status
+clahe_whole (gh_engine *e, const gh_clahe_params *p, gh_layout layout,
+             gh_luminance lum, const uint8_t *img, int w, int h, size_t pad,
+             uint8_t *out, gh_error *err)
+{
+  size_t row = (size_t) w * layout, stride = row + pad;
+  uint8_t *buf = (uint8_t *) malloc (stride * h);
+  gh_status st;
+
+  for (int y = 0; y < h; y++)
+    memcpy (buf + y * stride, img + y * row, row);
+  st = gh_clahe_image (e, p, layout, GH_SAMPLE_U8, lum, 256, buf,
+                       (size_t) w, (size_t) h, stride, err);
+  for (int y = 0; y < h; y++)
+    memcpy (out + y * row, buf + y * stride, row);
+  free (buf);
+  return st;
+}
+
+/* GPU and CPU on a copy each, in strips and whole (gh_clahe_image, rows
+ * `pad` bytes apart beyond the pixels); 1 when the bytes are equal. */
 static int
 same_as_cpu (gh_engine *e, const gh_clahe_params *p, gh_layout layout,
-             gh_luminance lum, const uint8_t *img, int w, int h)
+             gh_luminance lum, const uint8_t *img, int w, int h, size_t pad)
 {
   size_t bytes = (size_t) w * h * layout;
   uint8_t *a = (uint8_t *) malloc (bytes), *b = (uint8_t *) malloc (bytes);
+  uint8_t *c = (uint8_t *) malloc (bytes), *d = (uint8_t *) malloc (bytes);
   gh_error err;
   int same;
 
@@ -98,9 +123,17 @@ same_as_cpu (gh_engine *e, const gh_clahe_params *p, gh_layout layout,
          "GPU CLAHE: %s", err.message);
   CHECK (clahe (NULL, p, layout, lum, b, w, h, &err) == GH_OK,
          "CPU CLAHE: %s", err.message);
-  same = memcmp (a, b, bytes) == 0;
+  CHECK (clahe_whole (e, p, layout, lum, img, w, h, pad, c, &err) == GH_OK,
+         "GPU CLAHE, whole: %s", err.message);
+  CHECK (clahe_whole (NULL, p, layout, lum, img, w, h, pad, d, &err)
+           == GH_OK,
+         "CPU CLAHE, whole: %s", err.message);
+  same = !memcmp (a, b, bytes) && !memcmp (c, b, bytes)
+         && !memcmp (d, b, bytes);
   free (a);
   free (b);
+  free (c);
+  free (d);
   return same;
 }
 
@@ -156,7 +189,8 @@ main (int argc, char **argv)
             img[i] = (uint8_t) (test_below (3) ? (i / layout) % 251
                                                : test_below (256));
           cases++;
-          if (!same_as_cpu (e, &p, layout, lum, img, w, h) && bad++ < 5)
+          if (!same_as_cpu (e, &p, layout, lum, img, w, h, ci % 2 ? 5 : 0)
+              && bad++ < 5)
             printf ("GPU and CPU differ: %dx%d layout %d grid %dx%d clip %g "
                     "mode %d rule %d\n",
                     w, h, (int) layout, p.tiles_x, p.tiles_y, p.clip_limit,
@@ -175,7 +209,42 @@ main (int argc, char **argv)
   gh_engine_destroy (e);
 
   /* The fallback: the GPU failing mid-count (the third of four strips),
-   * and at the first rectangle mapped. */
+   * and at the first rectangle mapped; whole, 12 MP RGB in five bands:
+   * after one band is written back, and after four. */
+  for (int when = 0; when < (quick ? 0 : 2); when++)
+    {
+      int w = 4000, h = 3000;
+      gh_clahe_params p = { 2.0, 8, 8, GH_EQUALIZE_CHANNELS };
+      size_t bytes = (size_t) w * h * 3;
+      uint8_t *img = (uint8_t *) malloc (bytes);
+      uint8_t *a = (uint8_t *) malloc (bytes), *b = (uint8_t *) malloc (bytes);
+      gh_error err;
+      for (size_t i = 0; i < bytes; i++)
+        img[i] = (uint8_t) (test_below (3) ? (i / 3) % 251 : test_below (256));
+      e = cuda_engine (when ? 4 : 1);
+      CHECK (clahe_whole (e, &p, GH_LAYOUT_RGB, GH_LUMINANCE_PERCEPTUAL, img,
+                          w, h, 3, a, &err)
+               == GH_OK,
+             "GPU CLAHE, whole: %s", err.message);
+      CHECK (clahe_whole (NULL, &p, GH_LAYOUT_RGB, GH_LUMINANCE_PERCEPTUAL,
+                          img, w, h, 3, b, &err)
+               == GH_OK,
+             "CPU CLAHE, whole: %s", err.message);
+      CHECK (!memcmp (a, b, bytes),
+             "after a GPU failure %s, the CPU's result differs",
+             when ? "after four bands" : "after one band");
+      CHECK (gh_engine_gpu_failed (e) && gh_engine_fallback_reason (e),
+             "a GPU failure %s was not told",
+             when ? "after four bands" : "after one band");
+      printf ("whole, failure %s: %s\n",
+              when ? "after four bands" : "after one band",
+              gh_engine_fallback_reason (e) ? gh_engine_fallback_reason (e)
+                                            : "(nothing told)");
+      gh_engine_destroy (e);
+      free (img);
+      free (a);
+      free (b);
+    }
   for (int when = 0; when < (quick ? 0 : 2); when++)
     {
       int w = 321, h = 203;
@@ -185,7 +254,7 @@ main (int argc, char **argv)
         img[i] = (uint8_t) test_below (256);
       e = cuda_engine (when ? 4 : 2);
       CHECK (same_as_cpu (e, &p, GH_LAYOUT_RGB, GH_LUMINANCE_PERCEPTUAL, img,
-                          w, h),
+                          w, h, 0),
              "after a GPU failure %s, the CPU's result differs",
              when ? "before the mapping" : "mid-count");
       CHECK (gh_engine_gpu_failed (e) && gh_engine_fallback_reason (e),

@@ -27,6 +27,7 @@
 #include "fail.h"
 #include "layout.h"
 #if GH_HAVE_CUDA
+#include "clahe_cuda.h"
 #include "cuda_backend.h"
 #endif
 
@@ -76,6 +77,7 @@ struct gh_engine {
 #if GH_HAVE_CUDA
   gh_cuda *gpu;
 #endif
+  struct gh_clahe_space *clahe_space; /* gh_engine_clahe_space */
   gh_cpu *standin;
   starter *start;   /* AUTO: the start in progress, until adopted */
   int dev_began;    /* the current image went to the device */
@@ -360,6 +362,8 @@ static void
 destroy_device (gh_engine *e)
 {
 #if GH_HAVE_CUDA
+  gh_clahe_space_free (e->clahe_space);
+  e->clahe_space = NULL;
   gh_cuda_destroy (e->gpu);
   e->gpu = NULL;
 #endif
@@ -484,6 +488,12 @@ gh_threads *
 gh_engine_threads (gh_engine *e)
 {
   return e ? gh_cpu_pool (e->cpu) : NULL;
+}
+
+struct gh_clahe_space **
+gh_engine_clahe_space (gh_engine *e)
+{
+  return &e->clahe_space;
 }
 
 gh_status

@@ -17,7 +17,10 @@
  * own calls; NULL for NULL.
  * gh_engine_gpu_injected: testing only, GH_ERR_STATE with the reason in
  * `why` when such a pass must fail now (gh_options.inject_gpu_failure_after
- * counts these passes too), else GH_OK. */
+ * counts these passes too), else GH_OK.
+ * gh_engine_clahe_space: where CLAHE's whole-image GPU pass keeps its
+ * device and pinned buffers between calls (clahe_cuda.cu); freed with the
+ * engine's device. */
 #ifndef GH_ENGINE_SHARE_H
 #define GH_ENGINE_SHARE_H
 
@@ -29,5 +32,6 @@ int gh_engine_gpu_preferred (gh_engine *engine, int threads);
 void gh_engine_gpu_lost (gh_engine *engine, const char *why);
 gh_threads *gh_engine_threads (gh_engine *engine);
 gh_status gh_engine_gpu_injected (gh_engine *engine, gh_error *why);
+struct gh_clahe_space **gh_engine_clahe_space (gh_engine *engine);
 
 #endif

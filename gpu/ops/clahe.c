@@ -17,6 +17,9 @@
  * rows it touches times the tile columns), which the threads share: no
  * two write the same counts.
  *
+ * gh_clahe_image takes a whole image in memory: the same passes, or on a
+ * GPU (clahe_cuda.h) all of them there, in one crossing each way.
+ *
  * On a GPU (an engine on CUDA, U8 images; under AUTO only with fewer CPU
  * threads than GH_CLAHE_GPU_THREADS, clahe.h): the tile counts of each strip
  * and the interpolation of each rectangle (each channel and gray; the
@@ -49,16 +52,6 @@
 /* Tile histograms beyond this many counters are refused (1 GiB). */
 #define MAX_COUNTERS ((size_t) 1 << 28)
 
-int
-gh_reflect101 (long p, long len)
-{
-  if (len == 1)
-    return 0;
-  while (p < 0 || p >= len)
-    p = p < 0 ? -p : 2 * (len - 1) - p;
-  return (int) p;
-}
-
 static void
 geom_free (gh_clahe_geom *g)
 {
@@ -82,10 +75,11 @@ gh_clahe_destroy (gh_clahe *c)
   free (c);
 }
 
-gh_status
-gh_clahe_begin (gh_engine *engine, const gh_clahe_params *p, gh_layout layout,
-                gh_sample sample, gh_luminance luminance, int bins,
-                size_t width, size_t height, gh_clahe **out, gh_error *error)
+/* gh_clahe_begin; `strips_on_gpu`: the GPU may count the strips fed. */
+static gh_status
+begin (gh_engine *engine, const gh_clahe_params *p, gh_layout layout,
+       gh_sample sample, gh_luminance luminance, int bins, size_t width,
+       size_t height, int strips_on_gpu, gh_clahe **out, gh_error *error)
 {
   gh_clahe *c;
   gh_clahe_geom *g;
@@ -169,16 +163,27 @@ gh_clahe_begin (gh_engine *engine, const gh_clahe_params *p, gh_layout layout,
     g->src_row[y - g->height] = gh_reflect101 (y, g->height);
   c->engine = engine;
 #if GH_HAVE_CUDA
-  if (sample == GH_SAMPLE_U8
+  if (strips_on_gpu && sample == GH_SAMPLE_U8
       && gh_engine_gpu_preferred (engine, GH_CLAHE_GPU_THREADS))
     {
       gh_error why;
       if (gh_clahe_cuda_create (g, &c->gpu, &why) != GH_OK)
         gh_engine_gpu_lost (engine, why.message);
     }
+#else
+  (void) strips_on_gpu;
 #endif
   *out = c;
   return GH_OK;
+}
+
+gh_status
+gh_clahe_begin (gh_engine *engine, const gh_clahe_params *p, gh_layout layout,
+                gh_sample sample, gh_luminance luminance, int bins,
+                size_t width, size_t height, gh_clahe **out, gh_error *error)
+{
+  return begin (engine, p, layout, sample, luminance, bins, width, height, 1,
+                out, error);
 }
 
 /* A pixel's bin in set k. */
@@ -385,4 +390,82 @@ counted:
   memset (c->fed + y0, 1, rows);
   c->rows_fed += rows;
   return GH_OK;
+}
+
+#if GH_HAVE_CUDA
+static gh_status
+injected (void *engine, gh_error *why)
+{
+  return gh_engine_gpu_injected ((gh_engine *) engine, why);
+}
+
+/* The GPU's whole-image pass (clahe_cuda.h): 8-bit, each channel or gray,
+ * the padding rows' sources in the last tile row (tiles at least twice
+ * the padding high); under AUTO from GH_CLAHE_IMAGE_GPU_PIXELS on. */
+static int
+image_on_gpu (const gh_clahe *c)
+{
+  const gh_clahe_geom *g = &c->g;
+  int big = (long long) g->width * g->height >= GH_CLAHE_IMAGE_GPU_PIXELS;
+
+  return c->sample == GH_SAMPLE_U8 && !g->luminance_mode
+         && g->tile_h > 2 * g->tiles_y
+         && gh_engine_gpu_preferred (c->engine, big ? INT_MAX : 0);
+}
+#endif
+
+gh_status
+gh_clahe_image (gh_engine *engine, const gh_clahe_params *p, gh_layout layout,
+                gh_sample sample, gh_luminance luminance, int bins,
+                void *pixels, size_t width, size_t height, size_t stride,
+                gh_error *error)
+{
+  gh_clahe *c;
+  gh_op op;
+  gh_status st;
+  size_t done = 0, counted = 0;
+
+  if ((st = begin (engine, p, layout, sample, luminance, bins, width, height,
+                   0, &c, error))
+      != GH_OK)
+    return st;
+  if ((st = gh_strip_check (layout, sample, pixels, width, height, stride,
+                            error))
+      != GH_OK)
+    {
+      gh_clahe_destroy (c);
+      return st;
+    }
+#if GH_HAVE_CUDA
+  if (image_on_gpu (c))
+    {
+      gh_error why;
+      if (gh_clahe_cuda_image (&c->g, gh_clahe_clip_count (c),
+                               gh_engine_threads (engine),
+                               gh_engine_clahe_space (engine), pixels, stride,
+                               injected, engine, c->hist, &done, &counted,
+                               &why)
+          == GH_OK)
+        {
+          gh_clahe_destroy (c);
+          return GH_OK;
+        }
+      gh_engine_gpu_lost (engine, why.message);
+    }
+#endif
+  /* The CPU: the rows whose tile rows the GPU did not count, then the
+   * rows it did not write. */
+  if (counted < height)
+    count_rows_cpu (c, (const uint8_t *) pixels + counted * stride, counted,
+                    height - counted, stride);
+  c->rows_fed = height;
+  st = gh_op_clahe (&op, c, error);
+  gh_clahe_destroy (c);
+  if (st != GH_OK)
+    return st;
+  if (done < height)
+    st = gh_clahe_apply (&op, (uint8_t *) pixels + done * stride, 0, done,
+                         width, height - done, stride, error);
+  gh_op_clear (&op);
+  return st;
 }

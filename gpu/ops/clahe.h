@@ -58,8 +58,33 @@ struct gh_clahe {
  * is as fast from about 4 threads on. */
 #define GH_CLAHE_GPU_THREADS 4
 
-/* cv::borderInterpolate (p, len, BORDER_REFLECT_101). */
-int gh_reflect101 (long p, long len);
+/* A whole image in memory (gh_clahe_image) goes to the GPU under AUTO from
+ * this many pixels, whatever the threads: on the H100 host, 16 threads,
+ * the GPU's whole call took 0.17 / 0.25 ms at 500 x 500 gray / RGB against
+ * the CPU's 0.39 / 0.97, and 0.98 / 1.87 ms at 12 MP against 2.6 / 8.1
+ * (BENCHMARKS.md, session 31); below it a GPU's fixed costs (a dozen CUDA
+ * calls, two streams' events) are not measured to pay. */
+#define GH_CLAHE_IMAGE_GPU_PIXELS 250000
+
+/* OpenCV's clip limit in counts a bin (0: no clipping). */
+int gh_clahe_clip_count (const gh_clahe *c);
+
+/* cv::borderInterpolate (p, len, BORDER_REFLECT_101); the GPU's kernels
+ * (clahe_cuda.cu) reflect the padding with it too. */
+#ifdef __CUDACC__
+#define GH_CLAHE_HD __host__ __device__
+#else
+#define GH_CLAHE_HD
+#endif
+static inline GH_CLAHE_HD int
+gh_reflect101 (long p, long len)
+{
+  if (len == 1)
+    return 0;
+  while (p < 0 || p >= len)
+    p = p < 0 ? -p : 2 * (len - 1) - p;
+  return (int) p;
+}
 
 /* Applying a CLAHE op's tile mappings to a rectangle, and freeing them. */
 gh_status gh_clahe_apply (const gh_op *op, void *pixels, size_t x0,

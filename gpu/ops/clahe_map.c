@@ -65,6 +65,17 @@ struct gh_clahe_map {
   struct gh_clahe_cuda *gpu; /* NULL: the CPU maps */
 };
 
+int
+gh_clahe_clip_count (const gh_clahe *c)
+{
+  int area = c->g.tile_w * c->g.tile_h, limit;
+
+  if (!(c->clip_limit > 0))
+    return 0;
+  limit = (int) (c->clip_limit * area / c->g.bins);
+  return limit > 1 ? limit : 1;
+}
+
 /* OpenCV's clipping and redistribution of one tile's counts. */
 static void
 clip_tile (uint32_t *h, int bins, int limit)
@@ -135,16 +146,12 @@ build_mappings (const gh_clahe *c, struct gh_clahe_map *m, gh_error *error)
 {
   const gh_clahe_geom *g = &c->g;
   size_t tiles = (size_t) g->tiles_x * g->tiles_y, sets = g->channels * tiles;
-  int area = g->tile_w * g->tile_h, bins = g->bins, limit = 0;
+  int area = g->tile_w * g->tile_h, bins = g->bins;
+  int limit = gh_clahe_clip_count (c);
   float scale = (float) (bins - 1) / (float) area;
   uint32_t *h = malloc ((size_t) bins * sizeof *h);
   double *counts = NULL;
 
-  if (c->clip_limit > 0)
-    {
-      limit = (int) (c->clip_limit * area / bins);
-      limit = limit > 1 ? limit : 1;
-    }
   if (c->sample == GH_SAMPLE_U8)
     m->lut = malloc (sets * 256);
   else
@@ -253,9 +260,7 @@ gh_op_clahe (gh_op *op, const gh_clahe *c, gh_error *error)
     {
       gh_error why;
       if (gh_clahe_cuda_create (&m->g, &m->gpu, &why) != GH_OK
-          || gh_clahe_cuda_set_luts (m->gpu, m->lut, m->xa, m->xa1, m->tx1,
-                                     m->tx2, &why)
-               != GH_OK)
+          || gh_clahe_cuda_set_luts (m->gpu, m->lut, &why) != GH_OK)
         {
           gh_engine_gpu_lost (c->engine, why.message);
           gh_clahe_cuda_destroy (m->gpu);
