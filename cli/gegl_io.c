@@ -1,6 +1,7 @@
 /* gegl_io.c — the CLI's images through GEGL's loaders and savers
  * (gegl_io.h). */
 #include "gegl_io.h"
+#include "streams.h"
 
 #include <errno.h>
 #include <gegl-plugin.h> /* gegl_operation_handlers_get_loader / _saver */
@@ -28,19 +29,44 @@ struct cli_gegl_output
   char *temp;
 };
 
+/* Where GLib's messages are counted while this thread loads a file
+ * (cli_gegl_open); NULL when not loading. */
+static _Thread_local int *warnings_seen;
+
+/* GLib's default log handler, counting the warnings and errors of a load:
+ * GEGL's loaders report a file they could not read only that way (then
+ * give a blank image of the header's size).  On a worker thread the
+ * message goes into that file's messages (streams.h). */
+static void
+log_message (const gchar *domain, GLogLevelFlags level,
+             const gchar *message, gpointer data)
+{
+  int bad = level & (G_LOG_LEVEL_WARNING | G_LOG_LEVEL_CRITICAL
+                     | G_LOG_LEVEL_ERROR);
+
+  if (warnings_seen && bad)
+    ++*warnings_seen;
+  if (cli_err () == stderr)
+    g_log_default_handler (domain, level, message, data);
+  else if (bad || (level & G_LOG_LEVEL_MESSAGE))
+    fprintf (cli_err (), "%s%s%s\n", domain ? domain : "",
+             domain ? ": " : "", message);
+}
+
 static void
 start_gegl (void)
 {
-  static int started;
+  static gsize started;
 
-  if (!started)
+  if (g_once_init_enter (&started))
     {
       gegl_init (NULL, NULL);
       atexit (gegl_exit);
       /* The loaders and savers register their extensions when GEGL first
        * looks an operation up. */
       gegl_has_operation ("gegl:load");
-      started = 1;
+      g_log_set_default_handler (log_message, NULL);
+      g_once_init_leave (&started, 1);
     }
 }
 
@@ -65,7 +91,7 @@ handler (const char *path, int save)
             : gegl_operation_handlers_get_loader (ext);
   if (op && gegl_has_operation (op))
     return op;
-  fprintf (stderr, "%s: this GEGL has no %s for %s files\n", path,
+  fprintf (cli_err (), "%s: this GEGL has no %s for %s files\n", path,
            save ? "saver" : "loader", ext);
   return NULL;
 }
@@ -90,7 +116,7 @@ loader (GeglNode *graph, const char *path)
 
   if (access (path, R_OK))
     {
-      fprintf (stderr, "cannot open %s: %s\n", path, strerror (errno));
+      fprintf (cli_err (), "cannot open %s: %s\n", path, strerror (errno));
       return NULL;
     }
   if (!(op = handler (path, 0)))
@@ -101,29 +127,20 @@ loader (GeglNode *graph, const char *path)
 int
 cli_gegl_size (const char *path, size_t *width, size_t *height)
 {
-  GeglNode *graph = gegl_node_new ();
-  GeglNode *load = loader (graph, path);
+  GeglNode *graph, *load;
   GeglRectangle r = { 0, 0, 0, 0 };
 
+  /* Quiet: the file is said to be missing when its turn comes. */
+  if (access (path, R_OK))
+    return -1;
+  graph = gegl_node_new ();
+  load = loader (graph, path);
   if (load)
     r = gegl_node_get_bounding_box (load);
   g_object_unref (graph);
   *width = (size_t) r.width;
   *height = (size_t) r.height;
   return r.width > 0 && r.height > 0 ? 0 : -1;
-}
-
-/* GLib's default log handler, counting the warnings and errors: GEGL's
- * loaders report a file they could not read only that way (then give a
- * blank image of the header's size). */
-static void
-count_warnings (const gchar *domain, GLogLevelFlags level,
-                const gchar *message, gpointer warnings)
-{
-  if (level & (G_LOG_LEVEL_WARNING | G_LOG_LEVEL_CRITICAL
-               | G_LOG_LEVEL_ERROR))
-    ++*(int *) warnings;
-  g_log_default_handler (domain, level, message, NULL);
 }
 
 int
@@ -143,9 +160,9 @@ cli_gegl_open (const char *path, cli_image *im)
                                             "gegl:buffer-sink", "buffer",
                                             &buffer, NULL);
       gegl_node_link (load, sink);
-      g_log_set_default_handler (count_warnings, &warnings);
+      warnings_seen = &warnings;
       gegl_node_process (sink);
-      g_log_set_default_handler (g_log_default_handler, NULL);
+      warnings_seen = NULL;
     }
   g_object_unref (graph);
   if (!load)
@@ -153,7 +170,7 @@ cli_gegl_open (const char *path, cli_image *im)
   r = buffer ? gegl_buffer_get_extent (buffer) : NULL;
   if (warnings || !r || r->width <= 0 || r->height <= 0 || r->x || r->y)
     {
-      fprintf (stderr, "cannot read %s: not a valid %s file\n", path,
+      fprintf (cli_err (), "cannot read %s: not a valid %s file\n", path,
                extension (path) + 1);
       g_clear_object (&buffer);
       return -1;
@@ -222,7 +239,8 @@ cli_gegl_output_open (cli_output *out, const cli_image *im, int quality)
    * keeps the extension reads as what it is if left behind. */
   if ((errsv = io_whole_temp (out->path, 1, NULL, &o->temp, NULL)))
     {
-      fprintf (stderr, "cannot write %s: %s\n", out->path, strerror (errsv));
+      fprintf (cli_err (), "cannot write %s: %s\n", out->path,
+               strerror (errsv));
       g_object_unref (o->buffer);
       g_free (o);
       return -1;
@@ -274,7 +292,7 @@ save (cli_output *out)
    * theirs. */
   if (stat (o->temp, &st) || st.st_size == 0)
     {
-      fprintf (stderr, "cannot write %s: GEGL's %s failed\n", out->path,
+      fprintf (cli_err (), "cannot write %s: GEGL's %s failed\n", out->path,
                o->saver);
       return -1;
     }
@@ -291,7 +309,7 @@ cli_gegl_output_close (cli_output *out, int ok)
     {
       int errsv = io_whole_commit (o->temp, out->path);
       if (errsv)
-        fprintf (stderr, "cannot write %s: %s\n", out->path,
+        fprintf (cli_err (), "cannot write %s: %s\n", out->path,
                  strerror (errsv));
       rc = errsv ? -1 : 0;
     }
