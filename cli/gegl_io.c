@@ -7,6 +7,10 @@
 #include <gegl-plugin.h> /* gegl_operation_handlers_get_loader / _saver */
 #include <gegl.h>
 #include <stdio.h>
+#ifdef GH_HAVE_JPEG
+#include <jpeglib.h>
+#include <setjmp.h>
+#endif
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -79,9 +83,10 @@ extension (const char *path)
   return strrchr (slash ? slash + 1 : path, '.');
 }
 
-/* The operation GEGL has for `path`'s extension, or NULL (said). */
+/* The operation GEGL has for `path`'s extension, or NULL (said when
+ * `say`). */
 static const char *
-handler (const char *path, int save)
+handler (const char *path, int save, int say)
 {
   const char *ext = extension (path);
   const char *op;
@@ -91,8 +96,9 @@ handler (const char *path, int save)
             : gegl_operation_handlers_get_loader (ext);
   if (op && gegl_has_operation (op))
     return op;
-  fprintf (cli_err (), "%s: this GEGL has no %s for %s files\n", path,
-           save ? "saver" : "loader", ext);
+  if (say)
+      fprintf (cli_err (), "%s: this GEGL has no %s for %s files\n", path,
+             save ? "saver" : "loader", ext);
   return NULL;
 }
 
@@ -108,19 +114,86 @@ rows_format (int gray, int alpha, gh_sample sample, const Babl *space)
   return babl_format_with_space (name, space);
 }
 
-/* A loader node for `path` in `graph`, or NULL (said). */
+#ifdef GH_HAVE_JPEG
+/* libjpeg's errors returned to jpeg_readable, not exiting. */
+typedef struct {
+  struct jpeg_error_mgr mgr;
+  jmp_buf back;
+} jpeg_errors;
+
+static void
+jpeg_fail (j_common_ptr cinfo)
+{
+  longjmp (((jpeg_errors *) cinfo->err)->back, 1);
+}
+
+/* GEGL's loader says the warnings again. */
+static void
+jpeg_quiet (j_common_ptr cinfo)
+{
+  (void) cinfo;
+}
+
+/* Whether libjpeg reads the headers of `path`, a JPEG by its name (else
+ * why, in `why`): GEGL's JPEG loader keeps libjpeg's default error
+ * handler, which exits the process on a file it cannot read, and every
+ * file in flight would go with it. */
+static int
+jpeg_readable (const char *path, char why[JMSG_LENGTH_MAX])
+{
+  struct jpeg_decompress_struct d;
+  jpeg_errors e;
+  FILE *f = fopen (path, "rb");
+  volatile int ok = 0;
+
+  if (!f)
+    return 1; /* GEGL's loader says why */
+  d.err = jpeg_std_error (&e.mgr);
+  e.mgr.error_exit = jpeg_fail;
+  e.mgr.output_message = jpeg_quiet;
+  jpeg_create_decompress (&d);
+  if (!setjmp (e.back))
+    {
+      jpeg_stdio_src (&d, f);
+      jpeg_read_header (&d, TRUE);
+      ok = 1;
+    }
+  else
+    e.mgr.format_message ((j_common_ptr) &d, why);
+  jpeg_destroy_decompress (&d);
+  fclose (f);
+  return ok;
+}
+#endif
+
+/* A loader node for `path` in `graph`, or NULL (said when `say`: quiet
+ * for a header read ahead of the file's turn). */
 static GeglNode *
-loader (GeglNode *graph, const char *path)
+loader (GeglNode *graph, const char *path, int say)
 {
   const char *op;
 
   if (access (path, R_OK))
     {
-      fprintf (cli_err (), "cannot open %s: %s\n", path, strerror (errno));
+      if (say)
+        fprintf (cli_err (), "cannot open %s: %s\n", path,
+                 strerror (errno));
       return NULL;
     }
-  if (!(op = handler (path, 0)))
+  if (!(op = handler (path, 0, say)))
     return NULL;
+#ifdef GH_HAVE_JPEG
+  {
+    char why[JMSG_LENGTH_MAX];
+    if (!strcmp (op, "gegl:jpg-load") && !jpeg_readable (path, why))
+      {
+        if (say)
+          fprintf (cli_err (), "cannot read %s: not a valid %s file (%s)\n",
+                   path, extension (path) + 1, why);
+        return NULL;
+      }
+  }
+#endif
   return gegl_node_new_child (graph, "operation", op, "path", path, NULL);
 }
 
@@ -130,12 +203,9 @@ cli_gegl_size (const char *path, size_t *width, size_t *height)
   GeglNode *graph, *load;
   GeglRectangle r = { 0, 0, 0, 0 };
 
-  /* Quiet: the file is said to be missing when its turn comes. */
-  if (access (path, R_OK))
-    return -1;
+  start_gegl ();
   graph = gegl_node_new ();
-  load = loader (graph, path);
-  if (load)
+  if ((load = loader (graph, path, 0)))
     r = gegl_node_get_bounding_box (load);
   g_object_unref (graph);
   *width = (size_t) r.width;
@@ -146,15 +216,16 @@ cli_gegl_size (const char *path, size_t *width, size_t *height)
 int
 cli_gegl_open (const char *path, cli_image *im)
 {
-  GeglNode *graph = gegl_node_new ();
-  GeglNode *load = loader (graph, path);
+  GeglNode *graph, *load;
   GeglBuffer *buffer = NULL;
   const GeglRectangle *r;
   const Babl *stored, *model;
   cli_gegl_image *g;
   int gray, alpha, warnings = 0;
 
-  if (load)
+  start_gegl ();
+  graph = gegl_node_new ();
+  if ((load = loader (graph, path, 1)))
     {
       GeglNode *sink = gegl_node_new_child (graph, "operation",
                                             "gegl:buffer-sink", "buffer",
@@ -220,7 +291,7 @@ cli_gegl_output_open (cli_output *out, const cli_image *im, int quality)
   GeglRectangle r = { 0, 0, (int) im->width, (int) im->height };
   int gray = im->layout == GH_LAYOUT_GRAY || im->layout == GH_LAYOUT_GRAYA;
   int alpha = im->layout == GH_LAYOUT_GRAYA || im->layout == GH_LAYOUT_RGBA;
-  const char *saver = handler (out->path, 1);
+  const char *saver = handler (out->path, 1, 1);
   cli_gegl_output *o;
   int errsv;
 

@@ -17,9 +17,10 @@ Usage: cli_formats.py PATH-TO-gpu-histogram-cli
     written losslessly (PNG), at the --quality asked;
 (d) the input's ICC profile is in PNG, JPEG and TIFF results;
 (e) several inputs with %n in the output name: one file each, equal to single runs;
-(e2) several inputs at once (--threads 3) with unreadable ones among them: the
-    same exit status, stdout, messages (in input order) and output bytes as one
-    at a time (--threads 1), nothing written for the bad ones;
+(e2) several inputs at once (--threads 3) with unreadable ones among them (a
+    truncated PNG, a corrupt JPEG, a missing file): the same exit status,
+    stdout, messages (in input order) and output bytes as one at a time
+    (--threads 1), nothing written for the bad ones;
 (f) --mask as an 8-bit gray PNG, on 8-bit (= netpbm) and 16-bit images;
 (g) bad input (missing, unknown extension, corrupt PNG and JPEG, a 16-bit image to
     netpbm, a colour mask, an output name with no %n for several inputs): non-zero exit, a
@@ -290,10 +291,11 @@ def check_parallel(checks, cli, tmp):
             img.convert("RGB").save(inputs[-1], quality=90)
         else:
             img.save(inputs[-1])
-    # A corrupt PNG (GEGL's JPEG loader exits the process on a corrupt JPEG:
-    # libjpeg's default error handler) and a missing file.
+    # A corrupt PNG, a corrupt JPEG (GEGL's loader would exit the process on
+    # it: the CLI refuses it first) and a missing file.
     (folder / "truncated.png").write_bytes(inputs[1].read_bytes()[:2000])
-    inputs[2:2] = [folder / "truncated.png", folder / "none.png"]
+    (folder / "garbage.jpg").write_bytes(b"\xff\xd8\xff\xe0 this is no JPEG" * 10)
+    inputs[2:2] = [folder / "truncated.png", folder / "garbage.jpg", folder / "none.png"]
     runs = {}
     problem = None
     try:
@@ -313,8 +315,10 @@ def check_parallel(checks, cli, tmp):
         want = sorted(f"{n}{tail}" for n in names for tail in (".png", "-bin.jpg"))
         problem = ("exit 0 with bad files" if rc == 0 else
                    f"'file:' lines {order}" if order != [str(p) for p in inputs if p.exists()
-                                                           and p.name != "truncated.png"] else
-                   f"messages {said}" if len(said) < 2 or "truncated" not in said[0] else
+                                                           and p.name not in ("truncated.png",
+                                                                              "garbage.jpg")]
+                   else f"messages {said}" if [m.split()[2] for m in said] != [
+                       str(p) + ":" for p in inputs[2:5]] else
                    f"wrote {sorted(files)}" if sorted(files) != want else
                    "not the one-at-a-time run's exit, stdout, messages or files"
                    if runs[1] != runs[3] else None)
