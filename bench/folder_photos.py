@@ -14,7 +14,9 @@ quality 90 into an empty folder, by what a user would run:
                 given, run as the tests run it);
   mogrify       ImageMagick's `mogrify -equalize -quality 90` (if installed);
   cli           gpu-histogram-cli --equalize OUT/%n.jpg --quality 90 on all
-                the files in one call.
+                the files in one call, several at once (one per core);
+  cli-1         the same with --threads 1: one file at a time, one counting
+                thread.
 
 Each is timed as one command from start to exit (GIMP's start included: a
 user waits for it; its profile is made before), on the wall clock and in CPU
@@ -145,12 +147,16 @@ def main():
             seconds, stdout, stderr = timed(["mogrify", "-path", str(out), "-equalize", "-quality",
                                              str(QUALITY)] + [str(f) for f in photos])
             results["mogrify"] = check("mogrify", out, photos, seconds, stdout + stderr)
-        out = work / "cli"
-        out.mkdir()
-        seconds, stdout, stderr = timed([args.cli, "--equalize", str(out / "%n.jpg"), "--quality",
-                                         str(QUALITY), "--timings"] + [str(f) for f in photos])
-        results["cli"] = check("cli", out, photos, seconds, stdout + stderr)
-        timings = [line for line in stderr.splitlines() if line.startswith("timings:")]
+        timings = []
+        for name, threads in (("cli", []), ("cli-1", ["--threads", "1"])):
+            out = work / name
+            out.mkdir()
+            seconds, stdout, stderr = timed([args.cli, "--equalize", str(out / "%n.jpg"),
+                                             "--quality", str(QUALITY), "--timings"] + threads
+                                            + [str(f) for f in photos])
+            results[name] = check(name, out, photos, seconds, stdout + stderr)
+            timings += [f"{name} {line}" for line in stderr.splitlines()
+                        if line.startswith("timings:")]
     n = len(photos)
     print(f"{n} photos of {WIDTH}x{HEIGHT}, JPEG quality {QUALITY}, each channel equalized")
     print("seconds per photo, wall clock and CPU (user + system, all threads and"
@@ -167,7 +173,7 @@ def main():
         print(f"{name:<25} {seconds[0] / n:7.3f} {seconds[1] / n:7.3f}   {ratio(gimp):>20}"
               f"   {ratio(magick):>11}")
     for line in timings:
-        print(f"cli {line}")
+        print(line)
     return 0 if all(v is not None for v in results.values()) else 1
 
 

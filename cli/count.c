@@ -1,9 +1,26 @@
 /* count.c — the CLI's passes over an image (count.h). */
 #define _POSIX_C_SOURCE 200809L /* clock_gettime */
 #include "count.h"
+#include "streams.h"
 
+#include <pthread.h>
 #include <stdlib.h>
 #include <time.h>
+
+/* The engine's: see count.h. */
+static pthread_mutex_t engine_lock = PTHREAD_MUTEX_INITIALIZER;
+
+void
+cli_engine_lock (void)
+{
+  pthread_mutex_lock (&engine_lock);
+}
+
+void
+cli_engine_unlock (void)
+{
+  pthread_mutex_unlock (&engine_lock);
+}
 
 double
 cli_now (void)
@@ -32,9 +49,10 @@ read_strip (cli_image *im, void *buf, cli_image *mask, void *mbuf,
   return rc ? -1 : 0;
 }
 
-int
-cli_count (gh_engine *engine, cli_image *im, cli_image *mask,
-           gh_luminance luminance, gh_histogram *hist, double *decode)
+/* cli_count under the engine's lock. */
+static int
+count_locked (gh_engine *engine, cli_image *im, cli_image *mask,
+              gh_luminance luminance, gh_histogram *hist, double *decode)
 {
   size_t msample = im->sample == GH_SAMPLE_F32 ? sizeof (float) : 1;
   void *buf = malloc (im->row_bytes * CLI_STRIP_ROWS);
@@ -46,7 +64,7 @@ cli_count (gh_engine *engine, cli_image *im, cli_image *mask,
 
   if (!buf || (mask && !mbuf))
     {
-      fprintf (stderr, "out of memory\n");
+      fprintf (cli_err (), "out of memory\n");
       goto out;
     }
   if (gh_engine_begin (engine, &desc, &err) != GH_OK)
@@ -68,10 +86,22 @@ cli_count (gh_engine *engine, cli_image *im, cli_image *mask,
       goto out;
     }
 fail:
-  fprintf (stderr, "%s\n", err.message);
+  fprintf (cli_err (), "%s\n", err.message);
 out:
   free (buf);
   free (mbuf);
+  return rc;
+}
+
+int
+cli_count (gh_engine *engine, cli_image *im, cli_image *mask,
+           gh_luminance luminance, gh_histogram *hist, double *decode)
+{
+  int rc;
+
+  cli_engine_lock ();
+  rc = count_locked (engine, im, mask, luminance, hist, decode);
+  cli_engine_unlock ();
   return rc;
 }
 
@@ -89,17 +119,18 @@ cli_count_file (gh_engine *engine, const char *path, gh_luminance luminance,
   return rc;
 }
 
-int
-cli_clahe_pass (gh_engine *engine, const gh_clahe_params *params,
-                gh_luminance luminance, cli_image *im, gh_clahe **clahe,
-                double *decode)
+/* cli_clahe_pass under the engine's lock. */
+static int
+clahe_pass_locked (gh_engine *engine, const gh_clahe_params *params,
+                   gh_luminance luminance, cli_image *im, gh_clahe **clahe,
+                   double *decode)
 {
   void *buf = malloc (im->row_bytes * CLI_STRIP_ROWS);
   gh_error err;
 
   *clahe = NULL;
   if (!buf)
-    return fprintf (stderr, "out of memory\n"), -1;
+    return fprintf (cli_err (), "out of memory\n"), -1;
   if (cli_image_rewind (im))
     goto out;
   if (gh_clahe_begin (engine, params, im->layout, im->sample, luminance,
@@ -119,10 +150,23 @@ cli_clahe_pass (gh_engine *engine, const gh_clahe_params *params,
   free (buf);
   return 0;
 fail:
-  fprintf (stderr, "%s\n", err.message);
+  fprintf (cli_err (), "%s\n", err.message);
 out:
   gh_clahe_destroy (*clahe);
   *clahe = NULL;
   free (buf);
   return -1;
+}
+
+int
+cli_clahe_pass (gh_engine *engine, const gh_clahe_params *params,
+                gh_luminance luminance, cli_image *im, gh_clahe **clahe,
+                double *decode)
+{
+  int rc;
+
+  cli_engine_lock ();
+  rc = clahe_pass_locked (engine, params, luminance, im, clahe, decode);
+  cli_engine_unlock ();
+  return rc;
 }

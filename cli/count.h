@@ -18,6 +18,13 @@
 /* Seconds on a monotonic clock. */
 double cli_now (void);
 
+/* An engine is used by one thread at a time, and main.c may run several
+ * files at once: every engine call of the work on a file holds this lock
+ * (cli_count and cli_clahe_pass take it themselves), the apply of a CLAHE
+ * op too, as it runs on the engine's threads. */
+void cli_engine_lock (void);
+void cli_engine_unlock (void);
+
 /* The histogram of `im` (read from where it stands: just opened) where
  * `mask` (NULL: everywhere; an 8-bit gray image of im's size) is
  * nonzero. */

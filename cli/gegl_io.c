@@ -1,11 +1,16 @@
 /* gegl_io.c — the CLI's images through GEGL's loaders and savers
  * (gegl_io.h). */
 #include "gegl_io.h"
+#include "streams.h"
 
 #include <errno.h>
 #include <gegl-plugin.h> /* gegl_operation_handlers_get_loader / _saver */
 #include <gegl.h>
 #include <stdio.h>
+#ifdef GH_HAVE_JPEG
+#include <jpeglib.h>
+#include <setjmp.h>
+#endif
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -28,19 +33,44 @@ struct cli_gegl_output
   char *temp;
 };
 
+/* Where GLib's messages are counted while this thread loads a file
+ * (cli_gegl_open); NULL when not loading. */
+static _Thread_local int *warnings_seen;
+
+/* GLib's default log handler, counting the warnings and errors of a load:
+ * GEGL's loaders report a file they could not read only that way (then
+ * give a blank image of the header's size).  On a worker thread the
+ * message goes into that file's messages (streams.h). */
+static void
+log_message (const gchar *domain, GLogLevelFlags level,
+             const gchar *message, gpointer data)
+{
+  int bad = level & (G_LOG_LEVEL_WARNING | G_LOG_LEVEL_CRITICAL
+                     | G_LOG_LEVEL_ERROR);
+
+  if (warnings_seen && bad)
+    ++*warnings_seen;
+  if (cli_err () == stderr)
+    g_log_default_handler (domain, level, message, data);
+  else if (bad || (level & G_LOG_LEVEL_MESSAGE))
+    fprintf (cli_err (), "%s%s%s\n", domain ? domain : "",
+             domain ? ": " : "", message);
+}
+
 static void
 start_gegl (void)
 {
-  static int started;
+  static gsize started;
 
-  if (!started)
+  if (g_once_init_enter (&started))
     {
       gegl_init (NULL, NULL);
       atexit (gegl_exit);
       /* The loaders and savers register their extensions when GEGL first
        * looks an operation up. */
       gegl_has_operation ("gegl:load");
-      started = 1;
+      g_log_set_default_handler (log_message, NULL);
+      g_once_init_leave (&started, 1);
     }
 }
 
@@ -53,9 +83,10 @@ extension (const char *path)
   return strrchr (slash ? slash + 1 : path, '.');
 }
 
-/* The operation GEGL has for `path`'s extension, or NULL (said). */
+/* The operation GEGL has for `path`'s extension, or NULL (said when
+ * `say`). */
 static const char *
-handler (const char *path, int save)
+handler (const char *path, int save, int say)
 {
   const char *ext = extension (path);
   const char *op;
@@ -65,8 +96,9 @@ handler (const char *path, int save)
             : gegl_operation_handlers_get_loader (ext);
   if (op && gegl_has_operation (op))
     return op;
-  fprintf (stderr, "%s: this GEGL has no %s for %s files\n", path,
-           save ? "saver" : "loader", ext);
+  if (say)
+      fprintf (cli_err (), "%s: this GEGL has no %s for %s files\n", path,
+             save ? "saver" : "loader", ext);
   return NULL;
 }
 
@@ -82,30 +114,98 @@ rows_format (int gray, int alpha, gh_sample sample, const Babl *space)
   return babl_format_with_space (name, space);
 }
 
-/* A loader node for `path` in `graph`, or NULL (said). */
+#ifdef GH_HAVE_JPEG
+/* libjpeg's errors returned to jpeg_readable, not exiting. */
+typedef struct {
+  struct jpeg_error_mgr mgr;
+  jmp_buf back;
+} jpeg_errors;
+
+static void
+jpeg_fail (j_common_ptr cinfo)
+{
+  longjmp (((jpeg_errors *) cinfo->err)->back, 1);
+}
+
+/* GEGL's loader says the warnings again. */
+static void
+jpeg_quiet (j_common_ptr cinfo)
+{
+  (void) cinfo;
+}
+
+/* Whether libjpeg reads the headers of `path`, a JPEG by its name (else
+ * why, in `why`): GEGL's JPEG loader keeps libjpeg's default error
+ * handler, which exits the process on a file it cannot read, and every
+ * file in flight would go with it. */
+static int
+jpeg_readable (const char *path, char why[JMSG_LENGTH_MAX])
+{
+  struct jpeg_decompress_struct d;
+  jpeg_errors e;
+  FILE *f = fopen (path, "rb");
+  volatile int ok = 0;
+
+  if (!f)
+    return 1; /* GEGL's loader says why */
+  d.err = jpeg_std_error (&e.mgr);
+  e.mgr.error_exit = jpeg_fail;
+  e.mgr.output_message = jpeg_quiet;
+  jpeg_create_decompress (&d);
+  if (!setjmp (e.back))
+    {
+      jpeg_stdio_src (&d, f);
+      jpeg_read_header (&d, TRUE);
+      ok = 1;
+    }
+  else
+    e.mgr.format_message ((j_common_ptr) &d, why);
+  jpeg_destroy_decompress (&d);
+  fclose (f);
+  return ok;
+}
+#endif
+
+/* A loader node for `path` in `graph`, or NULL (said when `say`: quiet
+ * for a header read ahead of the file's turn). */
 static GeglNode *
-loader (GeglNode *graph, const char *path)
+loader (GeglNode *graph, const char *path, int say)
 {
   const char *op;
 
   if (access (path, R_OK))
     {
-      fprintf (stderr, "cannot open %s: %s\n", path, strerror (errno));
+      if (say)
+        fprintf (cli_err (), "cannot open %s: %s\n", path,
+                 strerror (errno));
       return NULL;
     }
-  if (!(op = handler (path, 0)))
+  if (!(op = handler (path, 0, say)))
     return NULL;
+#ifdef GH_HAVE_JPEG
+  {
+    char why[JMSG_LENGTH_MAX];
+    if (!strcmp (op, "gegl:jpg-load") && !jpeg_readable (path, why))
+      {
+        if (say)
+          fprintf (cli_err (), "cannot read %s: not a valid %s file (%s)\n",
+                   path, extension (path) + 1, why);
+        return NULL;
+      }
+  }
+#endif
   return gegl_node_new_child (graph, "operation", op, "path", path, NULL);
 }
 
 int
 cli_gegl_size (const char *path, size_t *width, size_t *height)
 {
-  GeglNode *graph = gegl_node_new ();
-  GeglNode *load = loader (graph, path);
+  GeglNode *graph, *load;
   GeglRectangle r = { 0, 0, 0, 0 };
 
-  if (load)
+  start_gegl ();
+  graph = gegl_node_new ();
+  if ((load = loader (graph, path, 0)))
     r = gegl_node_get_bounding_box (load);
   g_object_unref (graph);
   *width = (size_t) r.width;
@@ -113,39 +213,27 @@ cli_gegl_size (const char *path, size_t *width, size_t *height)
   return r.width > 0 && r.height > 0 ? 0 : -1;
 }
 
-/* GLib's default log handler, counting the warnings and errors: GEGL's
- * loaders report a file they could not read only that way (then give a
- * blank image of the header's size). */
-static void
-count_warnings (const gchar *domain, GLogLevelFlags level,
-                const gchar *message, gpointer warnings)
-{
-  if (level & (G_LOG_LEVEL_WARNING | G_LOG_LEVEL_CRITICAL
-               | G_LOG_LEVEL_ERROR))
-    ++*(int *) warnings;
-  g_log_default_handler (domain, level, message, NULL);
-}
-
 int
 cli_gegl_open (const char *path, cli_image *im)
 {
-  GeglNode *graph = gegl_node_new ();
-  GeglNode *load = loader (graph, path);
+  GeglNode *graph, *load;
   GeglBuffer *buffer = NULL;
   const GeglRectangle *r;
   const Babl *stored, *model;
   cli_gegl_image *g;
   int gray, alpha, warnings = 0;
 
-  if (load)
+  start_gegl ();
+  graph = gegl_node_new ();
+  if ((load = loader (graph, path, 1)))
     {
       GeglNode *sink = gegl_node_new_child (graph, "operation",
                                             "gegl:buffer-sink", "buffer",
                                             &buffer, NULL);
       gegl_node_link (load, sink);
-      g_log_set_default_handler (count_warnings, &warnings);
+      warnings_seen = &warnings;
       gegl_node_process (sink);
-      g_log_set_default_handler (g_log_default_handler, NULL);
+      warnings_seen = NULL;
     }
   g_object_unref (graph);
   if (!load)
@@ -153,7 +241,7 @@ cli_gegl_open (const char *path, cli_image *im)
   r = buffer ? gegl_buffer_get_extent (buffer) : NULL;
   if (warnings || !r || r->width <= 0 || r->height <= 0 || r->x || r->y)
     {
-      fprintf (stderr, "cannot read %s: not a valid %s file\n", path,
+      fprintf (cli_err (), "cannot read %s: not a valid %s file\n", path,
                extension (path) + 1);
       g_clear_object (&buffer);
       return -1;
@@ -203,7 +291,7 @@ cli_gegl_output_open (cli_output *out, const cli_image *im, int quality)
   GeglRectangle r = { 0, 0, (int) im->width, (int) im->height };
   int gray = im->layout == GH_LAYOUT_GRAY || im->layout == GH_LAYOUT_GRAYA;
   int alpha = im->layout == GH_LAYOUT_GRAYA || im->layout == GH_LAYOUT_RGBA;
-  const char *saver = handler (out->path, 1);
+  const char *saver = handler (out->path, 1, 1);
   cli_gegl_output *o;
   int errsv;
 
@@ -222,7 +310,8 @@ cli_gegl_output_open (cli_output *out, const cli_image *im, int quality)
    * keeps the extension reads as what it is if left behind. */
   if ((errsv = io_whole_temp (out->path, 1, NULL, &o->temp, NULL)))
     {
-      fprintf (stderr, "cannot write %s: %s\n", out->path, strerror (errsv));
+      fprintf (cli_err (), "cannot write %s: %s\n", out->path,
+               strerror (errsv));
       g_object_unref (o->buffer);
       g_free (o);
       return -1;
@@ -274,7 +363,7 @@ save (cli_output *out)
    * theirs. */
   if (stat (o->temp, &st) || st.st_size == 0)
     {
-      fprintf (stderr, "cannot write %s: GEGL's %s failed\n", out->path,
+      fprintf (cli_err (), "cannot write %s: GEGL's %s failed\n", out->path,
                o->saver);
       return -1;
     }
@@ -291,7 +380,7 @@ cli_gegl_output_close (cli_output *out, int ok)
     {
       int errsv = io_whole_commit (o->temp, out->path);
       if (errsv)
-        fprintf (stderr, "cannot write %s: %s\n", out->path,
+        fprintf (cli_err (), "cannot write %s: %s\n", out->path,
                  strerror (errsv));
       rc = errsv ? -1 : 0;
     }

@@ -8,7 +8,10 @@
  * beside the target, then renamed over it (io/whole.h).  GEGL is started
  * on the first call.
  *
- * Each call says what went wrong on stderr and returns -1.
+ * A JPEG whose headers libjpeg cannot read is refused before GEGL's
+ * loader sees it (where built with libjpeg: GH_HAVE_JPEG): that loader
+ * exits the process on it.  Each call says what went wrong on stderr
+ * (streams.h) and returns -1; GEGL may be used from several threads.
  */
 #ifndef CLI_GEGL_IO_H
 #define CLI_GEGL_IO_H
@@ -18,6 +21,8 @@
 /* `path` ends in one of image.c's extensions for GEGL.  Fills `im` (its
  * gegl member) from the file. */
 int cli_gegl_open (const char *path, cli_image *im);
+/* The size from the file's header; quiet (the file is said to be bad
+ * when its turn comes). */
 int cli_gegl_size (const char *path, size_t *width, size_t *height);
 /* The next `rows` rows of `im`, from im->next_row. */
 void cli_gegl_read_rows (cli_image *im, void *buf, size_t rows);

@@ -1,6 +1,7 @@
 /* image.c — the CLI's images (image.h): the format by the file's
  * extension, netpbm here, the others in gegl_io.c. */
 #include "image.h"
+#include "streams.h"
 
 #ifdef GH_HAVE_GEGL
 #include "gegl_io.h"
@@ -48,7 +49,7 @@ format_of (const char *path)
 static int
 without_gegl (const char *path, const char *verb)
 {
-  fprintf (stderr, "%s: this build %s netpbm only: built without GEGL\n",
+  fprintf (cli_err (), "%s: this build %s netpbm only: built without GEGL\n",
            path, verb);
   return -1;
 }
@@ -64,10 +65,10 @@ open_netpbm (const char *path, cli_image *im, int other)
   if (pnm_open (path, &im->pnm, msg, sizeof msg))
     {
       if (other)
-        fprintf (stderr, "%s: not a netpbm image, and its extension is none "
-                         "of %s\n", path, gegl_list);
+        fprintf (cli_err (), "%s: not a netpbm image, and its extension "
+                             "is none of %s\n", path, gegl_list);
       else
-        fprintf (stderr, "%s\n", msg);
+        fprintf (cli_err (), "%s\n", msg);
       return -1;
     }
   im->width = im->pnm.width;
@@ -127,7 +128,7 @@ cli_image_read_rows (cli_image *im, void *buf, size_t rows)
   if (!rc)
     rc = pnm_read_rows (&im->pnm, buf, rows);
   if (rc)
-    return fprintf (stderr, "the image file is truncated\n"), -1;
+    return fprintf (cli_err (), "the image file is truncated\n"), -1;
   im->next_row += rows;
   return 0;
 }
@@ -137,7 +138,7 @@ cli_image_rewind (cli_image *im)
 {
   im->next_row = 0;
   if (!im->gegl && pnm_rewind (&im->pnm))
-    return fprintf (stderr, "cannot read the image again\n"), -1;
+    return fprintf (cli_err (), "cannot read the image again\n"), -1;
   return 0;
 }
 
@@ -184,7 +185,7 @@ cli_output_open (cli_output *out, const char *path, const cli_image *im,
   out->path = path;
   out->row_bytes = im->row_bytes;
   if (f == FORMAT_UNKNOWN)
-    return fprintf (stderr, "cannot write %s: its extension is none of "
+    return fprintf (cli_err (), "cannot write %s: its extension is none of "
                             ".pgm, .ppm, .pnm, .pam, %s\n", path, gegl_list),
            -1;
   if (f == FORMAT_GEGL)
@@ -194,16 +195,18 @@ cli_output_open (cli_output *out, const char *path, const cli_image *im,
     return (void) quality, without_gegl (path, "writes");
 #endif
   if (im->sample != GH_SAMPLE_U8)
-    return fprintf (stderr, "cannot write %s: netpbm is written at 8 bits; "
-                            "write this image as PNG or TIFF\n", path),
+    return fprintf (cli_err (), "cannot write %s: netpbm is written at 8 "
+                                "bits; write this image as PNG or TIFF\n",
+                    path),
            -1;
   if ((errsv = io_whole_open (&out->pnm, path)))
-    return fprintf (stderr, "cannot write %s: %s\n", path, strerror (errsv)),
+    return fprintf (cli_err (), "cannot write %s: %s\n", path,
+                    strerror (errsv)),
            -1;
   netpbm_header (im, &header);
   if (pnm_write_header (out->pnm.file, &header))
     {
-      fprintf (stderr, "cannot write %s\n", path);
+      fprintf (cli_err (), "cannot write %s\n", path);
       io_whole_close (&out->pnm, 0);
       return -1;
     }
@@ -220,7 +223,7 @@ cli_output_write_rows (cli_output *out, const void *buf, size_t rows)
 #endif
   if (fwrite (buf, 1, out->row_bytes * rows, out->pnm.file)
       != out->row_bytes * rows)
-    return fprintf (stderr, "cannot write %s: %s\n", out->path,
+    return fprintf (cli_err (), "cannot write %s: %s\n", out->path,
                     strerror (errno)),
            -1;
   out->next_row += rows;
@@ -238,6 +241,7 @@ cli_output_close (cli_output *out, int ok)
 #endif
   errsv = io_whole_close (&out->pnm, ok);
   if (ok && errsv)
-    fprintf (stderr, "cannot write %s: %s\n", out->path, strerror (errsv));
+    fprintf (cli_err (), "cannot write %s: %s\n", out->path,
+             strerror (errsv));
   return errsv ? -1 : 0;
 }

@@ -9,17 +9,24 @@
  * Images stream through in strips, so memory stays bounded; output files
  * are written whole (io/whole.h).  Run with --help for the options.
  *
- * Here: the files in turn through one engine.  options.c: the command
- * line; count.c: the passes that count; operations.c: one operation;
- * results.c: what is written.
+ * Here: the files through one engine, several at once (--threads): each
+ * file decoded, counted, applied and encoded on one of the workers, the
+ * engine's calls one at a time (count.h's lock), what each file prints
+ * kept and printed in input order.  options.c: the command line;
+ * count.c: the passes that count; operations.c: one operation;
+ * results.c: what is written; streams.c: where prints go.
  */
+#define _POSIX_C_SOURCE 200809L /* open_memstream */
 #include "count.h"
 #include "operations.h"
 #include "options.h"
 #include "results.h"
+#include "streams.h"
 
+#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <unistd.h>
 
 /* Where the time goes (--timings): reading and decoding the files, and
  * the rest of writing results; the engine keeps its own
@@ -37,7 +44,7 @@ open_mask (const char *path, const cli_image *im, cli_image *mask)
   if (mask->layout != GH_LAYOUT_GRAY || mask->sample != GH_SAMPLE_U8
       || mask->width != im->width || mask->height != im->height)
     {
-      fprintf (stderr, "the mask must be an 8-bit gray image of %zux%zu\n",
+      fprintf (cli_err (), "the mask must be an 8-bit gray image of %zux%zu\n",
                im->width, im->height);
       cli_image_close (mask);
       return -1;
@@ -64,7 +71,9 @@ process_file (gh_engine *engine, const cli_options *o, cli_image *im,
     goto out;
   t = cli_now ();
   decoded = timers->decode;
-  printf ("backend: %s\n", gh_engine_backend_name (engine));
+  cli_engine_lock ();
+  fprintf (cli_out (), "backend: %s\n", gh_engine_backend_name (engine));
+  cli_engine_unlock ();
   cli_print_stats (&hist, o->lo, o->hi);
   if (o->histogram && cli_write_csv (o->histogram, &hist))
     goto out;
@@ -82,14 +91,15 @@ out:
   return rc;
 }
 
-/* --timings: one line on stderr, milliseconds. */
+/* --timings: one line on stderr, milliseconds; decode and encode are
+ * summed over the files, so over the workers' threads. */
 static void
 print_timings (const gh_engine *engine, int files, const cli_timers *timers,
                double create, double start)
 {
   gh_timings t;
   gh_engine_timings (engine, &t);
-  fprintf (stderr,
+  fprintf (cli_err (),
            "timings: files %d, decode %.1f ms, count %.1f ms (cpu %.1f ms "
            "for %llu px, gpu %.1f ms for %llu px: staging, transfer and "
            "kernels overlapped), gpu ready after %.1f ms, encode %.1f ms, "
@@ -111,45 +121,186 @@ expected_pixels (const cli_options *o, const cli_image *first, int at)
 {
   size_t total = first->width * first->height;
 
-  for (int i = at + 1; i < o->n_inputs; i++)
+  for (int i = 0; i < o->n_inputs; i++)
     {
       size_t w, h;
-      if (!cli_image_size (o->inputs[i], &w, &h))
+      if (i != at && !cli_image_size (o->inputs[i], &w, &h))
         total += w * h;
     }
   return total;
 }
 
-/* The engine, made for the first file that opens. */
-static gh_engine *
-create_engine (const cli_options *o, size_t expected, double *create)
-{
-  gh_options eo;
-  gh_engine *engine;
-  gh_error err;
-  double t = cli_now ();
+/* What one input printed while it ran on a worker, until its turn. */
+typedef struct {
+  char *out, *err;
+  size_t out_len, err_len;
+  int done;
+} cli_file;
 
-  gh_options_init (&eo);
-  eo.backend = o->backend;
-  eo.smem_cap = (size_t) o->smem_cap_kb * 1024;
-  eo.expected_pixels = expected;
-  if (gh_engine_create (&eo, &engine, &err) != GH_OK)
+/* The run over all inputs. */
+typedef struct {
+  const cli_options *o;
+  int workers;          /* files in flight at most */
+  /* Under count.h's engine lock: */
+  gh_engine *engine;    /* made for the first file that opens */
+  int no_engine;        /* it could not be made */
+  double create;
+  /* Under `lock`: */
+  pthread_mutex_t lock;
+  int next;             /* the next input to start */
+  int printed;          /* the inputs before this one are printed */
+  int stop;             /* start no more: no engine */
+  int rc;
+  cli_timers timers;
+  cli_file *files;
+} cli_run;
+
+/* The engine, made for the first file that opens (`im`, input `at`): 0,
+ * or -1 when it cannot be (said). */
+static int
+need_engine (cli_run *run, const cli_image *im, int at)
+{
+  int rc;
+
+  cli_engine_lock ();
+  if (!run->engine && !run->no_engine)
     {
-      fprintf (stderr, "%s\n", err.message);
-      return NULL;
+      gh_options eo;
+      gh_error err;
+      double t = cli_now ();
+      gh_options_init (&eo);
+      eo.backend = run->o->backend;
+      eo.cpu_threads = run->o->threads;
+      eo.smem_cap = (size_t) run->o->smem_cap_kb * 1024;
+      eo.expected_pixels = expected_pixels (run->o, im, at);
+      if (gh_engine_create (&eo, &run->engine, &err) != GH_OK)
+        {
+          fprintf (cli_err (), "%s\n", err.message);
+          run->engine = NULL;
+          run->no_engine = 1;
+        }
+      run->create = cli_now () - t;
     }
-  *create = cli_now () - t;
-  return engine;
+  rc = run->engine ? 0 : -1;
+  cli_engine_unlock ();
+  return rc;
+}
+
+/* Input `i` decoded, counted and written: 0, 1 when it failed (said), 2
+ * when there is no engine. */
+static int
+run_input (cli_run *run, int i, cli_timers *timers)
+{
+  const cli_options *o = run->o;
+  cli_options file;
+  cli_image im;
+  double t = cli_now ();
+  int rc;
+
+  if (cli_image_open (o->inputs[i], &im))
+    return 1;
+  timers->decode += cli_now () - t;
+  if (need_engine (run, &im, i))
+    rc = 2;
+  else
+    {
+      if (o->n_inputs > 1)
+        fprintf (cli_out (), "file: %s\n", o->inputs[i]);
+      rc = cli_for_input (o, o->inputs[i], &file)
+           || process_file (run->engine, &file, &im, timers);
+      cli_for_input_clear (&file);
+    }
+  cli_image_close (&im);
+  return rc;
+}
+
+/* What input `i` printed, onto stdout and stderr. */
+static void
+print_file (cli_file *f)
+{
+  if (f->out)
+    fwrite (f->out, 1, f->out_len, stdout);
+  fflush (stdout);
+  if (f->err)
+    fwrite (f->err, 1, f->err_len, stderr);
+  free (f->out);
+  free (f->err);
+  f->out = f->err = NULL;
+}
+
+/* A worker: takes the next input until none is left, its prints kept in
+ * memory when several workers run (open_memstream; where that fails,
+ * printed at once). */
+static void *
+worker (void *arg)
+{
+  cli_run *run = arg;
+
+  for (;;)
+    {
+      cli_timers timers = { 0, 0 };
+      FILE *out = NULL, *err = NULL;
+      cli_file *f;
+      int i, rc;
+
+      pthread_mutex_lock (&run->lock);
+      i = run->stop ? run->o->n_inputs : run->next++;
+      pthread_mutex_unlock (&run->lock);
+      if (i >= run->o->n_inputs)
+        return NULL;
+      f = &run->files[i];
+      if (run->workers > 1 && (out = open_memstream (&f->out, &f->out_len))
+          && (err = open_memstream (&f->err, &f->err_len)))
+        cli_streams_set (out, err);
+      rc = run_input (run, i, &timers);
+      cli_streams_set (NULL, NULL);
+      if (out)
+        fclose (out);
+      if (err)
+        fclose (err);
+      pthread_mutex_lock (&run->lock);
+      f->done = 1;
+      run->rc |= rc != 0;
+      run->stop |= rc == 2;
+      run->timers.decode += timers.decode;
+      run->timers.encode += timers.encode;
+      while (run->printed < run->o->n_inputs && run->files[run->printed].done)
+        print_file (&run->files[run->printed++]);
+      pthread_mutex_unlock (&run->lock);
+    }
+}
+
+/* The workers: --threads (0: one per core), no more than the inputs; the
+ * caller's thread is one of them. */
+static void
+run_workers (cli_run *run)
+{
+  long cores = sysconf (_SC_NPROCESSORS_ONLN);
+  int n = run->o->threads > 0 ? run->o->threads : cores > 0 ? (int) cores : 1;
+  pthread_t *threads;
+  int started = 0;
+
+  run->workers = n < run->o->n_inputs ? n : run->o->n_inputs;
+  threads = calloc ((size_t) run->workers, sizeof *threads);
+  while (threads && started + 1 < run->workers
+         && !pthread_create (&threads[started], NULL, worker, run))
+    started++;
+  worker (run);
+  for (int k = 0; k < started; k++)
+    pthread_join (threads[k], NULL);
+  free (threads);
+  /* Stopped for want of an engine: what the files begun printed. */
+  for (int i = run->printed; i < run->o->n_inputs; i++)
+    if (run->files[i].done)
+      print_file (&run->files[i]);
 }
 
 int
 main (int argc, char **argv)
 {
-  double start = cli_now (), create = 0;
-  cli_options o, file;
-  cli_image im;
-  gh_engine *engine = NULL;
-  cli_timers timers = { 0, 0 };
+  double start = cli_now ();
+  cli_options o;
+  cli_run run = { 0 };
   int rc = cli_parse_args (argc, argv, &o);
 
   if (rc)
@@ -157,35 +308,20 @@ main (int argc, char **argv)
       cli_options_clear (&o);
       return rc < 0 ? 0 : rc;
     }
-  for (int i = 0; i < o.n_inputs; i++)
+  run.o = &o;
+  pthread_mutex_init (&run.lock, NULL);
+  if (!(run.files = calloc ((size_t) o.n_inputs, sizeof *run.files)))
     {
-      double t = cli_now ();
-      size_t expected = 0;
-      if (cli_image_open (o.inputs[i], &im))
-        {
-          rc = 1;
-          continue;
-        }
-      if (!engine)
-        expected = expected_pixels (&o, &im, i);
-      timers.decode += cli_now () - t;
-      if (!engine && !(engine = create_engine (&o, expected, &create)))
-        {
-          cli_image_close (&im);
-          cli_options_clear (&o);
-          return 1;
-        }
-      if (o.n_inputs > 1)
-        printf ("file: %s\n", o.inputs[i]);
-      if (cli_for_input (&o, o.inputs[i], &file)
-          || process_file (engine, &file, &im, &timers))
-        rc = 1;
-      cli_for_input_clear (&file);
-      cli_image_close (&im);
+      fprintf (stderr, "out of memory\n");
+      cli_options_clear (&o);
+      return 1;
     }
-  if (engine && o.timings)
-    print_timings (engine, o.n_inputs, &timers, create, start);
-  gh_engine_destroy (engine);
+  run_workers (&run);
+  if (run.engine && o.timings)
+    print_timings (run.engine, o.n_inputs, &run.timers, run.create, start);
+  gh_engine_destroy (run.engine);
+  pthread_mutex_destroy (&run.lock);
+  free (run.files);
   cli_options_clear (&o);
-  return rc;
+  return run.rc;
 }

@@ -3,6 +3,7 @@
 
 #include "count.h"
 #include "results.h"
+#include "streams.h"
 
 #include <stdio.h>
 
@@ -13,10 +14,10 @@ print_thresholds (gh_operation operation, const gh_request_result *res)
 {
   int several = gh_operation_param (operation, GH_PARAM_CLASSES) >= 0;
 
-  printf ("%s:", several ? "thresholds" : "threshold");
+  fprintf (cli_out (), "%s:", several ? "thresholds" : "threshold");
   for (int k = 0; k < res->n; k++)
-    printf ("%s%d", k ? "," : " ", res->levels[k]);
-  printf ("\n");
+    fprintf (cli_out (), "%s%d", k ? "," : " ", res->levels[k]);
+  fprintf (cli_out (), "\n");
 }
 
 int
@@ -33,13 +34,14 @@ cli_run_operation (gh_engine *engine, const cli_options *o,
   gh_request_result res;
   gh_op op;
   gh_error err;
+  gh_status st;
   unsigned needs;
   int rc = -1;
 
   cli_request (o, operation, layout, &r);
   if (gh_operation_param (operation, GH_PARAM_CHANNEL) >= 0
       && !(gh_layout_channel_mask (layout) & (1u << r.channel)))
-    return fprintf (stderr, "this image has no %s channel\n",
+    return fprintf (cli_err (), "this image has no %s channel\n",
                     gh_channel_name ((gh_channel) r.channel)),
            -1;
   needs = gh_request_needs (&r);
@@ -67,7 +69,10 @@ cli_run_operation (gh_engine *engine, const cli_options *o,
       rc = 0;
       goto out;
     }
-  if (gh_request_prepare (&r, &in, &op, &res, &err) != GH_OK)
+  cli_engine_lock ();
+  st = gh_request_prepare (&r, &in, &op, &res, &err);
+  cli_engine_unlock ();
+  if (st != GH_OK)
     goto fail;
   if (res.n > 0)
     print_thresholds (operation, &res);
@@ -75,9 +80,11 @@ cli_run_operation (gh_engine *engine, const cli_options *o,
   gh_op_clear (&op);
   goto out;
 fail:
-  fprintf (stderr, "%s\n", err.message);
+  fprintf (cli_err (), "%s\n", err.message);
 out:
+  cli_engine_lock ();
   gh_clahe_destroy (clahe);
+  cli_engine_unlock ();
   gh_histogram_clear (&ref);
   return rc;
 }

@@ -15,10 +15,13 @@ static const char usage_head[] =
   "                    GRAYSCALE_ALPHA, RGB, RGB_ALPHA) and, in a build\n"
   "                    with GEGL, PNG, JPEG, TIFF or WebP (.png, .jpg,\n"
   "                    .jpeg, .tif, .tiff, .webp; 8 or 16 bits, alpha);\n"
-  "                    several inputs are run in turn by one engine, each\n"
-  "                    printed after a 'file: NAME' line\n"
+  "                    several inputs are run by one engine, as many at\n"
+  "                    once as --threads, each printed after a 'file:\n"
+  "                    NAME' line, in the order given\n"
   "  --timings         print where the time went on stderr\n"
   "  --backend B       auto (default), cpu or cuda\n"
+  "  --threads N       the CPU threads counting, and the files decoded\n"
+  "                    and encoded at once (default 0: one per core)\n"
   "  --smem-cap KB     testing: the shared memory a GPU block may use,\n"
   "                    below the device's limit (64: Turing, 99: RTX 30/\n"
   "                    40/50, 163: A100), so one GPU runs the kernels\n"
@@ -239,6 +242,9 @@ parse_option (cli_options *o, const char *a, const char *v)
     return parse_int (v, 0, 1 << 20, &o->smem_cap_kb)
              ? fprintf (stderr, "--smem-cap takes kilobytes, 0 or more\n"), -1
              : 0;
+  if (!strcmp (a, "--threads"))
+    return parse_int (v, 0, 256, &o->threads)
+             ? fprintf (stderr, "--threads takes 0..256\n"), -1 : 0;
   if (!strcmp (a, "--quality"))
     return parse_int (v, 1, 100, &o->quality)
              ? fprintf (stderr, "--quality takes 1..100\n"), -1 : 0;

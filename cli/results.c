@@ -2,6 +2,7 @@
 #include "results.h"
 
 #include "count.h"
+#include "streams.h"
 #include "whole.h"
 
 #include <stdlib.h>
@@ -20,17 +21,19 @@ cli_print_stats (const gh_histogram *h, int lo, int hi)
 {
   lo = level_bin (lo, h->bins);
   hi = level_bin (hi, h->bins);
-  printf ("channel,count,pixels,percentile,min,max,mean,median,std_dev,otsu\n");
+  fprintf (cli_out (), "channel,count,pixels,percentile,min,max,mean,"
+                       "median,std_dev,otsu\n");
   for (int c = 0; c < GH_NUM_CHANNELS; c++)
     {
       gh_stats s;
       if (!(h->channels & (1u << c))
           || gh_stats_compute (h, (gh_channel) c, lo, hi, &s) != GH_OK)
         continue;
-      printf ("%s,%.10g,%.10g,%.10g,%.10g,%.10g,%.10g,%.10g,%.10g,%.10g\n",
-              gh_channel_name ((gh_channel) c), s.count, s.pixels,
-              s.percentile, s.min, s.max, s.mean, s.median, s.std_dev,
-              s.otsu);
+      fprintf (cli_out (),
+               "%s,%.10g,%.10g,%.10g,%.10g,%.10g,%.10g,%.10g,%.10g,%.10g\n",
+               gh_channel_name ((gh_channel) c), s.count, s.pixels,
+               s.percentile, s.min, s.max, s.mean, s.median, s.std_dev,
+               s.otsu);
     }
 }
 
@@ -41,7 +44,7 @@ open_whole (io_whole_file *out, const char *path)
   int errsv = io_whole_open (out, path);
 
   if (errsv)
-    fprintf (stderr, "cannot write %s: %s\n", path, strerror (errsv));
+    fprintf (cli_err (), "cannot write %s: %s\n", path, strerror (errsv));
   return errsv ? -1 : 0;
 }
 
@@ -52,7 +55,8 @@ close_whole (io_whole_file *out, int ok)
   int errsv = io_whole_close (out, ok);
 
   if (ok && errsv)
-    fprintf (stderr, "cannot write %s: %s\n", out->path, strerror (errsv));
+    fprintf (cli_err (), "cannot write %s: %s\n", out->path,
+             strerror (errsv));
   return errsv ? -1 : 0;
 }
 
@@ -74,7 +78,7 @@ cli_rewrite (cli_image *im, const char *path, const gh_op *op, int quality)
   int ok = 0;
 
   if (!buf)
-    return fprintf (stderr, "out of memory\n"), -1;
+    return fprintf (cli_err (), "out of memory\n"), -1;
   if (cli_image_rewind (im) || cli_output_open (&out, path, im, quality))
     {
       free (buf);
@@ -85,13 +89,16 @@ cli_rewrite (cli_image *im, const char *path, const gh_op *op, int quality)
       size_t rows = im->height - y < CLI_STRIP_ROWS ? im->height - y
                                                     : CLI_STRIP_ROWS;
       gh_error err;
+      gh_status st;
       if (cli_image_read_rows (im, buf, rows))
         goto done;
-      if (gh_op_apply_rect (op, buf, 0, y, im->width, rows, im->row_bytes,
-                            &err)
-          != GH_OK)
+      cli_engine_lock ();
+      st = gh_op_apply_rect (op, buf, 0, y, im->width, rows, im->row_bytes,
+                             &err);
+      cli_engine_unlock ();
+      if (st != GH_OK)
         {
-          fprintf (stderr, "%s\n", err.message);
+          fprintf (cli_err (), "%s\n", err.message);
           goto done;
         }
       if (cli_output_write_rows (&out, buf, rows))

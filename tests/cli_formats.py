@@ -17,6 +17,10 @@ Usage: cli_formats.py PATH-TO-gpu-histogram-cli
     written losslessly (PNG), at the --quality asked;
 (d) the input's ICC profile is in PNG, JPEG and TIFF results;
 (e) several inputs with %n in the output name: one file each, equal to single runs;
+(e2) several inputs at once (--threads 3) with unreadable ones among them (a
+    truncated PNG, a corrupt JPEG, a missing file): the same exit status,
+    stdout, messages (in input order) and output bytes as one at a time
+    (--threads 1), nothing written for the bad ones;
 (f) --mask as an 8-bit gray PNG, on 8-bit (= netpbm) and 16-bit images;
 (g) bad input (missing, unknown extension, corrupt PNG and JPEG, a 16-bit image to
     netpbm, a colour mask, an output name with no %n for several inputs): non-zero exit, a
@@ -273,6 +277,56 @@ def check_several(checks, cli, tmp):
     checks.report("several inputs: one file each through %n, equal to single runs", problem)
 
 
+def check_parallel(checks, cli, tmp):
+    """Several files at once against one at a time: the same everything, in
+    input order, with a corrupt and a missing file among the good ones."""
+    folder = tmp / "mixed"
+    folder.mkdir()
+    names = ["astronaut", "coffee", "chelsea", "camera", "coins"]
+    inputs = []
+    for k, n in enumerate(names):
+        img = Image.open(ROOT / "testimages" / f"{n}.png")
+        inputs.append(folder / (f"{n}.jpg" if k % 2 == 0 else f"{n}.png"))
+        if k % 2 == 0:
+            img.convert("RGB").save(inputs[-1], quality=90)
+        else:
+            img.save(inputs[-1])
+    # A corrupt PNG, a corrupt JPEG (GEGL's loader would exit the process on
+    # it: the CLI refuses it first) and a missing file.
+    (folder / "truncated.png").write_bytes(inputs[1].read_bytes()[:2000])
+    (folder / "garbage.jpg").write_bytes(b"\xff\xd8\xff\xe0 this is no JPEG" * 10)
+    inputs[2:2] = [folder / "truncated.png", folder / "garbage.jpg", folder / "none.png"]
+    runs = {}
+    problem = None
+    try:
+        for threads in (1, 3):
+            out = tmp / f"mixed-out-{threads}"
+            out.mkdir()
+            rc, stdout, stderr = run(cli, ["--threads", threads, "--equalize", out / "%n.png",
+                                           "--binarize", out / "%n-bin.jpg"] + inputs)
+            said = [line for line in stderr.splitlines() if line.startswith("cannot")]
+            # All but the backend line ("cpu: N threads").
+            stdout = "".join(line for line in stdout.splitlines(True)
+                             if not line.startswith("backend: "))
+            files = {p.name: p.read_bytes() for p in out.iterdir()}
+            runs[threads] = (rc, stdout, said, files)
+        rc, stdout, said, files = runs[3]
+        order = [line[6:] for line in stdout.splitlines() if line.startswith("file: ")]
+        want = sorted(f"{n}{tail}" for n in names for tail in (".png", "-bin.jpg"))
+        problem = ("exit 0 with bad files" if rc == 0 else
+                   f"'file:' lines {order}" if order != [str(p) for p in inputs if p.exists()
+                                                           and p.name not in ("truncated.png",
+                                                                              "garbage.jpg")]
+                   else f"messages {said}" if [m.split()[2] for m in said] != [
+                       str(p) + ":" for p in inputs[2:5]] else
+                   f"wrote {sorted(files)}" if sorted(files) != want else
+                   "not the one-at-a-time run's exit, stdout, messages or files"
+                   if runs[1] != runs[3] else None)
+    except (OSError, RuntimeError, ValueError, subprocess.TimeoutExpired) as e:
+        problem = str(e)
+    checks.report("several inputs at once: order, bad files and bytes as one at a time", problem)
+
+
 def check_mask(checks, cli, tmp):
     """--mask as a PNG: on an 8-bit PNG the statistics printed with the mask
     as P5 and the image as netpbm; on a 16-bit PNG (the mask widened to
@@ -358,6 +412,7 @@ def main():
         check_jpeg(checks, cli, tmp)
         check_icc(checks, cli, tmp)
         check_several(checks, cli, tmp)
+        check_parallel(checks, cli, tmp)
         check_mask(checks, cli, tmp)
         check_refused(checks, cli, tmp)
     print(f"{checks.passed} passed, {checks.failed} failed")
