@@ -56,6 +56,13 @@ cli_run_operation (gh_engine *engine, const cli_options *o,
     {
       gh_clahe_params params;
       gh_request_clahe_params (&r, &params);
+      if (o->output[operation]
+          && im->row_bytes * im->height <= CLI_CLAHE_WHOLE_BYTES)
+        {
+          rc = cli_rewrite_clahe (engine, im, &params, o->luminance,
+                                  o->output[operation], o->quality, decode);
+          goto out;
+        }
       if (cli_clahe_pass (engine, &params, o->luminance, im, &clahe, decode))
         goto out;
       in.clahe = clahe;

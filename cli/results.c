@@ -109,3 +109,44 @@ done:
   free (buf);
   return cli_output_close (&out, ok);
 }
+
+int
+cli_rewrite_clahe (gh_engine *engine, cli_image *im,
+                   const gh_clahe_params *params, gh_luminance luminance,
+                   const char *path, int quality, double *decode)
+{
+  void *buf = malloc (im->row_bytes * im->height);
+  cli_output out;
+  gh_error err;
+  gh_status st;
+  double t;
+  int ok = 0;
+
+  if (!buf)
+    return fprintf (cli_err (), "out of memory\n"), -1;
+  t = cli_now ();
+  if (cli_image_rewind (im) || cli_image_read_rows (im, buf, im->height))
+    {
+      free (buf);
+      return -1;
+    }
+  *decode += cli_now () - t;
+  cli_engine_lock ();
+  st = gh_clahe_image (engine, params, im->layout, im->sample, luminance,
+                       im->bins, buf, im->width, im->height, im->row_bytes,
+                       &err);
+  cli_engine_unlock ();
+  if (st != GH_OK)
+    {
+      free (buf);
+      return fprintf (cli_err (), "%s\n", err.message), -1;
+    }
+  if (cli_output_open (&out, path, im, quality))
+    {
+      free (buf);
+      return -1;
+    }
+  ok = !cli_output_write_rows (&out, buf, im->height);
+  free (buf);
+  return cli_output_close (&out, ok);
+}

@@ -5,6 +5,7 @@
  *   cli_print_stats (&hist, 0, 255);
  *   cli_write_csv ("h.csv", &hist);
  *   cli_rewrite (&im, "eq.jpg", &op, quality);
+ *   cli_rewrite_clahe (engine, &im, &params, luminance, "c.png", 0, &decode);
  */
 #ifndef CLI_RESULTS_H
 #define CLI_RESULTS_H
@@ -24,5 +25,15 @@ int cli_write_csv (const char *path, const gh_histogram *hist);
  * cli_output_open's. */
 int cli_rewrite (cli_image *im, const char *path, const gh_op *op,
                  int quality);
+
+/* CLAHE of `params` over `im` read again from its first row, whole into
+ * memory, through gh_clahe_image (one read, and on a GPU one crossing
+ * each way), written to `path`; the same bytes as cli_clahe_pass and
+ * cli_rewrite give.  For images of at most CLI_CLAHE_WHOLE_BYTES: larger
+ * ones take those strips, so memory stays bounded. */
+#define CLI_CLAHE_WHOLE_BYTES ((size_t) 256 << 20)
+int cli_rewrite_clahe (gh_engine *engine, cli_image *im,
+                       const gh_clahe_params *params, gh_luminance luminance,
+                       const char *path, int quality, double *decode);
 
 #endif
