@@ -104,23 +104,26 @@ key_of (const gh_clahe_geom &g, const uint8_t *p, int k)
 }
 
 /* The block's counts of tile (ty, tx), `copies` copies of each bin, summed
- * into the global ones and zeroed for the next tile row; thread i starts
- * at copy i, so neighbouring threads read different banks. */
+ * into the global ones and zeroed for the next tile row, 4 copies a load;
+ * thread i starts at its i-th run of 4 copies, so the 8 threads of a
+ * quarter warp (which share a 16-byte access) read different banks. */
 __device__ void
 count_flush (const gh_clahe_geom &g, uint32_t *sh, int copies, int ty,
              int tx, uint32_t *hist)
 {
-  int n = g.channels * 256;
+  int n = g.channels * 256, quads = copies / 4;
   size_t tiles = (size_t) g.tiles_x * g.tiles_y;
 
   for (int i = threadIdx.x; i < n; i += blockDim.x)
     {
-      uint32_t s = 0, *row = sh + i * copies;
-      for (int c = 0; c < copies; c++)
+      uint32_t s = 0;
+      uint4 *row = (uint4 *) (sh + i * copies);
+      for (int c = 0; c < quads; c++)
         {
-          int l = (c + i) & (copies - 1);
-          s += row[l];
-          row[l] = 0;
+          int l = (c + i) & (quads - 1);
+          uint4 q = row[l];
+          s += q.x + q.y + q.z + q.w;
+          row[l] = make_uint4 (0, 0, 0, 0);
         }
       if (s)
         atomicAdd (&hist[((size_t) (i / 256) * tiles
@@ -211,11 +214,17 @@ count_words (const gh_clahe_geom &g, const uint8_t *pixels, size_t pitch,
         word[1] = q.y;
         word[2] = q.z;
         word[3] = q.w;
-        if (BPP == 1 && a >= start && a + 16 <= end)
+        if (a >= start && a + 16 <= end)
           {
+            /* Every byte the tile's: no test but for alpha. */
 #pragma unroll
             for (int i = 0; i < 16; i++)
-              count_add (mine, shift, 0, (word[i / 4] >> (8 * (i % 4))) & 255);
+              {
+                if (k < (BPP >= 3 ? 3 : 1))
+                  count_add (mine, shift, k,
+                             (word[i / 4] >> (8 * (i % 4))) & 255);
+                k = k + 1 == BPP ? 0 : k + 1;
+              }
             continue;
           }
 #pragma unroll
@@ -252,8 +261,9 @@ count_kernel (gh_clahe_geom g, const uint8_t *__restrict__ pixels,
   int xi = xe < g.width ? xe : g.width; /* the image's columns end */
   uint32_t *mine = sh + (threadIdx.x & (copies - 1));
 
-  for (int i = threadIdx.x; i < g.channels * 256 * copies; i += blockDim.x)
-    sh[i] = 0;
+  for (int i = threadIdx.x; i < g.channels * 256 * copies / 4;
+       i += blockDim.x)
+    ((uint4 *) sh)[i] = make_uint4 (0, 0, 0, 0);
   __syncthreads ();
   for (int ys = y0; ys < y1;)
     {
