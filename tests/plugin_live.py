@@ -13,7 +13,8 @@ without.  With the module: merged by default (no filter left on the
 layer), one filter made for equalize and CLAHE (the module's: the pixel
 path makes none), equal byte for byte to the session without it (today's
 pixel path); with live TRUE the layer's filter list holds the module's
-filter, its pixels unchanged until merged, then the same bytes.  Without
+filter, its pixels unchanged until merged, then the same bytes; on
+16-bit, 8-bit linear and float layers too, in the layer's own format.  Without
 the module, live TRUE works as today: no filter, the pixel path's bytes;
 so does a call under a selection with the module (the plug-in's own
 path: the module would count the selection's bounding box).  Match goes
@@ -63,6 +64,11 @@ CASES = [
     ("camera", "equalize", ["mode=0"], "both"),
     ("coffee", "clahe", ["clip-limit=3.5", "tiles-x=5", "tiles-y=3", "mode=1"], "both"),
     ("coffee", "binarize", ["channel=5", "threshold=100"], "both"),
+    # Other precisions, compared in the layer's own format.
+    ("coffee", "equalize", ["precision=U16_NON_LINEAR", "mode=0"], "both"),
+    ("coffee", "clahe", ["precision=U16_NON_LINEAR", "mode=1"], "both"),
+    ("chelsea", "equalize", ["precision=U8_LINEAR", "mode=1"], "both"),
+    ("coffee", "binarize", ["precision=FLOAT_LINEAR", "channel=5", "threshold=100"], "both"),
     ("camera", "binarize", ["channel=0", "threshold=-1"], "live"),
     ("coffee", "multi-otsu", ["channel=5", "classes=3", "apply=1"], "live"),
     ("coffee", "equalize", ["mode=0", "select=37,21,301,203"], "none"),

@@ -19,9 +19,9 @@ from gi.repository import Gimp, Gegl, Gio
 
 
 def pixels(layer):
-    fmt = ("Y'" if layer.is_gray() else "R'G'B'") + ("A" if layer.has_alpha() else "") + " u8"
+    # The layer's own format (None): every bit of a 16-bit or linear layer.
     rect = Gegl.Rectangle.new(0, 0, layer.get_width(), layer.get_height())
-    return bytes(layer.get_buffer().get(rect, 1.0, fmt, Gegl.AbyssPolicy.NONE))
+    return bytes(layer.get_buffer().get(rect, 1.0, None, Gegl.AbyssPolicy.NONE))
 
 
 def next_filter_id(layer):
@@ -92,6 +92,9 @@ def reference(img, spec):
 
 def run(png, mode, procedure, props, live):
     img, layer = load(png)
+    for p in props:
+        if p.startswith("precision="):
+            img.convert_precision(getattr(Gimp.Precision, p.split("=")[1]))
     before = pixels(layer)
     proc = Gimp.get_pdb().lookup_procedure(procedure)
     args = proc.create_config()
@@ -106,6 +109,8 @@ def run(png, mode, procedure, props, live):
             img.select_rectangle(Gimp.ChannelOps.REPLACE, *map(int, value.split(",")))
         elif name == "ellipse":
             select_ellipse(img, value)
+        elif name == "precision":
+            pass  # converted at load
         elif name == "reference":
             ref = reference(img, value)
             args.set_property("reference", ref)
