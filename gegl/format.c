@@ -23,3 +23,15 @@ gh_gegl_layer (const Babl *source, gh_layer *layer)
 
   gh_layer_choose (&facts, layer);
 }
+
+/* In floats a 16-bit RGB 100 MP layer's cached result took 1.1 GiB
+ * besides the 572 MiB its merge into the layer needs; in the layer's own
+ * type GIMP's merge takes it as it is. */
+const Babl *
+gh_gegl_output_format (const Babl *input, const gh_layer *layer)
+{
+  /* A model is one object per components, tone curve and space. */
+  return input && babl_format_get_model (input)
+                    == babl_format_get_model (layer->source)
+           ? input : layer->source;
+}

@@ -40,15 +40,16 @@ static void
 prepare (GeglOperation *operation)
 {
   GhGeglMatch *self = (GhGeglMatch *) operation;
+  const Babl  *input = gegl_operation_get_source_format (operation, "input");
 
-  gh_gegl_layer (gegl_operation_get_source_format (operation, "input"),
-                 &self->layer);
+  gh_gegl_layer (input, &self->layer);
   gh_gegl_layer (gegl_operation_get_source_format (operation, "aux"),
                  &self->aux);
   gh_layer_use_bins (&self->aux, self->layer.bins);
   gegl_operation_set_format (operation, "input", self->layer.source);
   gegl_operation_set_format (operation, "aux", self->aux.source);
-  gegl_operation_set_format (operation, "output", self->layer.source);
+  gegl_operation_set_format (operation, "output",
+                             gh_gegl_output_format (input, &self->layer));
 }
 
 /* The input's extent: a larger reference does not grow the result. */

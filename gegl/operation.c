@@ -129,23 +129,6 @@ get_property (GObject *object, guint prop, GValue *value, GParamSpec *pspec)
                         pspec);
 }
 
-/* The output's format: the input's own where it differs from what the
- * engine reads only in its sample type (16-bit, half and 32-bit layers,
- * 8-bit linear ones: read as floats), else what the engine reads.  The
- * whole result is cached (get_cached_region): in floats a 16-bit RGB
- * 100 MP layer's cache took 1.1 GiB besides the 572 MiB its merge into
- * the layer needs, in the layer's own type GIMP's merge takes it as it
- * is; the floats are converted a strip at a time (render.c), as GIMP
- * would convert them into the layer. */
-static const Babl *
-output_format (const Babl *input, const gh_layer *layer)
-{
-  /* A model is one object per components, tone curve and space. */
-  return input && babl_format_get_model (input)
-                    == babl_format_get_model (layer->source)
-           ? input : layer->source;
-}
-
 static void
 prepare (GeglOperation *operation)
 {
@@ -155,7 +138,7 @@ prepare (GeglOperation *operation)
   gh_gegl_layer (input, &self->layer);
   gegl_operation_set_format (operation, "input", self->layer.source);
   gegl_operation_set_format (operation, "output",
-                             output_format (input, &self->layer));
+                             gh_gegl_output_format (input, &self->layer));
 }
 
 GeglRectangle

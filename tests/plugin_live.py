@@ -80,6 +80,7 @@ CASES = [
     ("coffee", "match", ["reference=:red", "mode=1"], "merged"),
     ("coffee", "match", ["reference=chelsea:indexed", "mode=0"], "merged"),
     ("coffee", "match", ["reference=chelsea:u16", "mode=1"], "merged"),
+    ("coffee", "match", ["precision=U16_NON_LINEAR", "reference=chelsea", "mode=0"], "merged"),
     ("coffee", "match", ["reference=chelsea:holes", "mode=1"], "merged"),
     ("coffee", "match", ["reference=chelsea:select", "mode=0"], "none"),
     # An Adobe RGB reference: its channels as stored, its luminance babl's.
