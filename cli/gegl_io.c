@@ -97,7 +97,7 @@ handler (const char *path, int save, int say)
   if (op && gegl_has_operation (op))
     return op;
   if (say)
-      fprintf (cli_err (), "%s: this GEGL has no %s for %s files\n", path,
+    fprintf (cli_err (), "%s: this GEGL has no %s for %s files\n", path,
              save ? "saver" : "loader", ext);
   return NULL;
 }

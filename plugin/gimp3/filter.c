@@ -107,7 +107,7 @@ module_gives_the_same (const CoreTarget *target, const CoreRequest *req,
   const gh_request *r = &req->request;
   GimpDrawable     *drawable = target->drawable;
   GimpImage        *image = target->image;
-  gboolean          gray;
+  gboolean          gray, luminance;
 
   /* Multi-Otsu's compute-only run and the dialog's thresholds at the
    * bins its markers show are the plug-in's own.  Merged, binarize's Otsu
@@ -142,11 +142,11 @@ module_gives_the_same (const CoreTarget *target, const CoreRequest *req,
    * as the procedure does, but through babl in GIMP's process, whose
    * conversions differ from the plug-in's by a level on a pixel now and
    * then (gegl/README.md); the procedure keeps its own path there. */
-  if (! gray && gh_request_on_luminance (r) >= 0 && ! image_is_srgb (image))
+  luminance = gh_request_on_luminance (r) >= 0;
+  if (! gray && luminance && ! image_is_srgb (image))
     return FALSE;
   return ! gh_gegl_operation_has_aux (r->operation)
-         || reference_gives_the_same (req->reference,
-                                      gray || gh_request_on_luminance (r) >= 0);
+         || reference_gives_the_same (req->reference, gray || luminance);
 }
 
 /* The module's filter of `name` on the drawable, or NULL where GIMP has
