@@ -205,6 +205,9 @@ count_kernel (gh_clahe_geom g, const uint8_t *__restrict__ pixels,
     {
       int ty = ys / g.tile_h, ye = (ty + 1) * g.tile_h;
       ye = ye < y1 ? ye : y1;
+      /* A run stops at the image's end, so one launch may count the
+       * image and its padding rows (which count_words would skip). */
+      ye = ys < g.height && ye > g.height ? g.height : ye;
       /* The padding rows read rows reflected, one at a time. */
       if (g.luminance_mode || ys >= g.height)
         count_pixels (g, pixels, pitch, lo, hi, ys, ye, xa, xi, mine, shift);
