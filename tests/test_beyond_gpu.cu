@@ -4,11 +4,13 @@
  * from 1x1 to 64x64 and clip limits 0 to 40, each channel and the
  * luminance (both rules: the GPU counts its tiles), strips fed in
  * shuffled order and rectangles mapped at their places, and whole
- * (gh_clahe_image, rows with and without bytes beyond the pixels); the
- * engine must report no fallback.  Then the fallback: a GPU failure
- * injected mid-image (the counting), after the tiles (the mapping) and,
- * whole, after one and after four bands written back must finish on the
- * CPU with the same bytes, the failure told through the engine.
+ * (gh_clahe_image, rows with and without bytes beyond the pixels, in
+ * ordinary and in page-locked memory); the engine must report no
+ * fallback.  Then the fallback: a GPU failure injected mid-image (the
+ * counting), after the tiles (the mapping) and, whole, after one and after
+ * four bands written back (page-locked: after one and after two bands
+ * sent back) must finish on the CPU with the same bytes, the failure told
+ * through the engine.
  *
  *   test_beyond_gpu [--quick]
  *
@@ -85,14 +87,16 @@ cuda_engine (int fail_after)
 }
 
 /* gh_clahe_image on `e` of img in a buffer of rows `pad` bytes longer than
- * the pixels, into out (packed). */
+ * the pixels (`locked`: the engine's page-locked memory), into out
+ * (packed). */
 static gh_status
 clahe_whole (gh_engine *e, const gh_clahe_params *p, gh_layout layout,
              gh_luminance lum, const uint8_t *img, int w, int h, size_t pad,
-             uint8_t *out, gh_error *err)
+             int locked, uint8_t *out, gh_error *err)
 {
   size_t row = (size_t) w * layout, stride = row + pad;
-  uint8_t *buf = (uint8_t *) malloc (stride * h);
+  uint8_t *buf = (uint8_t *) (locked ? gh_engine_alloc_host (e, stride * h)
+                                     : malloc (stride * h));
   gh_status st;
 
   for (int y = 0; y < h; y++)
@@ -101,12 +105,16 @@ clahe_whole (gh_engine *e, const gh_clahe_params *p, gh_layout layout,
                        (size_t) w, (size_t) h, stride, err);
   for (int y = 0; y < h; y++)
     memcpy (out + y * row, buf + y * stride, row);
-  free (buf);
+  if (locked)
+    gh_engine_free_host (e, buf);
+  else
+    free (buf);
   return st;
 }
 
 /* GPU and CPU on a copy each, in strips and whole (gh_clahe_image, rows
- * `pad` bytes apart beyond the pixels); 1 when the bytes are equal. */
+ * `pad` bytes apart beyond the pixels; on the GPU also from page-locked
+ * memory); 1 when the bytes are equal. */
 static int
 same_as_cpu (gh_engine *e, const gh_clahe_params *p, gh_layout layout,
              gh_luminance lum, const uint8_t *img, int w, int h, size_t pad)
@@ -114,6 +122,7 @@ same_as_cpu (gh_engine *e, const gh_clahe_params *p, gh_layout layout,
   size_t bytes = (size_t) w * h * layout;
   uint8_t *a = (uint8_t *) malloc (bytes), *b = (uint8_t *) malloc (bytes);
   uint8_t *c = (uint8_t *) malloc (bytes), *d = (uint8_t *) malloc (bytes);
+  uint8_t *l = (uint8_t *) malloc (bytes);
   gh_error err;
   int same;
 
@@ -123,13 +132,18 @@ same_as_cpu (gh_engine *e, const gh_clahe_params *p, gh_layout layout,
          "GPU CLAHE: %s", err.message);
   CHECK (clahe (NULL, p, layout, lum, b, w, h, &err) == GH_OK,
          "CPU CLAHE: %s", err.message);
-  CHECK (clahe_whole (e, p, layout, lum, img, w, h, pad, c, &err) == GH_OK,
+  CHECK (clahe_whole (e, p, layout, lum, img, w, h, pad, 0, c, &err)
+           == GH_OK,
          "GPU CLAHE, whole: %s", err.message);
-  CHECK (clahe_whole (NULL, p, layout, lum, img, w, h, pad, d, &err)
+  CHECK (clahe_whole (e, p, layout, lum, img, w, h, pad, 1, l, &err)
+           == GH_OK,
+         "GPU CLAHE, whole, page-locked: %s", err.message);
+  CHECK (clahe_whole (NULL, p, layout, lum, img, w, h, pad, 0, d, &err)
            == GH_OK,
          "CPU CLAHE, whole: %s", err.message);
   same = !memcmp (a, b, bytes) && !memcmp (c, b, bytes)
-         && !memcmp (d, b, bytes);
+         && !memcmp (d, b, bytes) && !memcmp (l, b, bytes);
+  free (l);
   free (a);
   free (b);
   free (c);
@@ -210,10 +224,17 @@ main (int argc, char **argv)
 
   /* The fallback: the GPU failing mid-count (the third of four strips),
    * and at the first rectangle mapped; whole, 12 MP RGB in five bands:
-   * after one band is written back, and after four. */
-  for (int when = 0; when < (quick ? 0 : 2); when++)
+   * after one band is written back, and after four; from page-locked
+   * memory (three bands, straight to the caller's rows): after one band
+   * is sent back, and after two. */
+  for (int when = 0; when < (quick ? 0 : 4); when++)
     {
-      int w = 4000, h = 3000;
+      static const char *const whens[] = {
+        "after one band", "after four bands", "page-locked, after one band",
+        "page-locked, after two bands"
+      };
+      static const int after[] = { 1, 4, 1, 2 };
+      int w = 4000, h = 3000, locked = when >= 2;
       gh_clahe_params p = { 2.0, 8, 8, GH_EQUALIZE_CHANNELS };
       size_t bytes = (size_t) w * h * 3;
       uint8_t *img = (uint8_t *) malloc (bytes);
@@ -221,23 +242,20 @@ main (int argc, char **argv)
       gh_error err;
       for (size_t i = 0; i < bytes; i++)
         img[i] = (uint8_t) (test_below (3) ? (i / 3) % 251 : test_below (256));
-      e = cuda_engine (when ? 4 : 1);
+      e = cuda_engine (after[when]);
       CHECK (clahe_whole (e, &p, GH_LAYOUT_RGB, GH_LUMINANCE_PERCEPTUAL, img,
-                          w, h, 3, a, &err)
+                          w, h, 3, locked, a, &err)
                == GH_OK,
              "GPU CLAHE, whole: %s", err.message);
       CHECK (clahe_whole (NULL, &p, GH_LAYOUT_RGB, GH_LUMINANCE_PERCEPTUAL,
-                          img, w, h, 3, b, &err)
+                          img, w, h, 3, 0, b, &err)
                == GH_OK,
              "CPU CLAHE, whole: %s", err.message);
       CHECK (!memcmp (a, b, bytes),
-             "after a GPU failure %s, the CPU's result differs",
-             when ? "after four bands" : "after one band");
+             "after a GPU failure %s, the CPU's result differs", whens[when]);
       CHECK (gh_engine_gpu_failed (e) && gh_engine_fallback_reason (e),
-             "a GPU failure %s was not told",
-             when ? "after four bands" : "after one band");
-      printf ("whole, failure %s: %s\n",
-              when ? "after four bands" : "after one band",
+             "a GPU failure %s was not told", whens[when]);
+      printf ("whole, failure %s: %s\n", whens[when],
               gh_engine_fallback_reason (e) ? gh_engine_fallback_reason (e)
                                             : "(nothing told)");
       gh_engine_destroy (e);

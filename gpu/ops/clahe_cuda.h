@@ -21,13 +21,14 @@
  *       padding rows' sources in the last tile row), in place: counts,
  *       mappings (clip count `limit`, as clahe_map.c's) and interpolation
  *       on the device, the copies by `pool`'s threads; `space` keeps the
- *       device and pinned buffers between calls (gh_clahe_space_free).
- *       check (arg, &err) is asked before each band is written back (the
- *       engine's injected failures).  On a failure rows 0..done-1 hold
- *       their result, the others are untouched, and `hist` has the counts
- *       of rows 0..counted-1's tile rows (counted >= done, a multiple of
- *       the tile height or the image's), the rest of it as it was; the
- *       space is freed.
+ *       device and pinned buffers between calls (gh_clahe_space_free);
+ *       page-locked `pixels` are copied straight from and back to, with
+ *       no staging.  check (arg, &err) is asked before each band is
+ *       written back (the engine's injected failures).  On a failure rows
+ *       0..done-1 hold their result, the others are untouched, and `hist`
+ *       has the counts of rows 0..counted-1's tile rows (counted >= done,
+ *       a multiple of the tile height or the image's), the rest of it as
+ *       it was; the space is freed.
  */
 #ifndef GH_CLAHE_CUDA_H
 #define GH_CLAHE_CUDA_H
