@@ -1,9 +1,11 @@
 /* clahe_bench.c — CLAHE's timings (clahe_bench.h).  Two calls: in strips,
  * what a host streaming its tiles does (the tile histograms fed in strips
  * of 256 rows, the mappings made, the image mapped in the same strips at
- * their places), and whole, the image in memory (gh_clahe_image).  Median
- * of `repeat` calls; the GPU engine is started before timing (its start-up
- * is the histogram benchmark's business). */
+ * their places), and whole, the image in memory (gh_clahe_image), on the
+ * GPU from ordinary memory and from page-locked memory
+ * (gh_engine_alloc_host's, what a host may pass to skip the staging).
+ * Median of `repeat` calls; the GPU engine is started before timing (its
+ * start-up is the histogram benchmark's business). */
 #include "clahe_bench.h"
 
 #include "gpu_histogram.h"
@@ -132,16 +134,21 @@ clahe_bench (const char *const *files, int n, int repeat, int threads,
     }
   printf ("== CLAHE (8x8 tiles, clip limit 2, each channel), median of %d "
           "calls, ms: in strips, total (tile histograms + mappings, "
-          "interpolation); whole (gh_clahe_image); the CPU's engine: %s\n",
+          "interpolation); whole (gh_clahe_image; gpu locked: the image in "
+          "page-locked memory, its allocation and free apart); the CPU's "
+          "engine: %s\n",
           repeat, gh_engine_backend_name (cpu));
   for (int f = 0; f < n && rc == 0; f++)
     {
       pnm_image im;
       char msg[256];
-      uint8_t *src = NULL, *out[4] = { NULL, NULL, NULL, NULL };
+      uint8_t *src = NULL, *out[5] = { NULL, NULL, NULL, NULL, NULL };
       size_t bytes;
-      /* CPU strips, GPU strips, CPU whole, GPU whole. */
-      timing t[4] = { { 0, 0, 0 }, { 0, 0, 0 }, { 0, 0, 0 }, { 0, 0, 0 } };
+      /* CPU strips, GPU strips, CPU whole, GPU whole, GPU whole from
+       * page-locked memory. */
+      timing t[5] = { { 0, 0, 0 }, { 0, 0, 0 }, { 0, 0, 0 }, { 0, 0, 0 },
+                      { 0, 0, 0 } };
+      double alloc = 0;
       int same = 1;
 
       if (pnm_open (files[f], &im, msg, sizeof msg))
@@ -154,19 +161,29 @@ clahe_bench (const char *const *files, int n, int repeat, int threads,
       src = malloc (bytes);
       for (int i = 0; i < 4; i++)
         out[i] = malloc (bytes);
+      if (gpu)
+        {
+          /* The page-locked buffer's own cost: a host pays it once per
+           * buffer it keeps, or per image if it allocates each. */
+          double t0 = now_seconds ();
+          out[4] = gh_engine_alloc_host (gpu, bytes);
+          alloc = now_seconds () - t0;
+        }
       if (!src || !out[0] || !out[1] || !out[2] || !out[3]
-          || pnm_read_rows (&im, src, im.height))
+          || (gpu && !out[4]) || pnm_read_rows (&im, src, im.height))
         {
           fprintf (stderr, "%s: cannot read it into memory\n", files[f]);
           rc = -1;
         }
-      for (int i = 0; i < 4 && rc == 0; i++)
+      for (int i = 0; i < 5 && rc == 0; i++)
         {
           gh_engine *e = i % 2 ? gpu : cpu;
-          if (!e || (gpu_whole_only && i != 3))
+          if (i == 4)
+            e = gpu;
+          if (!e || (gpu_whole_only && i < 3))
             continue;
           rc = clahe_median (e, src, out[i], im.width, im.height, im.depth,
-                             i / 2, repeat, &t[i]);
+                             i >= 2, repeat, &t[i]);
           if (rc == 0 && !gpu_whole_only && memcmp (out[0], out[i], bytes))
             same = 0;
         }
@@ -182,19 +199,25 @@ clahe_bench (const char *const *files, int n, int repeat, int threads,
                     t[1].count * 1e3, t[1].map * 1e3);
           printf ("; whole: cpu %.2f", t[2].total * 1e3);
           if (gpu)
-            printf (", gpu %.2f, %.1fx", t[3].total * 1e3,
-                    t[2].total / t[3].total);
+            printf (", gpu %.2f, %.1fx; gpu locked %.2f (allocated in "
+                    "%.2f)",
+                    t[3].total * 1e3, t[2].total / t[3].total,
+                    t[4].total * 1e3, alloc * 1e3);
           printf ("; same bytes: %s\n", same ? "yes" : "NO");
-          printf ("clahe-row,%s,%zu,%zu,%d,%.3f,%.3f,%.3f,%.3f,%d\n",
+          printf ("clahe-row,%s,%zu,%zu,%d,%.3f,%.3f,%.3f,%.3f,%d,%.3f,"
+                  "%.3f\n",
                   files[f], im.width, im.height, im.depth, t[0].total * 1e3,
                   gpu ? t[1].total * 1e3 : -1.0, t[2].total * 1e3,
-                  gpu ? t[3].total * 1e3 : -1.0, same);
+                  gpu ? t[3].total * 1e3 : -1.0, same,
+                  gpu ? t[4].total * 1e3 : -1.0, gpu ? alloc * 1e3 : -1.0);
           if (!same)
             rc = -1;
         }
       free (src);
       for (int i = 0; i < 4; i++)
         free (out[i]);
+      if (gpu)
+        gh_engine_free_host (gpu, out[4]);
       pnm_close (&im);
     }
   gh_engine_destroy (cpu);

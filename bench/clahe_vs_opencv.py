@@ -4,7 +4,9 @@ createCLAHE(2.0, (8, 8)).apply on the CPU (RGB as split, apply per
 channel, merge) and, when this OpenCV has CUDA
 and a device, cv2.cuda's CLAHE (uploads and downloads included, and without
 them); then the engine's CPU and GPU CLAHE on the same files
-(gpu-histogram-bench --clahe), printed side by side.
+(gpu-histogram-bench --clahe), printed side by side; the engine's GPU
+whole call from ordinary (pageable) memory and from page-locked memory
+(gh_engine_alloc_host; its allocation timed apart), on the same bytes.
 
     python3 bench/clahe_vs_opencv.py BENCH_EXE PHOTO [repeat]
                                      [--threads T[,T...]] [--rounds N]
@@ -73,7 +75,8 @@ def opencv_cuda(img, repeat):
 
 
 def engine_cpu_gpu(exe, files, repeat, threads):
-    """{image name: (CPU ms, GPU ms or -1, CPU whole ms, GPU whole ms or -1)}
+    """{image name: (CPU ms, GPU ms or -1, CPU whole ms, GPU whole ms or -1,
+    GPU whole from page-locked memory ms or -1, its allocation ms or -1)}
     from one run of the benchmark (in strips, then gh_clahe_image)."""
     args = [exe, "--repeat", str(repeat), "--threads", str(threads)]
     for f in files:
@@ -86,8 +89,10 @@ def engine_cpu_gpu(exe, files, repeat, threads):
     rows = {}
     for line in p.stdout.splitlines():
         if line.startswith("clahe-row,"):
-            _, f, w, h, d, cpu, gpu, cpu_whole, gpu_whole, _same = line.split(",")
-            rows[files[f]] = (float(cpu), float(gpu), float(cpu_whole), float(gpu_whole))
+            _, f, w, h, d, cpu, gpu, cpu_whole, gpu_whole, _same, locked, alloc = \
+                line.split(",")
+            rows[files[f]] = (float(cpu), float(gpu), float(cpu_whole), float(gpu_whole),
+                              float(locked), float(alloc))
     return rows
 
 
@@ -110,7 +115,9 @@ def main():
         suffix = "" if size == "4000x3000" else f"-{size}"
         images["gray" + suffix] = cv2.cvtColor(rgb, cv2.COLOR_RGB2GRAY)
         images["rgb" + suffix] = np.ascontiguousarray(rgb)
-    best = {}  # (threads, image) -> [OpenCV CPU, engine CPU, GPU, CPU whole, GPU whole]
+    # (threads, image) -> [OpenCV CPU, engine CPU, GPU, CPU whole, GPU whole,
+    # GPU whole page-locked, its allocation]
+    best = {}
     with tempfile.TemporaryDirectory() as tmp:
         files = {}
         for name, img in images.items():
@@ -133,20 +140,25 @@ def main():
     print("(engine: in strips of 256 rows, and whole: gh_clahe_image on the image in memory)")
     print(f"{'image':14} {'threads':>7} {'OpenCV CPU':>11} {'OpenCV CUDA':>20} {'engine CPU':>11} "
           f"{'CPU/OpenCV':>10} {'engine GPU':>11} {'GPU vs OpenCV CPU':>18} "
-          f"{'CPU whole':>10} {'GPU whole':>10} {'whole GPU vs OpenCV CPU':>24}")
+          f"{'CPU whole':>10} {'GPU whole':>10} {'whole GPU vs OpenCV CPU':>24} "
+          f"{'GPU locked':>10} {'locked vs OpenCV CPU':>21} {'lock alloc':>10}")
     for t in thread_counts:
         for name, img in images.items():
-            cv_cpu, cpu, gpu, cpu_whole, gpu_whole = best[(t, name)]
+            cv_cpu, cpu, gpu, cpu_whole, gpu_whole, locked, alloc = best[(t, name)]
             cuda = opencv_cuda(img, a.repeat)
             cuda_s = "n/a" if cuda is None else f"{cuda[0]:.1f} ({cuda[1]:.1f} kernels)"
             gpu_s = "n/a" if gpu < 0 else f"{gpu:.1f}"
             ratio = "n/a" if gpu < 0 else f"{cv_cpu / gpu:.1f}x"
             whole_s = "n/a" if gpu_whole < 0 else f"{gpu_whole:.2f}"
             whole_ratio = "n/a" if gpu_whole < 0 else f"{cv_cpu / gpu_whole:.1f}x"
+            locked_s = "n/a" if locked < 0 else f"{locked:.2f}"
+            locked_ratio = "n/a" if locked < 0 else f"{cv_cpu / locked:.1f}x"
+            alloc_s = "n/a" if alloc < 0 else f"{alloc:.2f}"
             threads = t if t > 0 else default_threads
             print(f"{name:14} {threads:7} {cv_cpu:11.1f} {cuda_s:>20} {cpu:11.1f} "
                   f"{cpu / cv_cpu:9.2f}x {gpu_s:>11} {ratio:>18} "
-                  f"{cpu_whole:10.2f} {whole_s:>10} {whole_ratio:>24}")
+                  f"{cpu_whole:10.2f} {whole_s:>10} {whole_ratio:>24} "
+                  f"{locked_s:>10} {locked_ratio:>21} {alloc_s:>10}")
 
 
 if __name__ == "__main__":
