@@ -532,17 +532,19 @@ fill_words (uint32_t *p, size_t n, uint32_t v)
 }
 
 /* One launch over 300 M equal pixels, with alpha and a mask (R = G = B =
- * A = 200) or opaque without one: each block handles over 2 M pixels, so
- * the shared-memory kernels must empty their 32-bit sums into the 64-bit
- * result on the way (sums here pass 2^43).  The global kernel has no
- * 32-bit sums to empty. */
+ * A = 200) or opaque without one, either luminance rule: each block
+ * handles over 2 M pixels, so the shared-memory kernels must empty their
+ * 32-bit sums (and counts) into the 64-bit result on the way (sums here
+ * pass 2^43).  The global kernel has no 32-bit sums to empty. */
 static void
-check_big_launch (gh_variant v, bool mask)
+check_big_launch (gh_variant v, bool mask, bool lin)
 {
   const size_t n = 300u << 20;
   const uint32_t pixel = mask ? 0xc8c8c8c8u : 0xffc8c8c8u;
-  const gh_launch_kind kind = { GH_LAYOUT_RGBA, mask, false,
-                                GH_LUMINANCE_PERCEPTUAL };
+  const gh_launch_kind kind
+    = { GH_LAYOUT_RGBA, mask, false,
+        lin ? GH_LUMINANCE_LINEAR : GH_LUMINANCE_PERCEPTUAL };
+  const int lin_bin = gh_luminance_bin_linear (200, 200, 200);
   uint8_t *pix = NULL, *m = NULL;
   unsigned long long *sums = NULL, got[GH_NUM_CHANNELS * 256];
   cudaError_t e;
@@ -572,9 +574,12 @@ check_big_launch (gh_variant v, bool mask)
         = (unsigned long long) n
           * (c == GH_CHANNEL_ALPHA ? (mask ? 255 : 1)
                                    : (mask ? 200 * 255 : 255));
-      int bin = c == GH_CHANNEL_ALPHA && !mask ? 255 : 200;
-      CHECK (got[c * 256 + bin] == want, "%s%s channel %d: %llu, want %llu",
-             gh_variant_name (v), mask ? " (mask)" : "", c,
+      int bin = c == GH_CHANNEL_ALPHA && !mask ? 255
+                : c == GH_CHANNEL_LUMINANCE && lin ? lin_bin
+                : 200;
+      CHECK (got[c * 256 + bin] == want,
+             "%s%s%s channel %d: %llu, want %llu", gh_variant_name (v),
+             mask ? " (mask)" : "", lin ? " (GIMP 3)" : "", c,
              got[c * 256 + bin], want);
     }
   cudaFree (pix);
@@ -681,12 +686,8 @@ static void
 run_checks (void)
 {
   gh_smem_budget b = budget ();
-  const gh_launch_kind weighted = { GH_LAYOUT_RGBA, true, false,
-                                    GH_LUMINANCE_PERCEPTUAL };
   const gh_launch_kind raw = { GH_LAYOUT_RGBA, false, true,
                                GH_LUMINANCE_PERCEPTUAL };
-  const gh_launch_kind opaque = { GH_LAYOUT_RGBA, false, false,
-                                  GH_LUMINANCE_PERCEPTUAL };
   printf ("== shared memory: %zu bytes a block, %zu a multiprocessor "
           "(cap %zu)\n",
           b.per_block, b.per_sm, cap);
@@ -707,11 +708,20 @@ run_checks (void)
         check_raw ((gh_variant) v);
       if (quick || v == GH_VARIANT_GLOBAL)
         continue;
-      if (gh_variant_fits ((gh_variant) v, &weighted, &b))
-        check_big_launch ((gh_variant) v, true);
-      if (v != GH_VARIANT_PACKED
-          && gh_variant_fits ((gh_variant) v, &opaque, &b))
-        check_big_launch ((gh_variant) v, false);
+      for (int lin = 0; lin <= 1; lin++)
+        {
+          const gh_luminance rule
+            = lin ? GH_LUMINANCE_LINEAR : GH_LUMINANCE_PERCEPTUAL;
+          const gh_launch_kind weighted
+            = { GH_LAYOUT_RGBA, true, false, rule };
+          const gh_launch_kind opaque
+            = { GH_LAYOUT_RGBA, false, false, rule };
+          if (gh_variant_fits ((gh_variant) v, &weighted, &b))
+            check_big_launch ((gh_variant) v, true, lin);
+          if (v != GH_VARIANT_PACKED
+              && gh_variant_fits ((gh_variant) v, &opaque, &b))
+            check_big_launch ((gh_variant) v, false, lin);
+        }
     }
   check_pinned ();
   check_float ();
