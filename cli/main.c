@@ -247,7 +247,10 @@ worker (void *arg)
       i = run->stop ? run->o->n_inputs : run->next++;
       pthread_mutex_unlock (&run->lock);
       if (i >= run->o->n_inputs)
-        return NULL;
+        {
+          cli_image_thread_done ();
+          return NULL;
+        }
       f = &run->files[i];
       if (run->workers > 1 && (out = open_memstream (&f->out, &f->out_len))
           && (err = open_memstream (&f->err, &f->err_len)))
