@@ -27,6 +27,7 @@ typedef struct {
   struct jpeg_error_mgr mgr;
   jmp_buf back;
   const char *path; /* whose warnings are said; NULL: quiet */
+  int decoding;     /* the headers are read */
   char why[JMSG_LENGTH_MAX];
 } jpeg_errors;
 
@@ -48,7 +49,8 @@ fail (j_common_ptr c)
 }
 
 /* libjpeg's warnings.  Damaged data (a truncated file, a corrupt segment)
- * fails, as part of the pixels would be made up; the others are said once,
+ * fails while decoding, as part of the pixels would be made up (in the
+ * headers, the error that follows says more); the others are said once,
  * as libjpeg's own handler does. */
 static void
 warn (j_common_ptr c, int level)
@@ -64,7 +66,8 @@ warn (j_common_ptr c, int level)
     case JWRN_HIT_MARKER:
     case JWRN_HUFF_BAD_CODE:
     case JWRN_MUST_RESYNC:
-      fail (c);
+      if (e->decoding)
+        fail (c);
       break;
     default:
       if (e->path && !c->err->num_warnings)
@@ -83,6 +86,7 @@ errors_init (jpeg_errors *e, const char *path)
   e->mgr.error_exit = fail;
   e->mgr.emit_message = warn;
   e->path = path;
+  e->decoding = 0;
   e->why[0] = '\0';
   return &e->mgr;
 }
@@ -195,6 +199,7 @@ cli_jpeg_open (const char *path, cli_image *im)
   if (!ours (&d))
     goto out;
   d.dct_method = JDCT_FLOAT; /* jpg-load's */
+  e.decoding = 1;
   jpeg_start_decompress (&d);
   if (!(jpeg = calloc (1, sizeof *jpeg)))
     {
