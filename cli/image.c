@@ -173,6 +173,22 @@ cli_image_read_rows (cli_image *im, void *buf, size_t rows)
   return 0;
 }
 
+const void *
+cli_image_held_rows (cli_image *im, size_t rows)
+{
+#ifdef GH_HAVE_JPEG
+  if (im->jpeg && im->next_row + rows <= im->height)
+    {
+      const void *p = cli_jpeg_rows (im);
+      im->next_row += rows;
+      return p;
+    }
+#endif
+  (void) im;
+  (void) rows;
+  return NULL;
+}
+
 int
 cli_image_rewind (cli_image *im)
 {

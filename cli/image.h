@@ -51,6 +51,10 @@ int cli_image_open (const char *path, cli_image *im);
 /* The size from the file's header, without reading its pixels. */
 int cli_image_size (const char *path, size_t *width, size_t *height);
 int cli_image_read_rows (cli_image *im, void *buf, size_t rows);
+/* The next `rows` rows where `im` holds them (a JPEG read by libjpeg),
+ * moving on as cli_image_read_rows does; NULL where they must be read
+ * (nothing moved). */
+const void *cli_image_held_rows (cli_image *im, size_t rows);
 int cli_image_rewind (cli_image *im);
 void cli_image_close (cli_image *im);
 /* Frees what this thread kept for its next image. */

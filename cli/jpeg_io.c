@@ -250,11 +250,16 @@ cli_jpeg_size (const char *path, size_t *width, size_t *height)
   return rc;
 }
 
+const unsigned char *
+cli_jpeg_rows (const cli_image *im)
+{
+  return im->jpeg->pixels + im->next_row * im->row_bytes;
+}
+
 void
 cli_jpeg_read_rows (cli_image *im, void *buf, size_t rows)
 {
-  memcpy (buf, im->jpeg->pixels + im->next_row * im->row_bytes,
-          rows * im->row_bytes);
+  memcpy (buf, cli_jpeg_rows (im), rows * im->row_bytes);
 }
 
 void

@@ -32,6 +32,8 @@ int cli_jpeg_open (const char *path, cli_image *im);
 int cli_jpeg_size (const char *path, size_t *width, size_t *height);
 /* The next `rows` rows of `im`, from im->next_row. */
 void cli_jpeg_read_rows (cli_image *im, void *buf, size_t rows);
+/* Where they are held. */
+const unsigned char *cli_jpeg_rows (const cli_image *im);
 void cli_jpeg_close (cli_jpeg_image *jpeg);
 /* Frees the decoding buffer this thread keeps for its next file. */
 void cli_jpeg_thread_done (void);

@@ -27,6 +27,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <unistd.h>
+#ifdef __GLIBC__
+#include <malloc.h>
+#endif
 
 /* Where the time goes (--timings): reading and decoding the files, and
  * the rest of writing results; the engine keeps its own
@@ -298,6 +301,20 @@ run_workers (cli_run *run)
       print_file (&run->files[i]);
 }
 
+/* Memory freed after a file kept for the next: glibc would return the
+ * buffers of 32 MB and less to the kernel and map them afresh (libjpeg's
+ * coefficients of a photo being encoded, 24 MB a channel), a page fault
+ * each 4 KB: on a folder of 12 MP photos 12,000 a photo, 0.025 s of the
+ * CLI's 0.28 s of CPU.  What is kept is at most what a file used. */
+static void
+keep_freed_memory (void)
+{
+#ifdef __GLIBC__
+  mallopt (M_MMAP_THRESHOLD, 32 << 20); /* glibc's largest */
+  mallopt (M_TRIM_THRESHOLD, 1 << 30);
+#endif
+}
+
 int
 main (int argc, char **argv)
 {
@@ -312,6 +329,7 @@ main (int argc, char **argv)
       return rc < 0 ? 0 : rc;
     }
   run.o = &o;
+  keep_freed_memory ();
   pthread_mutex_init (&run.lock, NULL);
   if (!(run.files = calloc ((size_t) o.n_inputs, sizeof *run.files)))
     {
