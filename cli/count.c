@@ -30,17 +30,23 @@ cli_now (void)
   return (double) ts.tv_sec + (double) ts.tv_nsec * 1e-9;
 }
 
-/* The rows of the next strip of `im` (and `mask`) into the buffers.  The
- * mask is read as bytes and, for a float image, widened in place to the
- * image's sample type (the engine's rule), from the last so nothing is
- * overwritten before it is read. */
+/* The rows of the next strip of `im` (and `mask`): *pixels where `im`
+ * holds them, else read into `buf`.  The mask is read as bytes and, for a
+ * float image, widened in place to the image's sample type (the engine's
+ * rule), from the last so nothing is overwritten before it is read. */
 static int
-read_strip (cli_image *im, void *buf, cli_image *mask, void *mbuf,
-            size_t rows, double *decode)
+read_strip (cli_image *im, void *buf, const void **pixels, cli_image *mask,
+            void *mbuf, size_t rows, double *decode)
 {
   double t = cli_now ();
-  int rc = cli_image_read_rows (im, buf, rows)
-           || (mask && cli_image_read_rows (mask, mbuf, rows));
+  int rc = 0;
+
+  if (!(*pixels = cli_image_held_rows (im, rows)))
+    {
+      rc = cli_image_read_rows (im, buf, rows);
+      *pixels = buf;
+    }
+  rc = rc || (mask && cli_image_read_rows (mask, mbuf, rows));
 
   if (!rc && mask && im->sample == GH_SAMPLE_F32)
     for (size_t i = mask->width * rows; i-- > 0;)
@@ -73,9 +79,9 @@ count_locked (gh_engine *engine, cli_image *im, cli_image *mask,
     {
       size_t rows = im->height - y < CLI_STRIP_ROWS ? im->height - y
                                                     : CLI_STRIP_ROWS;
-      gh_piece piece = { buf, im->width, rows, im->row_bytes, mbuf,
+      gh_piece piece = { NULL, im->width, rows, im->row_bytes, mbuf,
                          im->width * msample };
-      if (read_strip (im, buf, mask, mbuf, rows, decode))
+      if (read_strip (im, buf, &piece.pixels, mask, mbuf, rows, decode))
         goto out;
       if (gh_engine_feed (engine, &piece, &err) != GH_OK)
         goto fail;
@@ -141,9 +147,10 @@ clahe_pass_locked (gh_engine *engine, const gh_clahe_params *params,
     {
       size_t rows = im->height - y < CLI_STRIP_ROWS ? im->height - y
                                                     : CLI_STRIP_ROWS;
-      if (read_strip (im, buf, NULL, NULL, rows, decode))
+      const void *pixels;
+      if (read_strip (im, buf, &pixels, NULL, NULL, rows, decode))
         goto out;
-      if (gh_clahe_feed (*clahe, buf, y, rows, im->row_bytes, &err)
+      if (gh_clahe_feed (*clahe, pixels, y, rows, im->row_bytes, &err)
           != GH_OK)
         goto fail;
     }

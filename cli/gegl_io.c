@@ -7,10 +7,6 @@
 #include <gegl-plugin.h> /* gegl_operation_handlers_get_loader / _saver */
 #include <gegl.h>
 #include <stdio.h>
-#ifdef GH_HAVE_JPEG
-#include <jpeglib.h>
-#include <setjmp.h>
-#endif
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -74,21 +70,12 @@ start_gegl (void)
     }
 }
 
-/* `path`'s extension, its dot included (image.c has checked it). */
-static const char *
-extension (const char *path)
-{
-  const char *slash = strrchr (path, '/');
-
-  return strrchr (slash ? slash + 1 : path, '.');
-}
-
 /* The operation GEGL has for `path`'s extension, or NULL (said when
  * `say`). */
 static const char *
 handler (const char *path, int save, int say)
 {
-  const char *ext = extension (path);
+  const char *ext = cli_extension (path);
   const char *op;
 
   start_gegl ();
@@ -114,57 +101,6 @@ rows_format (int gray, int alpha, gh_sample sample, const Babl *space)
   return babl_format_with_space (name, space);
 }
 
-#ifdef GH_HAVE_JPEG
-/* libjpeg's errors returned to jpeg_readable, not exiting. */
-typedef struct {
-  struct jpeg_error_mgr mgr;
-  jmp_buf back;
-} jpeg_errors;
-
-static void
-jpeg_fail (j_common_ptr cinfo)
-{
-  longjmp (((jpeg_errors *) cinfo->err)->back, 1);
-}
-
-/* GEGL's loader says the warnings again. */
-static void
-jpeg_quiet (j_common_ptr cinfo)
-{
-  (void) cinfo;
-}
-
-/* Whether libjpeg reads the headers of `path`, a JPEG by its name (else
- * why, in `why`): GEGL's JPEG loader keeps libjpeg's default error
- * handler, which exits the process on a file it cannot read, and every
- * file in flight would go with it. */
-static int
-jpeg_readable (const char *path, char why[JMSG_LENGTH_MAX])
-{
-  struct jpeg_decompress_struct d;
-  jpeg_errors e;
-  FILE *f = fopen (path, "rb");
-  volatile int ok = 0;
-
-  if (!f)
-    return 1; /* GEGL's loader says why */
-  d.err = jpeg_std_error (&e.mgr);
-  e.mgr.error_exit = jpeg_fail;
-  e.mgr.output_message = jpeg_quiet;
-  jpeg_create_decompress (&d);
-  if (!setjmp (e.back))
-    {
-      jpeg_stdio_src (&d, f);
-      jpeg_read_header (&d, TRUE);
-      ok = 1;
-    }
-  else
-    e.mgr.format_message ((j_common_ptr) &d, why);
-  jpeg_destroy_decompress (&d);
-  fclose (f);
-  return ok;
-}
-#endif
 
 /* A loader node for `path` in `graph`, or NULL (said when `say`: quiet
  * for a header read ahead of the file's turn). */
@@ -182,18 +118,6 @@ loader (GeglNode *graph, const char *path, int say)
     }
   if (!(op = handler (path, 0, say)))
     return NULL;
-#ifdef GH_HAVE_JPEG
-  {
-    char why[JMSG_LENGTH_MAX];
-    if (!strcmp (op, "gegl:jpg-load") && !jpeg_readable (path, why))
-      {
-        if (say)
-          fprintf (cli_err (), "cannot read %s: not a valid %s file (%s)\n",
-                   path, extension (path) + 1, why);
-        return NULL;
-      }
-  }
-#endif
   return gegl_node_new_child (graph, "operation", op, "path", path, NULL);
 }
 
@@ -242,7 +166,7 @@ cli_gegl_open (const char *path, cli_image *im)
   if (warnings || !r || r->width <= 0 || r->height <= 0 || r->x || r->y)
     {
       fprintf (cli_err (), "cannot read %s: not a valid %s file\n", path,
-               extension (path) + 1);
+               cli_extension (path) + 1);
       g_clear_object (&buffer);
       return -1;
     }

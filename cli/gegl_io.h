@@ -1,6 +1,6 @@
 /* gegl_io.h — the CLI's images in the formats GEGL loads and saves (PNG,
  * JPEG, TIFF, WebP), behind image.h, which calls these where the build
- * has GEGL (GH_HAVE_GEGL).  A file is loaded whole into a GeglBuffer by
+ * has GEGL (GH_HAVE_GEGL), for JPEGs those that jpeg_io.h leaves.  A file is loaded whole into a GeglBuffer by
  * its loader and read from it a strip of rows at a time; a result is set
  * into a GeglBuffer of the input's stored format (bit depth and colour
  * space, hence the ICC profile where the saver writes one) a strip at a
@@ -8,10 +8,11 @@
  * beside the target, then renamed over it (io/whole.h).  GEGL is started
  * on the first call.
  *
- * A JPEG whose headers libjpeg cannot read is refused before GEGL's
- * loader sees it (where built with libjpeg: GH_HAVE_JPEG): that loader
- * exits the process on it.  Each call says what went wrong on stderr
- * (streams.h) and returns -1; GEGL may be used from several threads.
+ * A JPEG whose headers libjpeg cannot read is refused by jpeg_io.c
+ * before GEGL's loader sees it (where built with libjpeg: GH_HAVE_JPEG):
+ * that loader exits the process on it.  Each call says what went wrong
+ * on stderr (streams.h) and returns -1; GEGL may be used from several
+ * threads.
  */
 #ifndef CLI_GEGL_IO_H
 #define CLI_GEGL_IO_H

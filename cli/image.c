@@ -1,10 +1,14 @@
 /* image.c — the CLI's images (image.h): the format by the file's
- * extension, netpbm here, the others in gegl_io.c. */
+ * extension, netpbm here, JPEG in jpeg_io.c where it can, the others in
+ * gegl_io.c. */
 #include "image.h"
 #include "streams.h"
 
 #ifdef GH_HAVE_GEGL
 #include "gegl_io.h"
+#endif
+#ifdef GH_HAVE_JPEG
+#include "jpeg_io.h"
 #endif
 
 #include <errno.h>
@@ -32,17 +36,36 @@ listed (const char *ext, const char *const *list, size_t n)
   return 0;
 }
 
+const char *
+cli_extension (const char *path)
+{
+  const char *slash = strrchr (path, '/');
+
+  return strrchr (slash ? slash + 1 : path, '.');
+}
+
 /* The format `path`'s extension names; netpbm when it has none. */
 static file_format
 format_of (const char *path)
 {
-  const char *slash = strrchr (path, '/');
-  const char *dot = strrchr (slash ? slash + 1 : path, '.');
+  const char *dot = cli_extension (path);
 
   if (!dot || listed (dot, netpbm_extensions, 4))
     return FORMAT_NETPBM;
   return listed (dot, gegl_extensions, 6) ? FORMAT_GEGL : FORMAT_UNKNOWN;
 }
+
+#ifdef GH_HAVE_JPEG
+/* Whether `path` names a JPEG. */
+static int
+is_jpeg (const char *path)
+{
+  static const char *const jpeg_extensions[] = { ".jpg", ".jpeg" };
+  const char *dot = cli_extension (path);
+
+  return dot && listed (dot, jpeg_extensions, 2);
+}
+#endif
 
 #ifndef GH_HAVE_GEGL
 /* The message of a build without GEGL for a file in one of its formats. */
@@ -88,6 +111,14 @@ cli_image_open (const char *path, cli_image *im)
   memset (im, 0, sizeof *im);
   if (f != FORMAT_GEGL)
     return open_netpbm (path, im, f == FORMAT_UNKNOWN);
+#ifdef GH_HAVE_JPEG
+  if (is_jpeg (path))
+    {
+      int rc = cli_jpeg_open (path, im);
+      if (rc <= 0)
+        return rc;
+    }
+#endif
 #ifdef GH_HAVE_GEGL
   return cli_gegl_open (path, im);
 #else
@@ -101,6 +132,10 @@ cli_image_size (const char *path, size_t *width, size_t *height)
   pnm_image pnm;
   char msg[256];
 
+#ifdef GH_HAVE_JPEG
+  if (is_jpeg (path))
+    return cli_jpeg_size (path, width, height);
+#endif
   if (format_of (path) == FORMAT_GEGL)
 #ifdef GH_HAVE_GEGL
     return cli_gegl_size (path, width, height);
@@ -120,6 +155,11 @@ cli_image_read_rows (cli_image *im, void *buf, size_t rows)
 {
   int rc = im->next_row + rows > im->height;
 
+#ifdef GH_HAVE_JPEG
+  if (!rc && im->jpeg)
+    cli_jpeg_read_rows (im, buf, rows);
+  else
+#endif
 #ifdef GH_HAVE_GEGL
   if (!rc && im->gegl)
     cli_gegl_read_rows (im, buf, rows);
@@ -133,11 +173,27 @@ cli_image_read_rows (cli_image *im, void *buf, size_t rows)
   return 0;
 }
 
+const void *
+cli_image_held_rows (cli_image *im, size_t rows)
+{
+#ifdef GH_HAVE_JPEG
+  if (im->jpeg && im->next_row + rows <= im->height)
+    {
+      const void *p = cli_jpeg_rows (im);
+      im->next_row += rows;
+      return p;
+    }
+#endif
+  (void) im;
+  (void) rows;
+  return NULL;
+}
+
 int
 cli_image_rewind (cli_image *im)
 {
   im->next_row = 0;
-  if (!im->gegl && pnm_rewind (&im->pnm))
+  if (!im->gegl && !im->jpeg && pnm_rewind (&im->pnm))
     return fprintf (cli_err (), "cannot read the image again\n"), -1;
   return 0;
 }
@@ -148,8 +204,20 @@ cli_image_close (cli_image *im)
 #ifdef GH_HAVE_GEGL
   cli_gegl_close (im->gegl);
 #endif
+#ifdef GH_HAVE_JPEG
+  cli_jpeg_close (im->jpeg);
+#endif
   im->gegl = NULL;
+  im->jpeg = NULL;
   pnm_close (&im->pnm);
+}
+
+void
+cli_image_thread_done (void)
+{
+#ifdef GH_HAVE_JPEG
+  cli_jpeg_thread_done ();
+#endif
 }
 
 /* The netpbm header for `im`: its own, or one made for a file of another
@@ -160,7 +228,7 @@ netpbm_header (const cli_image *im, pnm_image *h)
   static const char *const tupltypes[] = { "", "GRAYSCALE", "GRAYSCALE_ALPHA",
                                            "RGB", "RGB_ALPHA" };
 
-  if (!im->gegl)
+  if (!im->gegl && !im->jpeg)
     {
       *h = im->pnm;
       return;
@@ -188,6 +256,10 @@ cli_output_open (cli_output *out, const char *path, const cli_image *im,
     return fprintf (cli_err (), "cannot write %s: its extension is none of "
                             ".pgm, .ppm, .pnm, .pam, %s\n", path, gegl_list),
            -1;
+#ifdef GH_HAVE_JPEG
+  if (is_jpeg (path) && cli_jpeg_writes (im))
+    return cli_jpeg_output_open (out, im, quality);
+#endif
   if (f == FORMAT_GEGL)
 #ifdef GH_HAVE_GEGL
     return cli_gegl_output_open (out, im, quality);
@@ -216,6 +288,14 @@ cli_output_open (cli_output *out, const char *path, const cli_image *im,
 int
 cli_output_write_rows (cli_output *out, const void *buf, size_t rows)
 {
+#ifdef GH_HAVE_JPEG
+  if (out->jpeg)
+    {
+      if (cli_jpeg_output_write_rows (out, buf, rows))
+        return -1;
+    }
+  else
+#endif
 #ifdef GH_HAVE_GEGL
   if (out->gegl)
     cli_gegl_output_write_rows (out, buf, rows);
@@ -235,6 +315,10 @@ cli_output_close (cli_output *out, int ok)
 {
   int errsv;
 
+#ifdef GH_HAVE_JPEG
+  if (out->jpeg)
+    return cli_jpeg_output_close (out, ok);
+#endif
 #ifdef GH_HAVE_GEGL
   if (out->gegl)
     return cli_gegl_output_close (out, ok);

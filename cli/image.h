@@ -1,6 +1,7 @@
 /* image.h — the CLI's images, whatever their file format: netpbm through
  * io/pnm.h, and where the build has GEGL (GH_HAVE_GEGL) PNG, JPEG, TIFF
- * and WebP through GEGL's loaders and savers (gegl_io.h).  An image is
+ * and WebP through GEGL's loaders and savers (gegl_io.h), most JPEGs
+ * through libjpeg itself where the build has it (jpeg_io.h).  An image is
  * read a strip of rows at a time in the engine's terms (layout, sample,
  * bins), and a result written a strip at a time into a file that appears
  * whole or not at all (io/whole.h).
@@ -18,6 +19,7 @@
  *   cli_output_write_rows (&out, buf, rows);
  *   cli_output_close (&out, ok);                          -- 0: in place
  *   cli_image_close (&im);
+ *   cli_image_thread_done ();          -- a thread that opened images ends
  *
  * Each call says what went wrong on stderr and returns -1.
  */
@@ -30,6 +32,8 @@
 
 typedef struct cli_gegl_image cli_gegl_image;
 typedef struct cli_gegl_output cli_gegl_output;
+typedef struct cli_jpeg_image cli_jpeg_image;
+typedef struct cli_jpeg_output cli_jpeg_output;
 
 typedef struct {
   size_t width, height;
@@ -40,20 +44,30 @@ typedef struct {
   size_t next_row;
   pnm_image pnm;         /* netpbm: open */
   cli_gegl_image *gegl;  /* the other formats */
+  cli_jpeg_image *jpeg;  /* a JPEG read by libjpeg itself */
 } cli_image;
 
 int cli_image_open (const char *path, cli_image *im);
 /* The size from the file's header, without reading its pixels. */
 int cli_image_size (const char *path, size_t *width, size_t *height);
 int cli_image_read_rows (cli_image *im, void *buf, size_t rows);
+/* The next `rows` rows where `im` holds them (a JPEG read by libjpeg),
+ * moving on as cli_image_read_rows does; NULL where they must be read
+ * (nothing moved). */
+const void *cli_image_held_rows (cli_image *im, size_t rows);
 int cli_image_rewind (cli_image *im);
 void cli_image_close (cli_image *im);
+/* Frees what this thread kept for its next image. */
+void cli_image_thread_done (void);
+/* `path`'s extension, its dot included, or NULL. */
+const char *cli_extension (const char *path);
 
 typedef struct {
   const char *path; /* not copied */
   size_t next_row, row_bytes;
   io_whole_file pnm;        /* netpbm: open */
   cli_gegl_output *gegl;    /* the other formats */
+  cli_jpeg_output *jpeg;    /* a JPEG written by libjpeg itself */
 } cli_output;
 
 /* A file like `im` (size, layout, bit depth, colour profile), its format

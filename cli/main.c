@@ -27,6 +27,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <unistd.h>
+#ifdef __GLIBC__
+#include <malloc.h>
+#endif
 
 /* Where the time goes (--timings): reading and decoding the files, and
  * the rest of writing results; the engine keeps its own
@@ -247,7 +250,10 @@ worker (void *arg)
       i = run->stop ? run->o->n_inputs : run->next++;
       pthread_mutex_unlock (&run->lock);
       if (i >= run->o->n_inputs)
-        return NULL;
+        {
+          cli_image_thread_done ();
+          return NULL;
+        }
       f = &run->files[i];
       if (run->workers > 1 && (out = open_memstream (&f->out, &f->out_len))
           && (err = open_memstream (&f->err, &f->err_len)))
@@ -295,6 +301,24 @@ run_workers (cli_run *run)
       print_file (&run->files[i]);
 }
 
+/* Memory freed after a file kept for the next: glibc would return the
+ * buffers of 32 MB and less to the kernel and map them afresh (libjpeg's
+ * coefficients of a photo being encoded, 24 MB a channel), a page fault
+ * each 4 KB: on a folder of 12 MP photos 12,000 a photo, 0.025 s of the
+ * CLI's 0.28 s of CPU.  What is kept is at most what a file used.  One
+ * arena for all workers: each thread's own (64 MB heaps) still gave back
+ * and faulted in about 2,500 pages a photo; the workers allocate a few
+ * large buffers a file, so they hardly contend for it. */
+static void
+keep_freed_memory (void)
+{
+#ifdef __GLIBC__
+  mallopt (M_MMAP_THRESHOLD, 32 << 20); /* glibc's largest */
+  mallopt (M_TRIM_THRESHOLD, 1 << 30);
+  mallopt (M_ARENA_MAX, 1);
+#endif
+}
+
 int
 main (int argc, char **argv)
 {
@@ -309,6 +333,7 @@ main (int argc, char **argv)
       return rc < 0 ? 0 : rc;
     }
   run.o = &o;
+  keep_freed_memory ();
   pthread_mutex_init (&run.lock, NULL);
   if (!(run.files = calloc ((size_t) o.n_inputs, sizeof *run.files)))
     {
