@@ -98,7 +98,9 @@ static const struct
   [CORE_BATCH_POSTERIZE_OTSU] = { GH_REQ_POSTERIZE, -1 },
 };
 
-/* Applies the operation to a file's drawable, with its histogram. */
+/* Applies the operation to a file's drawable: inside GIMP where the host
+ * can do it exactly (no pixel comes back through the plug-in), else
+ * through the core with the file's histogram. */
 static gboolean
 apply_operation (const CoreHost *host, gh_engine *engine,
                  const CoreTarget *target,
@@ -106,13 +108,24 @@ apply_operation (const CoreHost *host, gh_engine *engine,
                  const CoreProgress *progress, GError **error)
 {
   CoreRequest req;
+  gboolean    applied = FALSE;
 
+  if (operation == CORE_BATCH_STATISTICS)
+    return TRUE;
   core_request_defaults (&req, batch_requests[operation].operation);
   if (batch_requests[operation].mode >= 0)
     req.request.mode = (gh_equalize_mode) batch_requests[operation].mode;
   /* Gray layers have no luminance channel: their value is it. */
   if (! (hist->channels & (1u << GH_CHANNEL_LUMINANCE)))
     req.request.channel = GH_CHANNEL_VALUE;
+  if (host->apply_inside
+      && ! host->apply_inside (target, &req.request, &applied, error))
+    return FALSE;
+  if (applied)
+    {
+      host->progress_update (progress->start + progress->span);
+      return TRUE;
+    }
   return core_action_apply (host, engine, target, &req, hist, progress,
                             NULL, error);
 }
