@@ -7,7 +7,7 @@ quality 90 into an empty folder, by what a user would run:
   plugin-batch  plug-in-gpu-histogram-batch (operation 1) in gimp-console,
                 with a statistics table; in GIMP 3 with --module, each
                 file's equalize is GIMP's merged filter of the GEGL module;
-  plugin-batch-no-table  (GIMP 3) the same without a table: with the
+  plugin-no-table  (GIMP 3) the same without a table: with the
                 module no pixel moves through the plug-in;
   gimp-equalize a Script-Fu loop over the same files with GIMP's own
                 gimp-drawable-equalize, saving as the batch does
@@ -123,7 +123,7 @@ def gimp_runs(plugin, host, photos, work, module=None):
             "gimp-load-save": lambda out: script_fu_loop(photos, out, ""),
         }
         if host.gimp3:
-            runs["plugin-batch-no-table"] = lambda out: (
+            runs["plugin-no-table"] = lambda out: (
                 '(plug-in-gpu-histogram-batch #:run-mode RUN-NONINTERACTIVE'
                 f' #:pattern "{pattern}" #:operation 1 #:output-dir "{out}")')
         for name, command in runs.items():
