@@ -4,7 +4,11 @@
 RGB, saved at quality 90), each channel equalized and written as JPEG at
 quality 90 into an empty folder, by what a user would run:
 
-  plugin-batch  plug-in-gpu-histogram-batch (operation 1) in gimp-console;
+  plugin-batch  plug-in-gpu-histogram-batch (operation 1) in gimp-console,
+                with a statistics table; in GIMP 3 with --module, each
+                file's equalize is GIMP's merged filter of the GEGL module;
+  plugin-no-table  (GIMP 3) the same without a table: with the
+                module no pixel moves through the plug-in;
   gimp-equalize a Script-Fu loop over the same files with GIMP's own
                 gimp-drawable-equalize, saving as the batch does
                 (gimp-file-save: GIMP's JPEG defaults, quality 90);
@@ -27,8 +31,10 @@ own equalize and to ImageMagick's, and the CLI's --timings (where its time
 goes: GEGL's start and the JPEG decoding, the count, the apply and encoding).
 
 Usage: folder_photos.py CLI PLUGIN-GIMP2 [PLUGIN-GIMP3-IN-ENV] [--count N]
-                        [--photos DIR]
-  (--photos: where the photos are made, or reused when already there)
+                        [--photos DIR] [--module GEGL-MODULE]
+  (--photos: where the photos are made, or reused when already there;
+   --module: the GEGL module of the GIMP 3 plug-in's build, installed in its
+   sessions as a user has it: build/gimp3-env/gegl/gpu-histogram-gegl.so)
 """
 import argparse
 import resource
@@ -98,12 +104,17 @@ def script_fu_loop(photos, out, apply):
     return define + " " + " ".join(f'(gh-one "{f}" "{out / f.name}")' for f in photos)
 
 
-def gimp_runs(plugin, host, photos, work):
+def gimp_runs(plugin, host, photos, work, module=None):
     """Seconds of the batch, GIMP's equalize and GIMP's load and save alone
     (the same loop with no equalize: the floor of both) in one fresh profile
-    of `host`."""
+    of `host` (GIMP 3: with the GEGL `module` if given)."""
     results = {}
     with GimpSession(plugin, host) as s:
+        if module and host.gimp3:
+            folder = s.dir / "data" / "gegl-0.4" / "plug-ins"
+            folder.mkdir(parents=True)
+            shutil.copy(module, folder)
+            s.env["XDG_DATA_HOME"] = str(s.dir / "data")
         pattern = str(photos[0].parent / "photo*.jpg")
         runs = {
             "plugin-batch": lambda out: (f'(gh-batch RUN-NONINTERACTIVE "{pattern}" 1 '
@@ -111,6 +122,10 @@ def gimp_runs(plugin, host, photos, work):
             "gimp-equalize": lambda out: script_fu_loop(photos, out, "(gimp-drawable-equalize drw FALSE)"),
             "gimp-load-save": lambda out: script_fu_loop(photos, out, ""),
         }
+        if host.gimp3:
+            runs["plugin-no-table"] = lambda out: (
+                '(plug-in-gpu-histogram-batch #:run-mode RUN-NONINTERACTIVE'
+                f' #:pattern "{pattern}" #:operation 1 #:output-dir "{out}")')
         for name, command in runs.items():
             out = work / f"{host.label}-{name}"
             out.mkdir()
@@ -128,6 +143,7 @@ def main():
                          "scripts/gimp3-env.sh's root (GH_GIMP3_ENV, GH_GIMP3)")
     ap.add_argument("--count", type=int, default=50)
     ap.add_argument("--photos", type=Path)
+    ap.add_argument("--module", type=Path)
     args = ap.parse_args()
     with tempfile.TemporaryDirectory(prefix="gh-folder-", dir="/tmp") as d:
         work = Path(d)
@@ -140,7 +156,8 @@ def main():
             photos[-1].symlink_to(f.resolve())
         results = gimp_runs(args.plugin_gimp2, Host("gimp2"), photos, work)
         if args.plugin_gimp3:
-            results.update(gimp_runs(args.plugin_gimp3, Host("gimp3"), photos, work))
+            results.update(gimp_runs(args.plugin_gimp3, Host("gimp3"), photos, work,
+                                     args.module))
         if shutil.which("mogrify"):
             out = work / "mogrify"
             out.mkdir()

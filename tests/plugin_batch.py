@@ -8,17 +8,92 @@ equal to OpenCV's (equalize per channel; Otsu binarize on luminance), the CSV
 appended to without a second header, calling errors for bad arguments, and the
 Script-Fu example plugin/examples/batch-equalize.scm.
 
+In GIMP 3, where the GEGL module of the same build is there (BUILD/GIMP-env/
+gegl/gpu-histogram-gegl.so beside BUILD/gpu-histogram-GIMP), the batches run
+again with it installed: each file's operation is then GIMP's merged filter
+(no pixel comes back through the plug-in), and each result and the whole
+statistics table must equal the plug-in's pixel path's, byte for byte but for
+the save's time stamps (PNG tIME, the ICC profile's date and ID); and once with
+no statistics table (the argument left out): the same results, no pixel read
+out, the failed files said in the message.
+
 Usage: plugin_batch.py [--host gimp2|gimp3] PATH-TO-gpu-histogram
 Ends with "N passed, N failed"; exit 0 all passed, 1 a failure, 77 skipped.
 """
 import csv
 import shutil
+import struct
 import sys
+import zlib
+from pathlib import Path
 
 from plugin_apply import gimp_luminance_bins, png
 from plugin_gimp import ROOT, GimpSession, Tally, parse_args, require_gimp, scm_str
 
 HEADER = ["file", "channel", "count", "min", "max", "mean", "median", "std_dev", "otsu", "backend"]
+
+
+def png_chunks(path):
+    """A PNG's chunks but tIME, the ICC profile without its date and ID: what
+    two saves of the same image by GIMP have alike."""
+    d, i, out = path.read_bytes(), 8, []
+    while i < len(d):
+        n, = struct.unpack(">I", d[i:i + 4])
+        kind, data = d[i + 4:i + 8], d[i + 8:i + 8 + n]
+        i += 12 + n
+        if kind == b"iCCP":
+            k = data.index(b"\0")
+            icc = bytearray(zlib.decompress(data[k + 2:]))
+            icc[24:36], icc[84:100] = bytes(12), bytes(16)
+            data = data[:k + 2] + bytes(icc)
+        if kind != b"tIME":
+            out.append((kind, data))
+    return out
+
+
+def module_of(plugin):
+    """The GEGL module built with this GIMP 3 plug-in, or None."""
+    plugin = Path(plugin).resolve()
+    name = plugin.name.removeprefix("gpu-histogram-")
+    module = plugin.parent / f"{name}-env" / "gegl" / "gpu-histogram-gegl.so"
+    return module if module.exists() else None
+
+
+def through_module(t, s, src, module, tables):
+    """The batches again with the module installed: `tables` [(table,
+    {operation: the pixel path's output folder})], each table's operations in
+    the order they ran; and equalize once without a table.  Each result and
+    table against the pixel path's."""
+    data = s.tmp / "data"
+    (data / "gegl-0.4" / "plug-ins").mkdir(parents=True)
+    shutil.copy(module, data / "gegl-0.4" / "plug-ins")
+    s.env["XDG_DATA_HOME"] = str(data)
+    pattern = scm_str(src / "*.png")
+    commands = {op: (f"(gh-batch RUN-NONINTERACTIVE {pattern} {op}"
+                     f" {scm_str(s.tmp / f'module{op}')} {scm_str(s.tmp / ('module-' + table.name))})")
+                for table, ops in tables for op in ops}
+    commands["no table"] = ("(plug-in-gpu-histogram-batch #:run-mode RUN-NONINTERACTIVE"
+                            f" #:pattern {pattern} #:operation 1"
+                            f" #:output-dir {scm_str(s.tmp / 'module-no-table')})")
+    out = s.run(commands)
+    s.env.pop("XDG_DATA_HOME")
+    want = {op: folder for _, ops in tables for op, folder in ops.items()}
+    want["no table"] = want[1]
+    for op, folder in want.items():
+        got = s.tmp / ("module-no-table" if op == "no table" else f"module{op}")
+        t.check(f"module, operation {op}: ran", out[op].ok, out[op].text)
+        for f in sorted(folder.glob("*.png")):
+            t.check(f"module, operation {op}: {f.name} as the pixel path's",
+                    (got / f.name).exists() and png_chunks(got / f.name) == png_chunks(f))
+        t.check(f"module, operation {op}: nothing written for the failed files",
+                sorted(p.name for p in got.glob("*")) == sorted(p.name for p in folder.glob("*")))
+    for table, _ in tables:
+        got = s.tmp / ("module-" + table.name)
+        t.check(f"module: {table.name} as the pixel path's",
+                got.exists() and got.read_bytes() == table.read_bytes())
+    text = out["no table"].text
+    t.check("module, no table: the failed files said, no table named",
+            "broken.png" in text and "indexed.png" in text and "statistics in" not in text, text)
 
 
 def main():
@@ -39,7 +114,7 @@ def main():
             shutil.copy(f, src / f.name)
         # a PNG signature, then garbage
         (src / "broken.png").write_bytes(b"\x89PNG\r\n\x1a\n" + bytes(range(256)) * 4)
-        stats, stats0 = s.tmp / "stats.csv", s.tmp / "stats0.csv"
+        stats, stats0, stats24 = s.tmp / "stats.csv", s.tmp / "stats0.csv", s.tmp / "stats24.csv"
 
         def batch(op, out, csv_path):
             return (f"(gh-batch RUN-NONINTERACTIVE {scm_str(src / '*.png')} {op}"
@@ -55,13 +130,16 @@ def main():
                              f" (gh-save img drw {scm_str(indexed)}))"),
             "equalize": batch(1, s.tmp / "out1", stats),
             "binarize": batch(3, s.tmp / "out3", stats),
+            "equalize luminance": batch(2, s.tmp / "out2", stats24),
+            "clahe": batch(4, s.tmp / "out4", stats24),
             "statistics": batch(0, "", stats0),
             "no match": batch(1, s.tmp / "x", s.tmp / "x.csv").replace("*.png", "*.nothing"),
             "bad operation": batch(7, s.tmp / "x", s.tmp / "x.csv"),
             "example script": f"(script-fu-gpu-histogram-batch-equalize {scm_str(src)} \"c*.png\" 1"
                               f" {scm_str(s.tmp / 'example')})",
         })
-        for tag in ("make indexed", "equalize", "binarize", "statistics"):
+        for tag in ("make indexed", "equalize", "binarize", "equalize luminance", "clahe",
+                    "statistics"):
             t.check(f"batch {tag}: ran", out[tag].ok, out[tag].text)
         t.check("no match: error", not out["no match"].ok and "no file matches" in out["no match"].text,
                 out["no match"].text)
@@ -123,6 +201,13 @@ def main():
         chans = [r["channel"] for r in rows0 if r["file"] == str(indexed)]
         t.check("statistics only: indexed.png has its rows and no error",
                 chans == ["value", "red", "green", "blue", "luminance"], repr(chans))
+        module = module_of(plugin) if host.gimp3 else None
+        if module:
+            outs = {op: s.tmp / f"out{op}" for op in (1, 2, 3, 4)}
+            through_module(t, s, src, module, [(stats, {1: outs[1], 3: outs[3]}),
+                                               (stats24, {2: outs[2], 4: outs[4]})])
+        elif host.gimp3:
+            print(f"through the GEGL module: skipped (no module beside {plugin})")
     t.finish()
 
 

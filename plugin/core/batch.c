@@ -98,23 +98,34 @@ static const struct
   [CORE_BATCH_POSTERIZE_OTSU] = { GH_REQ_POSTERIZE, -1 },
 };
 
-/* Applies the operation to a file's drawable, with its histogram. */
-static gboolean
-apply_operation (const CoreHost *host, gh_engine *engine,
-                 const CoreTarget *target,
-                 gint operation, const gh_histogram *hist,
-                 const CoreProgress *progress, GError **error)
+/* The batch operation's request for a drawable: gray layers have no
+ * luminance channel (their histogram has none): their value is it. */
+static void
+batch_request (gint operation, gboolean gray, CoreRequest *req)
 {
-  CoreRequest req;
-
-  core_request_defaults (&req, batch_requests[operation].operation);
+  core_request_defaults (req, batch_requests[operation].operation);
   if (batch_requests[operation].mode >= 0)
-    req.request.mode = (gh_equalize_mode) batch_requests[operation].mode;
-  /* Gray layers have no luminance channel: their value is it. */
-  if (! (hist->channels & (1u << GH_CHANNEL_LUMINANCE)))
-    req.request.channel = GH_CHANNEL_VALUE;
-  return core_action_apply (host, engine, target, &req, hist, progress,
-                            NULL, error);
+    req->request.mode = (gh_equalize_mode) batch_requests[operation].mode;
+  if (gray)
+    req->request.channel = GH_CHANNEL_VALUE;
+}
+
+/* The request applied inside GIMP where the host can do it exactly (no
+ * pixel comes back through the plug-in); *applied FALSE: the core
+ * applies it. */
+static gboolean
+apply_inside (const CoreHost *host, const CoreTarget *target,
+              const CoreRequest *req, const CoreProgress *progress,
+              gboolean *applied, GError **error)
+{
+  *applied = FALSE;
+  if (req->request.operation == GH_REQ_NONE || ! host->apply_inside)
+    return TRUE;
+  if (! host->apply_inside (target, &req->request, applied, error))
+    return FALSE;
+  if (*applied)
+    host->progress_update (progress->start + progress->span);
+  return TRUE;
 }
 
 /* What a glob can match that no loader should be handed: a folder, a
@@ -141,7 +152,8 @@ check_input (const gchar *path, GError **error)
 /* Loads one file, computes its histogram into `hist` and writes its
  * statistics rows to `rows`, applies the operation and saves the result.
  * Rows written stay when a later step fails: the caller adds the error
- * row. */
+ * row.  Without a table (`rows` NULL) a file that GIMP can apply the
+ * operation to itself is not read at all: GIMP counts its pixels. */
 static gboolean
 batch_file (const CoreHost *host, gh_engine *engine, FILE *rows,
             const gchar *path, gint operation, const gchar *output_dir,
@@ -152,7 +164,8 @@ batch_file (const CoreHost *host, gh_engine *engine, FILE *rows,
   gpointer         image, drawable = NULL;
   CoreTarget       target, described;
   CoreDrawableInfo info = { 0 };
-  gboolean         ok;
+  CoreRequest      req;
+  gboolean         ok, applied = FALSE;
 
   if (! check_input (path, error))
     return FALSE;
@@ -168,14 +181,24 @@ batch_file (const CoreHost *host, gh_engine *engine, FILE *rows,
                  "the image has no layer");
   target = core_target (drawable);
   /* Described once for the histogram and the apply. */
-  ok = ok && core_target_describe (host, &target, &described, &info, error)
-       && core_histogram (host, engine, &described, hist, &half, error);
-  /* Named now: the backend that counted this file. */
+  ok = ok && core_target_describe (host, &target, &described, &info, error);
   if (ok)
-    gh_csv_write_stats_rows (rows, path, hist,
-                             gh_engine_backend_name (engine));
-  ok = ok && apply_operation (host, engine, &described, operation, hist,
-                              &rest, error);
+    batch_request (operation, info.is_gray, &req);
+  if (ok && ! rows)
+    ok = apply_inside (host, &described, &req, progress, &applied, error);
+  if (ok && ! applied)
+    {
+      ok = core_histogram (host, engine, &described, hist, &half, error);
+      /* Named now: the backend that counted this file. */
+      if (ok && rows)
+        gh_csv_write_stats_rows (rows, path, hist,
+                                 gh_engine_backend_name (engine));
+      if (ok && rows)
+        ok = apply_inside (host, &described, &req, &rest, &applied, error);
+      ok = ok && (applied
+                  || core_action_apply (host, engine, &described, &req, hist,
+                                        &rest, NULL, error));
+    }
   core_drawable_info_clear (&info);
   if (operation != CORE_BATCH_STATISTICS)
     ok = ok && save_result (host, image, drawable, path, output_dir, error);
@@ -199,7 +222,7 @@ check_arguments (const gchar *pattern, gint operation,
   else if (operation != CORE_BATCH_STATISTICS
            && (! output_dir || ! *output_dir))
     why = "output-dir: no output folder given";
-  else if (! stats_csv || ! *stats_csv)
+  else if (stats_csv ? ! *stats_csv : operation == CORE_BATCH_STATISTICS)
     why = "stats-csv: no statistics CSV file given";
   if (why)
     g_set_error_literal (error, CORE_ERROR, CORE_ERROR_CALLING, why);
@@ -236,8 +259,8 @@ check_output_dir (const glob_t *files, const gchar *output_dir,
 }
 
 /* Makes the output folder (for operations that save) and the statistics
- * table, empty when new: a table that cannot be written fails the batch
- * before any file is read. */
+ * table (where asked), empty when new: a table that cannot be written
+ * fails the batch before any file is read. */
 static gboolean
 stats_open (gint operation, const gchar *output_dir, const gchar *stats_csv,
             GError **error)
@@ -255,6 +278,8 @@ stats_open (gint operation, const gchar *output_dir, const gchar *stats_csv,
       g_free (name);
       return FALSE;
     }
+  if (! stats_csv)
+    return TRUE;
   fd = g_open (stats_csv, O_RDWR | O_CREAT | O_CLOEXEC, 0666);
   if (fd == -1)
     return core_file_error (error, stats_csv, errno);
@@ -301,14 +326,14 @@ core_batch_run (const CoreHost *host, gh_engine *engine,
       gchar       *text, *name = shown (path);
       gchar       *rows = NULL;
       size_t       len = 0;
-      FILE        *memory = open_memstream (&rows, &len);
+      FILE        *memory = stats_csv ? open_memstream (&rows, &len) : NULL;
       gboolean     ok;
 
       text = g_strdup_printf ("Histogram batch %zu/%zu: %s", i + 1,
                               files.gl_pathc, name);
       host->progress_text (text);
       g_free (text);
-      if (! memory)
+      if (stats_csv && ! memory)
         {
           g_set_error (&file_error, CORE_ERROR, CORE_ERROR_FAILED,
                        "out of memory");
@@ -318,9 +343,10 @@ core_batch_run (const CoreHost *host, gh_engine *engine,
         {
           ok = batch_file (host, engine, memory, path, operation, output_dir,
                            &hist, &progress, &file_error);
-          if (! ok)
+          if (! ok && memory)
             gh_csv_write_error_row (memory, path, file_error->message);
-          fclose (memory);
+          if (memory)
+            fclose (memory);
         }
       /* A file's rows at once: the table is rewritten whole each time. */
       if (memory && ! core_file_append (stats_csv, GH_CSV_STATS_HEADER, rows,
@@ -359,9 +385,10 @@ gchar *
 core_batch_message (guint done, guint failed, const gchar *stats_csv,
                     const gchar *failures)
 {
-  gchar *name = shown (stats_csv);
-  gchar *text = g_strdup_printf ("%u files, %u failed; statistics in %s%s%s",
-                                 done, failed, name,
+  gchar *name = stats_csv ? shown (stats_csv) : NULL;
+  gchar *text = g_strdup_printf ("%u files, %u failed%s%s%s%s", done, failed,
+                                 name ? "; statistics in " : "",
+                                 name ? name : "",
                                  failures ? "\n" : "",
                                  failures ? failures : "");
 

@@ -6,7 +6,9 @@
  * and appends its rows to a statistics CSV.  A file that fails gets an
  * "error" row (after its statistics rows when it failed later than the
  * statistics) and the run goes on; one engine serves every file, so the
- * GPU starts once.
+ * GPU starts once.  Where the host applies the operation inside GIMP
+ * (CoreHost.apply_inside) no pixel comes back to the plug-in, and without
+ * a statistics CSV none is read out either.
  *
  *   guint done, failed;  gchar *failures;
  *   if (! core_batch_run (host, engine, pattern, CORE_BATCH_EQUALIZE_CHANNELS,
@@ -30,7 +32,9 @@ typedef enum
   CORE_BATCH_NUM_OPERATIONS
 } CoreBatchOperation;
 
-/* FALSE (and nothing processed or written) for bad arguments (calling
+/* `stats_csv` NULL: no statistics table (not for CORE_BATCH_STATISTICS);
+ * the failures are still counted and said in *failures.
+ * FALSE (and nothing processed or written) for bad arguments (calling
  * errors naming the argument), a pattern matching nothing, an output
  * folder that is an input's folder, or a CSV that cannot be opened;
  * otherwise TRUE with the number of files handled and of those that
@@ -44,7 +48,8 @@ gboolean core_batch_run (const CoreHost *host, gh_engine *engine,
                          GError **error);
 
 /* What the host shows after a batch (g_free it): the counts, where the
- * statistics are, and every failed file's line.  Hosts show it after
+ * statistics are (if anywhere: `stats_csv` NULL), and every failed file's
+ * line.  Hosts show it after
  * interactive runs, and after any run where a file failed. */
 gchar *core_batch_message (guint done, guint failed, const gchar *stats_csv,
                            const gchar *failures);

@@ -19,13 +19,16 @@
  * name, group and lock that describe no longer asks (issue 14); describe
  * takes the call's target (CoreTarget), which replaced the facts a run
  * handed over through a hidden static (issue 25); the target carries its
- * drawable's description once made (core_describe, issue 25).
+ * drawable's description once made (core_describe, issue 25);
+ * apply_inside, the batch's operation applied in GIMP's own process where
+ * that is exact (issue 27).
  */
 #ifndef GH_CORE_HOST_H
 #define GH_CORE_HOST_H
 
 #include <gegl.h>
 
+#include "gh_request.h"
 #include "gpu_histogram.h"
 
 /* The precision classes that decide how pixels are read (region.c's
@@ -179,6 +182,17 @@ typedef struct
   gboolean    (*threshold)        (gpointer drawable, gint channel,
                                    gdouble low, gdouble high,
                                    GError **error);
+
+  /* The batch's request applied to the target's drawable inside GIMP, as
+   * one undo step with no pixel through the plug-in, where that gives
+   * exactly the core's own result (GIMP 3: the GEGL module's filter,
+   * merged, by the rule the procedures use: plugin/gimp3/filter.h).
+   * TRUE with *applied FALSE: it cannot here, nothing changed, the core
+   * applies.  FALSE: it failed (error says why), nothing changed.  NULL:
+   * the core always applies (GIMP 2.10). */
+  gboolean    (*apply_inside)     (const CoreTarget *target,
+                                   const gh_request *request,
+                                   gboolean *applied, GError **error);
 } CoreHost;
 
 /* Fills `info` (cleared or zeroed before) for target->drawable: a copy of

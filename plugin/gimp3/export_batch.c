@@ -102,6 +102,7 @@ gimp3_run_batch (GimpProcedure *procedure, GimpProcedureConfig *config,
   GimpRunMode run_mode;
   gchar      *pattern = NULL, *output_dir = NULL, *stats_csv = NULL;
   gchar      *failures = NULL;
+  GFile      *table = NULL;
   gint        operation;
   guint       done = 0, failed = 0;
   gboolean    ok;
@@ -110,12 +111,19 @@ gimp3_run_batch (GimpProcedure *procedure, GimpProcedureConfig *config,
   gegl_init (NULL, NULL);
   g_object_get (config, "run-mode", &run_mode,
                 core_arg_pattern.name, &pattern,
-                core_arg_operation.name, &operation, NULL);
+                core_arg_operation.name, &operation,
+                core_arg_stats_csv.name, &table, NULL);
   /* Statistics only (operation 0) write no image: no folder needed. */
   if (operation != CORE_BATCH_STATISTICS)
     output_dir = local_path (config, &core_arg_output_dir, &error);
+  /* A table left out (a script's keyword argument not given, Python's
+   * None) is not asked for: the results only, and where GIMP applies the
+   * operation itself no pixel is read out.  Script-Fu's "" is a file given
+   * wrong, refused as before. */
+  if (! error && (table || operation == CORE_BATCH_STATISTICS))
+    stats_csv = local_path (config, &core_arg_stats_csv, &error);
+  g_clear_object (&table);
   ok = ! error
-       && (stats_csv = local_path (config, &core_arg_stats_csv, &error))
        && core_engine_ensure (&gimp3_engine, 0, &error)
        && core_batch_run (gimp3_host (), gimp3_engine, pattern, operation,
                           output_dir, stats_csv, &done,

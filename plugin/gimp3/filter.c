@@ -32,7 +32,8 @@ gboolean
 gimp3_filter_apply_flow (const CoreTarget *target, const CoreRequest *req,
                          gboolean live, gboolean *applied, GError **error)
 {
-  /* The dialog's target has no facts (core_target): its image asked. */
+  /* The dialog's and a batch file's targets have no facts (core_target):
+   * the image asked. */
   CoreTarget        own = *target;
   gh_request_result result;
   Gimp3FilterStatus status;

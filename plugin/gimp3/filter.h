@@ -38,7 +38,8 @@ gboolean gimp3_filter_has_live (gh_operation op);
  * the dialog's choice can be left live (a module operation the plug-in's
  * GEGL knows, applied at its own thresholds, not at the markers' bins),
  * and OK's apply through gimp3_filter_apply (*applied FALSE: the pixel
- * path). */
+ * path); the batch's apply is the same call, merged (CoreHost's
+ * apply_inside). */
 gboolean gimp3_filter_offered (const DialogChoice *choice, gpointer data);
 gboolean gimp3_filter_apply_flow (const CoreTarget *target,
                                   const CoreRequest *req, gboolean live,

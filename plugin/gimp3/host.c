@@ -4,6 +4,7 @@
 #include <string.h>
 
 #include "core/errors.h"
+#include "filter.h"
 
 /* What the core needs of the drawable, in as few round trips as libgimp
  * allows: the image and the part inside the selection as the run asked
@@ -284,6 +285,17 @@ threshold (gpointer drawable, gint channel, gdouble low, gdouble high,
   return FALSE;
 }
 
+/* Merged (a batch's file is no place for a live filter), by the rule the
+ * procedures use. */
+static gboolean
+apply_inside (const CoreTarget *target, const gh_request *request,
+              gboolean *applied, GError **error)
+{
+  CoreRequest req = { *request, NULL, TRUE };
+
+  return gimp3_filter_apply_flow (target, &req, FALSE, applied, error);
+}
+
 const CoreHost *
 gimp3_host (void)
 {
@@ -307,6 +319,7 @@ gimp3_host (void)
     .image_close = image_close,
     .scratch_layer = scratch_layer,
     .threshold = threshold,
+    .apply_inside = apply_inside,
   };
 
   return &host;
