@@ -263,10 +263,12 @@ gimp3_procedure_new (GimpPlugIn *plug_in, const gchar *name,
                                         core_arg_output_dir.blurb,
                                         GIMP_FILE_CHOOSER_ACTION_CREATE_FOLDER,
                                         TRUE, NULL, G_PARAM_READWRITE);
+      /* May be left out: no table, and where the module applies the
+       * operation inside GIMP no pixel is read out (core/batch.c). */
       gimp_procedure_add_file_argument (procedure, core_arg_stats_csv.name,
                                         core_arg_stats_csv.nick,
                                         core_arg_stats_csv.blurb,
-                                        GIMP_FILE_CHOOSER_ACTION_SAVE, FALSE,
+                                        GIMP_FILE_CHOOSER_ACTION_SAVE, TRUE,
                                         NULL, G_PARAM_READWRITE);
     }
   else
