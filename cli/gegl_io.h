@@ -1,12 +1,12 @@
 /* gegl_io.h — the CLI's images in the formats GEGL loads and saves (PNG,
  * JPEG, TIFF, WebP), behind image.h, which calls these where the build
- * has GEGL (GH_HAVE_GEGL), for JPEGs those that jpeg_io.h leaves.  A file is loaded whole into a GeglBuffer by
- * its loader and read from it a strip of rows at a time; a result is set
- * into a GeglBuffer of the input's stored format (bit depth and colour
- * space, hence the ICC profile where the saver writes one) a strip at a
- * time and saved by the saver of its extension under a temporary name
- * beside the target, then renamed over it (io/whole.h).  GEGL is started
- * on the first call.
+ * has GEGL (GH_HAVE_GEGL), for JPEGs those that jpeg_io.h leaves.  A file
+ * is loaded whole into a GeglBuffer by its loader and read from it a
+ * strip of rows at a time; a result is set into a GeglBuffer of the
+ * input's stored format (bit depth and colour space, hence the ICC
+ * profile where the saver writes one) a strip at a time and saved by the
+ * saver of its extension under a temporary name beside the target, then
+ * renamed over it (io/whole.h).  GEGL is started on the first call.
  *
  * A JPEG whose headers libjpeg cannot read is refused by jpeg_io.c
  * before GEGL's loader sees it (where built with libjpeg: GH_HAVE_JPEG):

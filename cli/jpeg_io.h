@@ -4,7 +4,7 @@
  * start-up.  The bytes are those GEGL's jpg-load and jpg-save give the CLI
  * (the same decoding, float IDCT; the same encoding: baseline, optimised
  * Huffman tables, 1x1 sampling, the JFIF header and babl's sRGB profile):
- * tests/cli_formats.py compares the two paths.
+ * tests/cli_formats_jpeg.py compares the two paths.
  *
  * Read here: 8-bit gray and colour (YCbCr or RGB) JPEGs without an ICC
  * profile, decoded whole when opened (the engine reads an image twice:

@@ -281,25 +281,23 @@ gh_cuda_alloc_host (size_t bytes)
                                                                        : NULL;
 }
 
-static bool page_locked (const void *p);
-
 void
 gh_cuda_free_host (void *memory)
 {
-  if (memory && page_locked (memory))
+  if (memory && gh_cuda_page_locked (memory))
     cudaFreeHost (memory);
   else
     free (memory);
 }
 
-static bool
-page_locked (const void *p)
+int
+gh_cuda_page_locked (const void *p)
 {
   cudaPointerAttributes a;
   if (cudaPointerGetAttributes (&a, p) != cudaSuccess)
     {
       cudaGetLastError (); /* plain pageable memory can report an error */
-      return false;
+      return 0;
     }
   return a.type == cudaMemoryTypeHost;
 }
@@ -357,8 +355,8 @@ gh_cuda_feed (gh_cuda *gpu, const gh_piece *piece, gh_cpu *cpu,
       p.stride = p.width * gpu->bpp;
       p.mask_stride = p.width;
     }
-  if (p.height == 1 && page_locked (p.pixels)
-      && (!mask || page_locked (p.mask)))
+  if (p.height == 1 && gh_cuda_page_locked (p.pixels)
+      && (!mask || gh_cuda_page_locked (p.mask)))
     {
       size_t done = 0;
       if ((e = feed_direct (gpu, (const uint8_t *) p.pixels,

@@ -45,6 +45,9 @@ gh_status gh_cuda_finish (gh_cuda *gpu, gh_accum *acc, gh_cpu *cpu,
  * is not page-locked goes to free(). */
 void *gh_cuda_alloc_host (size_t bytes);
 void gh_cuda_free_host (void *memory);
+/* Whether `p` lies in page-locked host memory (cudaHostAlloc'ed or
+ * registered), which the copy engines read and write straight. */
+int gh_cuda_page_locked (const void *p);
 
 #ifdef __cplusplus
 }

@@ -19,6 +19,7 @@
  * copy engines, with no staging: the same passes, no thread copies. */
 #include "clahe_cuda.h"
 #include "clahe_kernels.h"
+#include "cuda_backend.h"
 #include "fail.h"
 #include "threads.h"
 
@@ -449,21 +450,6 @@ image_passes (image_run *r, gh_clahe_space **sp,
   return GH_OK;
 }
 
-/* 1 when `p` is page-locked host memory (pageable memory may answer with
- * an error, which is cleared). */
-static int
-page_locked (const void *p)
-{
-  cudaPointerAttributes a;
-
-  if (cudaPointerGetAttributes (&a, p) != cudaSuccess)
-    {
-      cudaGetLastError ();
-      return 0;
-    }
-  return a.type == cudaMemoryTypeHost;
-}
-
 /* After a failure with the caller's memory page-locked: the copies back
  * already queued finish (or fail) first, and those that finished count as
  * written, so the CPU never maps a row twice.  (A device lost in the middle
@@ -507,9 +493,10 @@ gh_clahe_cuda_image (const gh_clahe_geom *g, int limit, gh_threads *pool,
   r.pitch = (size_t) g->width * (size_t) g->layout;
   r.limit = limit;
   r.scale = (float) (g->bins - 1) / (float) (g->tile_w * g->tile_h);
-  r.direct = page_locked (r.pixels)
-             && page_locked (r.pixels + (size_t) (g->height - 1) * stride
-                             + r.pitch - 1);
+  r.direct = gh_cuda_page_locked (r.pixels)
+             && gh_cuda_page_locked (r.pixels
+                                     + (size_t) (g->height - 1) * stride
+                                     + r.pitch - 1);
   st = image_passes (&r, space, check, check_arg, error);
   if (st != GH_OK && r.direct)
     settle (&r);
