@@ -54,7 +54,9 @@
  * and its count share one address register).  On the count path a
  * pixel takes the table's bin and a group's pixels near a bin's edge are
  * moved to their exact bin after the group (gh_lin_correct).
- * The luminance counts then have 32 copies beside 32 of the pairs.
+ * The luminance counts then have 32 copies beside 32 of the pairs, and
+ * the tables rows of 256 bytes a bin (gh_count_wide), so that a bin's
+ * address is one byte move from the pixel's word.
  *
  * Counts are emptied into the global result (times a full weight) before
  * a 16-bit count could overflow: after 65535 / (16 x threads sharing a
@@ -63,7 +65,8 @@
  * ((F / 2) * COPIES + (F % 2) * ODD) * 1 KB for F counted channels
  * (either layout; ODD 16, or 32 for LIN beside 32), sums NCH * 256 *
  * PARTIAL_COPIES * 4 bytes when weights vary, and GIMP 3's luminance
- * table (LIN: LSLOTS KB).  A launch handles < 2^32 pixels.
+ * table (LIN: LSLOTS KB; with 32 copies in the odd table's rows, which
+ * then take 64 KB).  A launch handles < 2^32 pixels.
  */
 #ifndef GH_KERNEL_COUNTS_CUH
 #define GH_KERNEL_COUNTS_CUH
