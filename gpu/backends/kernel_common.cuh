@@ -138,18 +138,18 @@ template <int BPP, bool MASK, bool RAW, bool LIN> struct gh_pixel_bins
   unsigned colour_weight, alpha_weight;
   bool near = false;
 
-  template <int SLOTS>
+  template <int SLOTS, int STRIDE>
   __device__ __forceinline__ void compute (const uint8_t *s, unsigned m,
-                                           gh_lin_table<SLOTS> lin)
+                                           gh_lin_table<SLOTS, STRIDE> lin)
   {
     set (s[0], BPP > 1 ? s[1] : 0u, BPP > 2 ? s[2] : 0u,
          BPP > 3 ? s[3] : 0u, m, lin);
   }
 
-  template <bool NEAR = false, int SLOTS>
+  template <bool NEAR = false, int SLOTS, int STRIDE>
   __device__ __forceinline__ void set (unsigned s0, unsigned s1, unsigned s2,
                                        unsigned s3, unsigned m,
-                                       gh_lin_table<SLOTS> lin)
+                                       gh_lin_table<SLOTS, STRIDE> lin)
   {
     const unsigned a = BPP == 4 ? s3 : BPP == 2 ? s1 : 255u;
     colour_weight = alpha_weight = 1u;
@@ -201,11 +201,11 @@ template <int BPP, bool MASK, bool RAW, bool LIN> struct gh_pixel_bins
 
 /* Pixel i of a group, unpacked from its bytes. */
 template <bool NEAR = false, int BPP, bool MASK, bool RAW, bool LIN,
-          int SLOTS>
+          int SLOTS, int STRIDE>
 __device__ __forceinline__ void
 gh_group_pixel (const gh_group<BPP, MASK> &grp, int i,
                 gh_pixel_bins<BPP, MASK, RAW, LIN> &px,
-                gh_lin_table<SLOTS> lin)
+                gh_lin_table<SLOTS, STRIDE> lin)
 {
   px.template set<NEAR> (grp.byte (i * BPP), BPP > 1 ? grp.byte (i * BPP + 1) : 0u,
           BPP > 2 ? grp.byte (i * BPP + 2) : 0u,
@@ -220,10 +220,11 @@ gh_group_pixel (const gh_group<BPP, MASK> &grp, int i,
  * rare moves (about 2^-14 of the pixels of uniform colours).  Not
  * unrolled: the group stays in registers, its next quarter moved to the
  * front each time. */
-template <class PIXEL, int BPP, bool MASK, int SLOTS, class MOVE>
+template <class PIXEL, int BPP, bool MASK, int SLOTS, int STRIDE,
+          class MOVE>
 __device__ __forceinline__ void
 gh_lin_correct (gh_group<BPP, MASK> grp, uint32_t near,
-                gh_lin_table<SLOTS> lin, MOVE move)
+                gh_lin_table<SLOTS, STRIDE> lin, MOVE move)
 {
 #pragma unroll 1
   for (int q = 0; q < GH_GROUP / 4; q++, near >>= 4)

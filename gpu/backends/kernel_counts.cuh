@@ -54,7 +54,9 @@
  * and its count share one address register).  On the count path a
  * pixel takes the table's bin and a group's pixels near a bin's edge are
  * moved to their exact bin after the group (gh_lin_correct).
- * The luminance counts then have 32 copies beside 32 of the pairs.
+ * The luminance counts then have 32 copies beside 32 of the pairs, and
+ * the tables rows of 256 bytes a bin (gh_count_wide), so that a bin's
+ * address is one byte move from the pixel's word.
  *
  * Counts are emptied into the global result (times a full weight) before
  * a 16-bit count could overflow: after 65535 / (16 x threads sharing a
@@ -63,7 +65,8 @@
  * ((F / 2) * COPIES + (F % 2) * ODD) * 1 KB for F counted channels
  * (either layout; ODD 16, or 32 for LIN beside 32), sums NCH * 256 *
  * PARTIAL_COPIES * 4 bytes when weights vary, and GIMP 3's luminance
- * table (LIN: LSLOTS KB).  A launch handles < 2^32 pixels.
+ * table (LIN: LSLOTS KB; with 32 copies in the odd table's rows, which
+ * then take 64 KB).  A launch handles < 2^32 pixels.
  */
 #ifndef GH_KERNEL_COUNTS_CUH
 #define GH_KERNEL_COUNTS_CUH
@@ -86,6 +89,29 @@ gh_odd_copies ()
   return LIN && COPIES == 32 ? 32 : 16;
 }
 
+/* Whether the rows are 256 bytes a bin (GIMP 3's luminance beside 32
+ * copies, the only layout with ODD 32): bin b's row of the two pair
+ * tables is words b * 64 + t * 32 + copy, and the odd channel's counts
+ * share their rows with the luminance table (b * 64 + copy and
+ * b * 64 + 32 + slot, after the pair tables).  A lane's address of a bin
+ * is then the bin's byte with its copy's offset in the byte below, one
+ * byte move (gh_counts_wide_at) where other layouts need a move and a
+ * multiply-add; the row's tables lie at fixed offsets from it. */
+template <int COPIES, int ODD>
+__host__ __device__ constexpr bool
+gh_count_wide ()
+{
+  return COPIES == 32 && ODD == 32;
+}
+
+/* Words from one bin's row of the odd table to the next. */
+template <int COPIES, int ODD>
+__host__ __device__ constexpr int
+gh_odd_stride ()
+{
+  return gh_count_wide<COPIES, ODD> () ? 64 : ODD;
+}
+
 /* The channels counted per pixel: all but a GIMP alpha, which a full
  * pixel always puts in bin 255. */
 template <int BPP, bool RAW>
@@ -96,13 +122,15 @@ gh_counted_channels ()
          - (!RAW && gh_channels<BPP, RAW>::alpha ? 1 : 0);
 }
 
-/* Words of count tables: pairs of channels, then the odd one's table. */
+/* Words of count tables: pairs of channels, then the odd one's table
+ * (wide: with the luminance table in its rows). */
 template <int BPP, bool RAW, int COPIES, int ODD>
 __host__ __device__ constexpr int
 gh_count_words ()
 {
   return gh_counted_channels<BPP, RAW> () / 2 * 256 * COPIES
-         + gh_counted_channels<BPP, RAW> () % 2 * 256 * ODD;
+         + gh_counted_channels<BPP, RAW> () % 2 * 256
+             * gh_odd_stride<COPIES, ODD> ();
 }
 
 /* LSLOTS: the copies of GIMP 3's luminance table (kernel_lin.cuh). */
@@ -117,7 +145,9 @@ gh_counts_smem ()
               ? (size_t) gh_channels<BPP, RAW>::count * 256
                   * GH_CT_PARTIAL_COPIES * 4
               : 0)
-         + (LIN ? gh_lin_smem<LSLOTS> () : 0);
+         + (LIN && !gh_count_wide<COPIES, gh_odd_copies<LIN, COPIES> ()> ()
+              ? gh_lin_smem<LSLOTS> ()
+              : 0);
 }
 
 /* Whether the bank-sections layout applies: two pair tables, 16 copies. */
@@ -135,10 +165,10 @@ template <int F, int COPIES, bool SECTIONS, int ODD>
 __host__ __device__ constexpr int
 gh_count_word (int f, int b)
 {
-  return f >= F / 2 * 2 ? b * ODD
-         : gh_count_sections<F, COPIES, SECTIONS> ()
-           ? b * 32
-           : ((f / 2) * 256 + b) * COPIES;
+  return f >= F / 2 * 2 ? b * gh_odd_stride<COPIES, ODD> ()
+         : gh_count_sections<F, COPIES, SECTIONS> () ? b * 32
+         : gh_count_wide<COPIES, ODD> ()           ? b * 64 + (f / 2) * 32
+                                                    : ((f / 2) * 256 + b) * COPIES;
 }
 
 /* Adds each count's copies, times its channel's full weight, to the
@@ -155,12 +185,15 @@ gh_counts_flush (uint32_t *counts, gh_u64 *out)
     {
       const bool pair = r < PAIR_ROWS;
       const int copies = pair ? COPIES : ODD;
-      uint32_t *row = pair ? counts
-                               + (gh_count_sections<F, COPIES, SECTIONS> ()
-                                    ? (r & 255) * 32 + (r >> 8) * 16
-                                    : r * COPIES)
-                           : counts + PAIR_ROWS * COPIES
-                               + (r - PAIR_ROWS) * ODD;
+      uint32_t *row
+        = pair ? counts
+                   + (gh_count_sections<F, COPIES, SECTIONS> ()
+                        ? (r & 255) * 32 + (r >> 8) * 16
+                      : gh_count_wide<COPIES, ODD> ()
+                        ? (r & 255) * 64 + (r >> 8) * 32
+                        : r * COPIES)
+               : counts + PAIR_ROWS * COPIES
+                   + (r - PAIR_ROWS) * gh_odd_stride<COPIES, ODD> ();
       uint32_t lo = 0, hi = 0; /* < 2^16 x COPIES; the odd one's in lo */
 #pragma unroll 8
       for (int c = 0; c < copies; c++)
@@ -202,6 +235,56 @@ gh_counts_add (const PIXEL &px, const uint32_t (&mine)[2], uint32_t odd,
     else
       gh_shared_add (
         odd + gh_count_word<F, COPIES, SECTIONS, ODD> (f, px.bin[f]) * 4, 1u);
+}
+
+/* Wide layout: this lane's address of the bin in byte j of a group, from
+ * the count tables' start: the byte's value times 256 (a row), and the
+ * lane's offset in it (lane4, 4 * lane < 256) as the byte below. */
+template <int BPP, bool MASK>
+__device__ __forceinline__ uint32_t
+gh_counts_wide_at (const gh_group<BPP, MASK> &grp, int j, uint32_t lane4)
+{
+  return __byte_perm (grp.w[j >> 2], lane4, 0x5504 | ((j & 3) << 4));
+}
+
+/* Wide layout: a group of full pixels with GIMP 3's luminance from the
+ * table (the counts kernel's count path); returns which pixels lay near a
+ * bin's edge (bit i), for gh_lin_correct.  Each channel's row address
+ * serves its count and its table lookup; the value's is the largest of the
+ * three (their low bytes are equal), the luminance's the bin's byte of S
+ * in the same form: no multiply-add a bin. */
+template <int F, int BPP, bool MASK>
+__device__ __forceinline__ uint32_t
+gh_counts_wide_group (const gh_group<BPP, MASK> &grp, uint32_t tables,
+                      uint32_t lane4)
+{
+  constexpr int C = 32, ODD = 32;
+  static_assert (F == 5, "value, red, green, blue and the luminance");
+  static_assert (gh_count_word<F, C, false, ODD> (3, 1) == 64 + 32
+                   && gh_count_word<F, C, false, ODD> (4, 1) == 64,
+                 "rows of 256 bytes, the odd table after the pairs'");
+  constexpr uint32_t odd = (F / 2) * 256 * C * 4, lin = odd + 32 * 4;
+  uint32_t near = 0;
+#pragma unroll
+  for (int i = 0; i < GH_GROUP; i++)
+    {
+      const uint32_t r = gh_counts_wide_at (grp, i * BPP, lane4),
+                     g = gh_counts_wide_at (grp, i * BPP + 1, lane4),
+                     b = gh_counts_wide_at (grp, i * BPP + 2, lane4);
+      const uint32_t s = gh_lin_sum (gh_lin_entry_at (tables + lin + r),
+                                     gh_lin_entry_at (tables + lin + g),
+                                     gh_lin_entry_at (tables + lin + b));
+      const uint32_t at[4] = { gh_max3 (r, g, b), r, g, b };
+#pragma unroll
+      for (int f = 0; f < 4; f++)
+        gh_shared_add (tables + at[f]
+                         + gh_count_word<F, C, false, ODD> (f, 0) * 4,
+                       1u << (16 * (f & 1)));
+      gh_shared_add (tables + odd + __byte_perm (s, lane4, 0x5534), 1u);
+      if ((s & GH_LIN_NEAR) == 0)
+        near |= 1u << i;
+    }
+  return near;
 }
 
 /* A pixel of partial weight: colour weight wc and alpha weight wa (its
@@ -275,12 +358,12 @@ gh_group_same (const gh_group<BPP, MASK> &grp, int i, int j)
  * from crowding the fast path out of the instruction cache): the group
  * stays in registers, its next quarter moved to the front each time. */
 template <int F, int COPIES, bool SECTIONS, int ODD, int NCH, class PIXEL,
-          int BPP, bool MASK, int LSLOTS>
+          int BPP, bool MASK, int LSLOTS, int LSTRIDE>
 __device__ __forceinline__ void
 gh_counts_mixed (gh_group<BPP, MASK> grp, bool in,
                  const uint32_t (&mine)[2], uint32_t odd, bool swap,
                  uint32_t partial, uint32_t &full_pixels,
-                 gh_lin_table<LSLOTS> lin)
+                 gh_lin_table<LSLOTS, LSTRIDE> lin)
 {
 #pragma unroll 1
   for (int q = 0; q < GH_GROUP / 4; q++)
@@ -345,6 +428,8 @@ gh_kernel_counts (const uint8_t *__restrict__ pix,
   constexpr bool weighted = pixel::weighted;
   constexpr int ODD = gh_odd_copies<LIN, COPIES> ();
   constexpr int WORDS = gh_count_words<BPP, RAW, COPIES, ODD> ();
+  constexpr bool WIDE = gh_count_wide<COPIES, ODD> ();
+  constexpr int LSTRIDE = WIDE ? 64 : LSLOTS;
   constexpr int PWORDS = weighted ? NCH * 256 * GH_CT_PARTIAL_COPIES : 0;
   /* A count is shared by one lane in COPIES of each warp, 16 pixels each
    * a step. */
@@ -373,14 +458,17 @@ gh_kernel_counts (const uint8_t *__restrict__ pix,
 
   for (int i = threadIdx.x; i < WORDS + PWORDS; i += GH_CT_THREADS)
     counts[i] = 0;
+  if constexpr (WIDE)
+    __syncthreads (); /* the table lies in rows just cleared */
   /* The luminance table's slot: with 32, this lane's count copy (so a
    * level's entry lies at a fixed offset from its count of that level
    * when the copies are 32, one lookup address for both), else
    * neighbouring lanes, whose pixels meet at one address most often. */
-  const gh_lin_table<LSLOTS> lin = gh_lin_load<LSLOTS> (
-    partial + PWORDS, LSLOTS < 32    ? lane * LSLOTS / 32
-                      : COPIES == 32 ? lane
-                                     : lane / 2 + (lane & 1) * 16);
+  const gh_lin_table<LSLOTS, LSTRIDE> lin = gh_lin_load<LSLOTS, LSTRIDE> (
+    WIDE ? counts + F / 2 * 256 * COPIES + 32 : partial + PWORDS,
+    LSLOTS < 32    ? lane * LSLOTS / 32
+    : COPIES == 32 ? lane
+                   : lane / 2 + (lane & 1) * 16);
   __syncthreads ();
 
   /* `base` is the same for the whole block, so the flushes' barriers are
@@ -402,16 +490,20 @@ gh_kernel_counts (const uint8_t *__restrict__ pix,
           if (g < groups)
             {
               uint32_t near = 0; /* LIN: pixels gh_lin_correct takes */
+              if constexpr (WIDE)
+                near = gh_counts_wide_group<F> (
+                  grp, gh_shared_address (counts), lane * 4);
+              else
 #pragma unroll
-              for (int i = 0; i < GH_GROUP; i++)
-                {
-                  pixel px;
-                  gh_group_pixel<LIN> (grp, i, px, lin);
-                  gh_counts_add<F, COPIES, SECTIONS, ODD> (px, mine, odd,
-                                                           swap);
-                  if (px.near)
-                    near |= 1u << i;
-                }
+                for (int i = 0; i < GH_GROUP; i++)
+                  {
+                    pixel px;
+                    gh_group_pixel<LIN> (grp, i, px, lin);
+                    gh_counts_add<F, COPIES, SECTIONS, ODD> (px, mine, odd,
+                                                             swap);
+                    if (px.near)
+                      near |= 1u << i;
+                  }
               full_pixels += GH_GROUP;
               if constexpr (LIN)
                 if (near)

@@ -22,7 +22,8 @@
  * float path.  The range of e was measured over all 2^24 colours, and
  * test_gpu checks every colour's bin on the device against the host's.
  *
- * The table has SLOTS copies interleaved by level (word v * SLOTS + slot):
+ * The table has SLOTS copies interleaved by level (word v * STRIDE +
+ * slot; STRIDE SLOTS unless another table's rows lie between its own):
  * with 32, lane l reads slot l in bank l, so no lookup ever waits on a
  * bank; a kernel whose count tables have the same stride (the counts
  * kernel with 32 copies) finds a level's entry at a fixed offset from
@@ -43,8 +44,8 @@
 #define GH_LIN_NEAR 0xFFFC00u /* frac (S) < 1024 where these bits are 0 */
 
 /* This lane's entry of level 0 in the shared table (a shared-memory
- * address; its entry of level v is v * SLOTS words further). */
-template <int SLOTS> struct gh_lin_table
+ * address; its entry of level v is v * STRIDE words further). */
+template <int SLOTS, int STRIDE = SLOTS> struct gh_lin_table
 {
   uint32_t at;
 };
@@ -69,13 +70,14 @@ gh_lin_entry (unsigned v)
 
 /* Fills the block's table (before the block's first barrier) and returns
  * this lane's slot of it. */
-template <int SLOTS>
-__device__ __forceinline__ gh_lin_table<SLOTS>
+template <int SLOTS, int STRIDE = SLOTS>
+__device__ __forceinline__ gh_lin_table<SLOTS, STRIDE>
 gh_lin_load (uint32_t *table, unsigned slot)
 {
+  static_assert (STRIDE >= SLOTS, "a level's slots lie in its row");
   if constexpr (SLOTS > 0)
     for (int i = threadIdx.x; i < 256 * SLOTS; i += blockDim.x)
-      table[i] = gh_lin_entry (i / SLOTS);
+      table[i / SLOTS * STRIDE + i % SLOTS] = gh_lin_entry (i / SLOTS);
   return { (uint32_t) __cvta_generic_to_shared (table + slot) };
 }
 
@@ -95,16 +97,24 @@ gh_lin_entry_at (uint32_t at)
   return v;
 }
 
+/* S of the header from the three channels' entries: the bin is S >> 24,
+ * and it may be one too high where S & GH_LIN_NEAR is 0. */
+__device__ __forceinline__ uint32_t
+gh_lin_sum (uint32_t tr, uint32_t tg, uint32_t tb)
+{
+  return __umulhi (tb, GH_LIN_CB) + (__umulhi (tr, GH_LIN_CR) + tg);
+}
+
 /* The table's bin of (r, g, b), and whether it may be one too high (then
  * gh_lin_exact has the bin). */
-template <int SLOTS>
+template <int SLOTS, int STRIDE>
 __device__ __forceinline__ unsigned
-gh_lin_fast (gh_lin_table<SLOTS> t, unsigned r, unsigned g, unsigned b,
-             bool &near)
+gh_lin_fast (gh_lin_table<SLOTS, STRIDE> t, unsigned r, unsigned g,
+             unsigned b, bool &near)
 {
-  uint32_t s = __umulhi (gh_lin_entry_at (t.at + r * (SLOTS * 4)), GH_LIN_CR)
-               + gh_lin_entry_at (t.at + g * (SLOTS * 4));
-  s = __umulhi (gh_lin_entry_at (t.at + b * (SLOTS * 4)), GH_LIN_CB) + s;
+  const uint32_t s = gh_lin_sum (gh_lin_entry_at (t.at + r * (STRIDE * 4)),
+                                 gh_lin_entry_at (t.at + g * (STRIDE * 4)),
+                                 gh_lin_entry_at (t.at + b * (STRIDE * 4)));
   near = (s & GH_LIN_NEAR) == 0;
   /* s >> 24 as one byte move: a shift here would be merged with the
    * bin's address arithmetic into three instructions instead of two. */
@@ -112,9 +122,9 @@ gh_lin_fast (gh_lin_table<SLOTS> t, unsigned r, unsigned g, unsigned b,
 }
 
 /* GIMP 3's bin of (r, g, b). */
-template <int SLOTS>
+template <int SLOTS, int STRIDE>
 __device__ __forceinline__ unsigned
-gh_lin_bin (gh_lin_table<SLOTS> t, unsigned r, unsigned g, unsigned b)
+gh_lin_bin (gh_lin_table<SLOTS, STRIDE> t, unsigned r, unsigned g, unsigned b)
 {
   if constexpr (SLOTS == 0)
     return gh_lin_exact (r, g, b);
