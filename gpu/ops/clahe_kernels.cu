@@ -68,20 +68,22 @@ count_flush (const gh_clahe_geom &g, uint32_t *sh, int copies, int ty,
     }
 }
 
-/* One more count of level v in channel k: the lane's own copy. */
+/* One more count of level v in channel k: the lane's own of 2^S copies
+ * (S a constant, so the address is a shift and an add). */
+template <int S>
 __device__ __forceinline__ void
-count_add (uint32_t *mine, int shift, int k, unsigned v)
+count_add (uint32_t *mine, int k, unsigned v)
 {
-  atomicAdd (mine + (((unsigned) k * 256 + v) << shift), 1u);
+  atomicAdd (mine + (((unsigned) k * 256 + v) << S), 1u);
 }
 
 /* Pixels x = xa, xa + 1, ... xb - 1 (padded columns, their sources
  * reflected) of rows ya..yb-1 that lie in lo..hi-1, one at a time, shared
  * by the block's threads: luminance, and the padding columns. */
+template <int S>
 __device__ void
 count_pixels (const gh_clahe_geom &g, const uint8_t *pixels, size_t pitch,
-              int lo, int hi, int ya, int yb, int xa, int xb, uint32_t *mine,
-              int shift)
+              int lo, int hi, int ya, int yb, int xa, int xb, uint32_t *mine)
 {
   int w = xb - xa, bpp = (int) g.layout;
 
@@ -97,7 +99,7 @@ count_pixels (const gh_clahe_geom &g, const uint8_t *pixels, size_t pitch,
         continue;
       p = pixels + (size_t) (sy - lo) * pitch + (size_t) sx * bpp;
       for (int k = 0; k < g.channels; k++)
-        count_add (mine, shift, k, (unsigned) key_of (g, p, k));
+        count_add<S> (mine, k, (unsigned) key_of (g, p, k));
     }
 }
 
@@ -107,11 +109,10 @@ count_pixels (const gh_clahe_geom &g, const uint8_t *pixels, size_t pitch,
  * its first to the one holding its last, the bytes outside skipped (the
  * buffers are rounded up to 16 bytes).  The block's threads take the
  * (row, word) pairs in turn. */
-template <int BPP>
+template <int BPP, int S>
 __device__ void
 count_words (const gh_clahe_geom &g, const uint8_t *pixels, size_t pitch,
-             int lo, int hi, int ya, int yb, int xa, int xb, uint32_t *mine,
-             int shift)
+             int lo, int hi, int ya, int yb, int xa, int xb, uint32_t *mine)
 {
   /* Words a row: the most any row's bytes cross. */
   int nw = xb > xa ? ((xb - xa) * BPP + 30) / 16 : 1, step = (int) blockDim.x;
@@ -157,7 +158,7 @@ count_words (const gh_clahe_geom &g, const uint8_t *pixels, size_t pitch,
             for (int i = 0; i < 16; i++)
               {
                 if (k < (BPP >= 3 ? 3 : 1))
-                  count_add (mine, shift, k,
+                  count_add<S> (mine, k,
                              (word[i / 4] >> (8 * (i % 4))) & 255);
                 k = k + 1 == BPP ? 0 : k + 1;
               }
@@ -167,7 +168,7 @@ count_words (const gh_clahe_geom &g, const uint8_t *pixels, size_t pitch,
         for (int i = 0; i < 16; i++)
           {
             if (a + i >= start && a + i < end && k < (BPP >= 3 ? 3 : 1))
-              count_add (mine, shift, k,
+              count_add<S> (mine, k,
                          (word[i / 4] >> (8 * (i % 4))) & 255);
             k = k + 1 == BPP ? 0 : k + 1;
           }
@@ -178,19 +179,19 @@ count_words (const gh_clahe_geom &g, const uint8_t *pixels, size_t pitch,
 /* Padded rows ya..yb-1 whose source rows lie in lo..hi-1 (row y at
  * pixels + (y - lo) * pitch) into the tile counts: block (tx, j) takes
  * tile column tx and `per_block` rows from ya + j * per_block.  Each lane
- * counts into its own of `copies` (32, 16 or 8: 2^shift) copies of the
+ * counts into its own of `copies` (32, 16 or 8: 2^S) copies of the
  * channels' bins, bin b of channel k at word (k * 256 + b) * copies +
  * lane % copies, so lanes never meet on a counter or (with 32) in a bank,
  * however alike the pixels; the copies are summed when the run leaves a
  * tile row (as the histogram's kernel_shared_atomic.cuh). */
-template <int BPP>
+template <int BPP, int S>
 __global__ void __launch_bounds__ (COUNT_THREADS)
 count_kernel (gh_clahe_geom g, const uint8_t *__restrict__ pixels,
               size_t pitch, int lo, int hi, int ya, int yb, int per_block,
-              int shift, uint32_t *hist)
+              uint32_t *hist)
 {
   extern __shared__ uint32_t sh[]; /* channels x 256 x copies */
-  int tx = blockIdx.x, copies = 1 << shift;
+  int tx = blockIdx.x, copies = 1 << S;
   int y0 = ya + blockIdx.y * per_block;
   int y1 = y0 + per_block < yb ? y0 + per_block : yb;
   int xa = tx * g.tile_w, xe = xa + g.tile_w;
@@ -210,12 +211,11 @@ count_kernel (gh_clahe_geom g, const uint8_t *__restrict__ pixels,
       ye = ys < g.height && ye > g.height ? g.height : ye;
       /* The padding rows read rows reflected, one at a time. */
       if (g.luminance_mode || ys >= g.height)
-        count_pixels (g, pixels, pitch, lo, hi, ys, ye, xa, xi, mine, shift);
+        count_pixels<S> (g, pixels, pitch, lo, hi, ys, ye, xa, xi, mine);
       else
-        count_words<BPP> (g, pixels, pitch, lo, hi, ys, ye, xa, xi, mine,
-                          shift);
-      count_pixels (g, pixels, pitch, lo, hi, ys, ye, xi > xa ? xi : xa, xe,
-                    mine, shift);
+        count_words<BPP, S> (g, pixels, pitch, lo, hi, ys, ye, xa, xi, mine);
+      count_pixels<S> (g, pixels, pitch, lo, hi, ys, ye, xi > xa ? xi : xa,
+                       xe, mine);
       __syncthreads ();
       count_flush (g, sh, copies, ty, tx, hist);
       __syncthreads ();
@@ -223,7 +223,26 @@ count_kernel (gh_clahe_geom g, const uint8_t *__restrict__ pixels,
     }
 }
 
-/* Count kernel of BPP bytes a pixel, allowed `smem` of shared memory. */
+/* Count kernel of BPP bytes a pixel and 2^S copies, allowed `smem` of
+ * shared memory. */
+template <int BPP, int S>
+static gh_status
+count_launch_s (const gh_clahe_geom *g, dim3 grid, size_t smem,
+                const uint8_t *pixels, size_t pitch, int lo, int hi, int ya,
+                int yb, int per, uint32_t *hist, cudaStream_t stream,
+                gh_error *error)
+{
+  if (smem > 48 << 10)
+    TRY (cudaFuncSetAttribute (count_kernel<BPP, S>,
+                               cudaFuncAttributeMaxDynamicSharedMemorySize,
+                               (int) smem));
+  count_kernel<BPP, S><<<grid, COUNT_THREADS, smem, stream>>> (
+    *g, pixels, pitch, lo, hi, ya, yb, per, hist);
+  TRY (cudaGetLastError ());
+  return GH_OK;
+}
+
+/* Count kernel of BPP bytes a pixel and 2^shift copies (5, 4 or 3). */
 template <int BPP>
 static gh_status
 count_launch (const gh_clahe_geom *g, dim3 grid, size_t smem, int shift,
@@ -231,14 +250,18 @@ count_launch (const gh_clahe_geom *g, dim3 grid, size_t smem, int shift,
               int yb, int per, uint32_t *hist, cudaStream_t stream,
               gh_error *error)
 {
-  if (smem > 48 << 10)
-    TRY (cudaFuncSetAttribute (count_kernel<BPP>,
-                               cudaFuncAttributeMaxDynamicSharedMemorySize,
-                               (int) smem));
-  count_kernel<BPP><<<grid, COUNT_THREADS, smem, stream>>> (
-    *g, pixels, pitch, lo, hi, ya, yb, per, shift, hist);
-  TRY (cudaGetLastError ());
-  return GH_OK;
+  switch (shift)
+    {
+    case 5:
+      return count_launch_s<BPP, 5> (g, grid, smem, pixels, pitch, lo, hi,
+                                     ya, yb, per, hist, stream, error);
+    case 4:
+      return count_launch_s<BPP, 4> (g, grid, smem, pixels, pitch, lo, hi,
+                                     ya, yb, per, hist, stream, error);
+    default:
+      return count_launch_s<BPP, 3> (g, grid, smem, pixels, pitch, lo, hi,
+                                     ya, yb, per, hist, stream, error);
+    }
 }
 
 gh_status
