@@ -1,9 +1,9 @@
 /* test_beyond_gpu.cu — CLAHE on the GPU (gpu/ops/clahe_cuda.cu) against the
  * CPU, byte for byte: random 8-bit images of every layout and awkward
- * sizes (1x1, 2x3, not divisible by the grid, wider than a block), grids
- * from 1x1 to 64x64 and clip limits 0 to 40, each channel and the
- * luminance (both rules: the GPU counts its tiles), strips fed in
- * shuffled order and rectangles mapped at their places, and whole
+ * sizes (1x1, 2x3, not divisible by the grid, wider than a block, tall
+ * and thin), grids from 1x1 to 64x64 and clip limits 0 to 40, each
+ * channel and the luminance (both rules: the GPU counts its tiles), strips
+ * fed in shuffled order and rectangles mapped at their places, and whole
  * (gh_clahe_image, rows with and without bytes beyond the pixels, in
  * ordinary and in page-locked memory); the engine must report no
  * fallback.  Then the fallback: a GPU failure injected mid-image (the
@@ -154,9 +154,11 @@ same_as_cpu (gh_engine *e, const gh_clahe_params *p, gh_layout layout,
 int
 main (int argc, char **argv)
 {
-  static const int sizes[][2] = { { 1, 1 },     { 2, 3 },    { 65, 47 },
-                                  { 1001, 733 }, { 300, 1 }, { 1, 300 },
-                                  { 4000, 3000 } };
+  /* 37x2000 and 4099x67: tall and thin, short and wide, rows not a
+   * multiple of the interpolation's rows a block. */
+  static const int sizes[][2] = { { 1, 1 },      { 2, 3 },    { 65, 47 },
+                                  { 1001, 733 }, { 300, 1 },  { 1, 300 },
+                                  { 37, 2000 },  { 4099, 67 }, { 4000, 3000 } };
   static const int grids[][2] = { { 1, 1 }, { 8, 8 }, { 3, 5 }, { 16, 16 },
                                   { 64, 64 } };
   static const double clips[] = { 0, 1, 2, 40 };

@@ -7,12 +7,14 @@
  * memory (as the histogram's kernels), the copies added to the tile's
  * global counts when the run leaves a tile row.  Mappings (whole images):
  * a block per tile, its clipping and redistribution as clahe_map.c's, the
- * cumulative sum a scan.  Interpolation: 16 aligned bytes a thread, the
- * four mappings of each level packed into one word of a table in shared
- * memory (one lookup a sample), the row and column weights with the
- * host's float operations spelled out so nvcc cannot fuse them, rounding
- * half to even as cvRound; tiles too small for those tables read the
- * mappings from global memory, a pixel a thread. */
+ * cumulative sum a scan.  Interpolation: 16 aligned bytes a thread, down
+ * a run of rows (the column weights computed once), the four mappings of
+ * each level packed into one word of a table in shared memory (one lookup
+ * a sample), the row and column weights with the host's float operations
+ * spelled out so nvcc cannot fuse them, bytes to floats and rounding half
+ * to even as cvRound by exact float additions rather than conversion
+ * instructions; tiles too small for those tables read the mappings from
+ * global memory, a pixel a thread. */
 #include "clahe_kernels.h"
 #include "fail.h"
 #include "pixel.h"
@@ -68,20 +70,22 @@ count_flush (const gh_clahe_geom &g, uint32_t *sh, int copies, int ty,
     }
 }
 
-/* One more count of level v in channel k: the lane's own copy. */
+/* One more count of level v in channel k: the lane's own of 2^S copies
+ * (S a constant, so the address is a shift and an add). */
+template <int S>
 __device__ __forceinline__ void
-count_add (uint32_t *mine, int shift, int k, unsigned v)
+count_add (uint32_t *mine, int k, unsigned v)
 {
-  atomicAdd (mine + (((unsigned) k * 256 + v) << shift), 1u);
+  atomicAdd (mine + (((unsigned) k * 256 + v) << S), 1u);
 }
 
 /* Pixels x = xa, xa + 1, ... xb - 1 (padded columns, their sources
  * reflected) of rows ya..yb-1 that lie in lo..hi-1, one at a time, shared
  * by the block's threads: luminance, and the padding columns. */
+template <int S>
 __device__ void
 count_pixels (const gh_clahe_geom &g, const uint8_t *pixels, size_t pitch,
-              int lo, int hi, int ya, int yb, int xa, int xb, uint32_t *mine,
-              int shift)
+              int lo, int hi, int ya, int yb, int xa, int xb, uint32_t *mine)
 {
   int w = xb - xa, bpp = (int) g.layout;
 
@@ -97,7 +101,7 @@ count_pixels (const gh_clahe_geom &g, const uint8_t *pixels, size_t pitch,
         continue;
       p = pixels + (size_t) (sy - lo) * pitch + (size_t) sx * bpp;
       for (int k = 0; k < g.channels; k++)
-        count_add (mine, shift, k, (unsigned) key_of (g, p, k));
+        count_add<S> (mine, k, (unsigned) key_of (g, p, k));
     }
 }
 
@@ -107,11 +111,10 @@ count_pixels (const gh_clahe_geom &g, const uint8_t *pixels, size_t pitch,
  * its first to the one holding its last, the bytes outside skipped (the
  * buffers are rounded up to 16 bytes).  The block's threads take the
  * (row, word) pairs in turn. */
-template <int BPP>
+template <int BPP, int S>
 __device__ void
 count_words (const gh_clahe_geom &g, const uint8_t *pixels, size_t pitch,
-             int lo, int hi, int ya, int yb, int xa, int xb, uint32_t *mine,
-             int shift)
+             int lo, int hi, int ya, int yb, int xa, int xb, uint32_t *mine)
 {
   /* Words a row: the most any row's bytes cross. */
   int nw = xb > xa ? ((xb - xa) * BPP + 30) / 16 : 1, step = (int) blockDim.x;
@@ -157,7 +160,7 @@ count_words (const gh_clahe_geom &g, const uint8_t *pixels, size_t pitch,
             for (int i = 0; i < 16; i++)
               {
                 if (k < (BPP >= 3 ? 3 : 1))
-                  count_add (mine, shift, k,
+                  count_add<S> (mine, k,
                              (word[i / 4] >> (8 * (i % 4))) & 255);
                 k = k + 1 == BPP ? 0 : k + 1;
               }
@@ -167,7 +170,7 @@ count_words (const gh_clahe_geom &g, const uint8_t *pixels, size_t pitch,
         for (int i = 0; i < 16; i++)
           {
             if (a + i >= start && a + i < end && k < (BPP >= 3 ? 3 : 1))
-              count_add (mine, shift, k,
+              count_add<S> (mine, k,
                          (word[i / 4] >> (8 * (i % 4))) & 255);
             k = k + 1 == BPP ? 0 : k + 1;
           }
@@ -178,19 +181,19 @@ count_words (const gh_clahe_geom &g, const uint8_t *pixels, size_t pitch,
 /* Padded rows ya..yb-1 whose source rows lie in lo..hi-1 (row y at
  * pixels + (y - lo) * pitch) into the tile counts: block (tx, j) takes
  * tile column tx and `per_block` rows from ya + j * per_block.  Each lane
- * counts into its own of `copies` (32, 16 or 8: 2^shift) copies of the
+ * counts into its own of `copies` (32, 16 or 8: 2^S) copies of the
  * channels' bins, bin b of channel k at word (k * 256 + b) * copies +
  * lane % copies, so lanes never meet on a counter or (with 32) in a bank,
  * however alike the pixels; the copies are summed when the run leaves a
  * tile row (as the histogram's kernel_shared_atomic.cuh). */
-template <int BPP>
+template <int BPP, int S>
 __global__ void __launch_bounds__ (COUNT_THREADS)
 count_kernel (gh_clahe_geom g, const uint8_t *__restrict__ pixels,
               size_t pitch, int lo, int hi, int ya, int yb, int per_block,
-              int shift, uint32_t *hist)
+              uint32_t *hist)
 {
   extern __shared__ uint32_t sh[]; /* channels x 256 x copies */
-  int tx = blockIdx.x, copies = 1 << shift;
+  int tx = blockIdx.x, copies = 1 << S;
   int y0 = ya + blockIdx.y * per_block;
   int y1 = y0 + per_block < yb ? y0 + per_block : yb;
   int xa = tx * g.tile_w, xe = xa + g.tile_w;
@@ -210,12 +213,11 @@ count_kernel (gh_clahe_geom g, const uint8_t *__restrict__ pixels,
       ye = ys < g.height && ye > g.height ? g.height : ye;
       /* The padding rows read rows reflected, one at a time. */
       if (g.luminance_mode || ys >= g.height)
-        count_pixels (g, pixels, pitch, lo, hi, ys, ye, xa, xi, mine, shift);
+        count_pixels<S> (g, pixels, pitch, lo, hi, ys, ye, xa, xi, mine);
       else
-        count_words<BPP> (g, pixels, pitch, lo, hi, ys, ye, xa, xi, mine,
-                          shift);
-      count_pixels (g, pixels, pitch, lo, hi, ys, ye, xi > xa ? xi : xa, xe,
-                    mine, shift);
+        count_words<BPP, S> (g, pixels, pitch, lo, hi, ys, ye, xa, xi, mine);
+      count_pixels<S> (g, pixels, pitch, lo, hi, ys, ye, xi > xa ? xi : xa,
+                       xe, mine);
       __syncthreads ();
       count_flush (g, sh, copies, ty, tx, hist);
       __syncthreads ();
@@ -223,7 +225,26 @@ count_kernel (gh_clahe_geom g, const uint8_t *__restrict__ pixels,
     }
 }
 
-/* Count kernel of BPP bytes a pixel, allowed `smem` of shared memory. */
+/* Count kernel of BPP bytes a pixel and 2^S copies, allowed `smem` of
+ * shared memory. */
+template <int BPP, int S>
+static gh_status
+count_launch_s (const gh_clahe_geom *g, dim3 grid, size_t smem,
+                const uint8_t *pixels, size_t pitch, int lo, int hi, int ya,
+                int yb, int per, uint32_t *hist, cudaStream_t stream,
+                gh_error *error)
+{
+  if (smem > 48 << 10)
+    TRY (cudaFuncSetAttribute (count_kernel<BPP, S>,
+                               cudaFuncAttributeMaxDynamicSharedMemorySize,
+                               (int) smem));
+  count_kernel<BPP, S><<<grid, COUNT_THREADS, smem, stream>>> (
+    *g, pixels, pitch, lo, hi, ya, yb, per, hist);
+  TRY (cudaGetLastError ());
+  return GH_OK;
+}
+
+/* Count kernel of BPP bytes a pixel and 2^shift copies (5, 4 or 3). */
 template <int BPP>
 static gh_status
 count_launch (const gh_clahe_geom *g, dim3 grid, size_t smem, int shift,
@@ -231,14 +252,18 @@ count_launch (const gh_clahe_geom *g, dim3 grid, size_t smem, int shift,
               int yb, int per, uint32_t *hist, cudaStream_t stream,
               gh_error *error)
 {
-  if (smem > 48 << 10)
-    TRY (cudaFuncSetAttribute (count_kernel<BPP>,
-                               cudaFuncAttributeMaxDynamicSharedMemorySize,
-                               (int) smem));
-  count_kernel<BPP><<<grid, COUNT_THREADS, smem, stream>>> (
-    *g, pixels, pitch, lo, hi, ya, yb, per, shift, hist);
-  TRY (cudaGetLastError ());
-  return GH_OK;
+  switch (shift)
+    {
+    case 5:
+      return count_launch_s<BPP, 5> (g, grid, smem, pixels, pitch, lo, hi,
+                                     ya, yb, per, hist, stream, error);
+    case 4:
+      return count_launch_s<BPP, 4> (g, grid, smem, pixels, pitch, lo, hi,
+                                     ya, yb, per, hist, stream, error);
+    default:
+      return count_launch_s<BPP, 3> (g, grid, smem, pixels, pitch, lo, hi,
+                                     ya, yb, per, hist, stream, error);
+    }
 }
 
 gh_status
@@ -426,55 +451,95 @@ map_kernel (gh_clahe_geom g, uint8_t *pixels, size_t pitch, int x0, int y0,
                lut, tiles, weights_of (x0 + i, inv_w, g.tiles_x), r);
 }
 
-/* map_shared_kernel's blocks: MAP_THREADS threads, MAP_ROWS rows, and
- * `items` (a power of two, at most MAP_ITEMS) 16-byte words of a row. */
+/* map_shared_kernel's blocks: MAP_THREADS threads, `items` (a power of
+ * two, at most MAP_ITEMS) 16-byte words of a row, and `rows` rows
+ * (MAP_ROWS, or 16 where the tables would pass 48 KB): the threads of an
+ * item walk down the block's rows MAP_THREADS / items apart, so each
+ * computes its word's column weights once for all of them.  On the H100
+ * (BENCHMARKS.md, session 33) 32 rows were the best of 16, 32 and 64 for
+ * gray, 64 for RGB: a 12 MP gray band has too few words for 64. */
 #define MAP_THREADS 256
-#define MAP_ROWS 16
+#define MAP_ROWS(bpp) ((bpp) >= 3 ? 64 : 32)
 #define MAP_ITEMS 32
 
-/* One sample v of channel k at column weights c, its row's weights r and
- * packed table row `tab` (the row's four tiles' bytes at each level, of
- * the segment between tile centres the sample lies in). */
-__device__ __forceinline__ uint8_t
-map_sample (uint32_t t, weights c, weights r)
+/* Byte k of t as a float, exactly, with no conversion instruction (those
+ * issue at a fraction of the float pipes' rate): 2^23 + the byte, less
+ * 2^23. */
+__device__ __forceinline__ float
+byte_float (uint32_t t, int k)
 {
-  float top = __fadd_rn (__fmul_rn ((float) (t & 255), c.a1),
-                         __fmul_rn ((float) ((t >> 8) & 255), c.a));
-  float bottom = __fadd_rn (__fmul_rn ((float) ((t >> 16) & 255), c.a1),
-                            __fmul_rn ((float) (t >> 24), c.a));
-  int v = __float2int_rn (
-    __fadd_rn (__fmul_rn (top, r.a1), __fmul_rn (bottom, r.a)));
-  return (uint8_t) (v < 0 ? 0 : v > 255 ? 255 : v);
+  return __fsub_rn (__uint_as_float (__byte_perm (t, 0x4B000000u,
+                                                  0x7650 + k)),
+                    8388608.0f);
+}
+
+/* One sample at column weights (a, a1) and its row's weights r, from its
+ * packed table word t (its four tiles' bytes at its level, of the segment
+ * between tile centres the sample lies in), in the low byte of the
+ * result.  The rounding is saturate_cast<uchar>'s, as clahe_map.c's
+ * saturate_u8: adding 1.5 * 2^23 to v rounds it to nearest, ties to even,
+ * into the sum's low bits (__float2int_rn's result, with no conversion).
+ * Its clamps never act: every term is a byte times a weight in [0, 1], so
+ * 0 <= v <= 255 give or take a few ulps, and cvRound (v) is 0..255. */
+__device__ __forceinline__ uint32_t
+map_sample (uint32_t t, float a, float a1, weights r)
+{
+  float top = __fadd_rn (__fmul_rn (byte_float (t, 0), a1),
+                         __fmul_rn (byte_float (t, 1), a));
+  float bottom = __fadd_rn (__fmul_rn (byte_float (t, 2), a1),
+                            __fmul_rn (byte_float (t, 3), a));
+  return __float_as_uint (__fadd_rn (
+    __fadd_rn (__fmul_rn (top, r.a1), __fmul_rn (bottom, r.a)), 12582912.0f));
+}
+
+/* Item `it`'s word of a row: its it-th aligned 16-byte word (item 1 the
+ * first) where all its bytes are the row's, else NULL. */
+__device__ __forceinline__ uint8_t *
+word_of (uint8_t *row, size_t row_bytes, int it)
+{
+  uint8_t *a0 = (uint8_t *) (((uintptr_t) row + 15) & ~(uintptr_t) 15);
+  uint8_t *a1 = (uint8_t *) (((uintptr_t) row + row_bytes) & ~(uintptr_t) 15);
+
+  return it >= 1 && (a1 - a0) / 16 >= it ? a0 + 16 * (it - 1) : NULL;
 }
 
 /* A width x height rectangle at (x0, y0) of the image, rows pitch apart,
- * in place, BPP bytes a pixel.  Block (bx, by) takes rows by * MAP_ROWS..
- * and, of each row, items bx * items.. of: the bytes before its first
- * 16-byte boundary (item 0), its aligned 16-byte words, the bytes after
- * its last boundary; words are read and written whole.  The block first
- * packs, into shared memory, for each row segment q and column segment s
- * between tile centres that its pixels lie in, and each level, the four
- * mappings' bytes of that level in one word (top-left, top-right,
- * bottom-left, bottom-right), so a sample's four lookups are one load
- * from shared memory; up to nq x ns segments. */
+ * in place, BPP bytes a pixel.  Block (bx, by) takes rows by * rows.. and,
+ * of each row, items bx * items.. of: the bytes before its first 16-byte
+ * boundary (item 0), its aligned 16-byte words, the bytes after its last
+ * boundary; words are read and written whole.  The block first packs,
+ * into shared memory, for each row segment q and column segment s between
+ * tile centres that its pixels lie in, and each level, the four mappings'
+ * bytes of that level in one word (top-left, top-right, bottom-left,
+ * bottom-right), so a sample's four lookups are one load from shared
+ * memory; up to nq x ns segments.  A thread keeps its word's 16 column
+ * weights and table offsets while the word starts at the same column
+ * (every row, where the pitch is a multiple of 16). */
 template <int BPP>
 __global__ void __launch_bounds__ (MAP_THREADS)
 map_shared_kernel (gh_clahe_geom g, uint8_t *pixels, size_t pitch, int x0,
-                   int y0, int width, int height, int items,
+                   int y0, int width, int height, int items, int rows,
                    const uint8_t *__restrict__ lut)
 {
   extern __shared__ uint32_t tab[]; /* nq x ns x channels x 256 */
   const int channels = BPP >= 3 ? 3 : 1;
   size_t tiles = (size_t) g.tiles_x * g.tiles_y, row_bytes = (size_t) width * BPP;
   float inv_w = inverse (g.tile_w), inv_h = inverse (g.tile_h);
-  int ja = blockIdx.y * MAP_ROWS;
-  int jb = ja + MAP_ROWS < height ? ja + MAP_ROWS : height;
-  int i0 = blockIdx.x * items;
+  int ja = blockIdx.y * rows;
+  int jb = ja + rows < height ? ja + rows : height;
+  int i0 = blockIdx.x * items, it = i0 + (int) threadIdx.x % items;
   /* Item i's bytes lie in [16 (i - 1), 16 (i + 1)) of its row. */
   long lo = 16 * ((long) i0 - 1), hi = 16 * ((long) i0 + items + 1);
   int q_lo = weights_of (y0 + ja, inv_h, g.tiles_y).seg;
   int q_hi = weights_of (y0 + jb - 1, inv_h, g.tiles_y).seg;
   int s_lo, s_hi, ns, n;
+  long held = -1; /* the byte of its row the weights below are for */
+  float ca[16]; /* each byte's column weight a (a1 = 1 - a) */
+  int col[16];  /* table offset of each byte's column segment and channel */
+  int j0 = ja + (int) threadIdx.x / items;
+  uint8_t *an = j0 < jb ? word_of (pixels + (size_t) j0 * pitch, row_bytes, it)
+                        : NULL;
+  uint4 qn = an ? *(const uint4 *) an : make_uint4 (0, 0, 0, 0);
 
   lo = lo > 0 ? lo : 0;
   hi = hi < (long) row_bytes ? hi : (long) row_bytes;
@@ -495,47 +560,65 @@ map_shared_kernel (gh_clahe_geom g, uint8_t *pixels, size_t pitch, int x0,
                | (uint32_t) l[((size_t) r2 * g.tiles_x + c2) * 256] << 24;
     }
   __syncthreads ();
-  for (int t = threadIdx.x; t < (jb - ja) * items; t += MAP_THREADS)
+  for (int j = ja + (int) threadIdx.x / items, step = MAP_THREADS / items;
+       j < jb; j += step)
     {
-      int j = ja + t / items, it = i0 + t % items;
-      uint8_t *row = pixels + (size_t) j * pitch;
-      uint8_t *a0 = (uint8_t *) (((uintptr_t) row + 15) & ~(uintptr_t) 15);
-      uint8_t *a1 = (uint8_t *) (((uintptr_t) row + row_bytes) & ~(uintptr_t) 15);
+      uint8_t *row = pixels + (size_t) j * pitch, *a = an;
+      uint4 q = qn;
       weights r = weights_of (y0 + j, inv_h, g.tiles_y);
       const uint32_t *tq = tab + (size_t) (r.seg - q_lo) * ns * channels * 256;
-      long nb = a1 > a0 ? (a1 - a0) / 16 : 0;
-      uint8_t *p, *e;
+      uint8_t *a0, *a1, *p, *e;
+      long nb;
 
-      if (it > nb + 1)
-        continue;
-      if (it >= 1 && it <= nb)
+      /* The next row's word, loaded while this one's are mapped. */
+      an = j + step < jb ? word_of (row + step * pitch, row_bytes, it) : NULL;
+      if (an)
+        qn = *(const uint4 *) an;
+      if (a)
         {
           /* A whole word: 16 samples from one load, one store. */
-          uint8_t *a = a0 + 16 * (it - 1);
           long cb = a - row;
-          int x = (int) (cb / BPP), k = (int) (cb % BPP);
-          uint4 q = *(uint4 *) a;
           uint32_t w[4] = { q.x, q.y, q.z, q.w };
-          weights c = weights_of (x0 + x, inv_w, g.tiles_x);
-#pragma unroll
-          for (int i = 0; i < 16; i++)
+          if (cb != held)
             {
-              uint32_t v = (w[i / 4] >> (8 * (i % 4))) & 255;
-              if (k < channels)
+              int x = (int) (cb / BPP), k = (int) (cb % BPP);
+              weights c = weights_of (x0 + x, inv_w, g.tiles_x);
+              held = cb;
+#pragma unroll
+              for (int i = 0; i < 16; i++)
                 {
-                  uint32_t o = tq[((c.seg - s_lo) * channels + k) * 256 + v];
-                  w[i / 4] = (w[i / 4] & ~(255u << (8 * (i % 4))))
-                             | (uint32_t) map_sample (o, c, r) << (8 * (i % 4));
-                }
-              if (++k == BPP && i < 15)
-                {
-                  k = 0;
-                  c = weights_of (x0 + ++x, inv_w, g.tiles_x);
+                  ca[i] = c.a;
+                  col[i] = k < channels
+                             ? ((c.seg - s_lo) * channels + k) * 256 : -1;
+                  if (++k == BPP && i < 15)
+                    {
+                      k = 0;
+                      c = weights_of (x0 + ++x, inv_w, g.tiles_x);
+                    }
                 }
             }
+#pragma unroll
+          for (int i = 0; i < 16; i++)
+            if (channels == BPP || col[i] >= 0)
+              {
+                uint32_t v = (w[i / 4] >> (8 * (i % 4))) & 255;
+                uint32_t m = map_sample (tq[col[i] + v], ca[i],
+                                         __fsub_rn (1.0f, ca[i]), r);
+                /* m's low byte in place of byte i % 4. */
+                w[i / 4] = __byte_perm (w[i / 4], m,
+                                        i % 4 == 0   ? 0x3214
+                                        : i % 4 == 1 ? 0x3240
+                                        : i % 4 == 2 ? 0x3410
+                                                     : 0x4210);
+              }
           *(uint4 *) a = make_uint4 (w[0], w[1], w[2], w[3]);
           continue;
         }
+      a0 = (uint8_t *) (((uintptr_t) row + 15) & ~(uintptr_t) 15);
+      a1 = (uint8_t *) (((uintptr_t) row + row_bytes) & ~(uintptr_t) 15);
+      nb = a1 > a0 ? (a1 - a0) / 16 : 0;
+      if (it > nb + 1)
+        continue;
       /* The bytes before the first boundary, or after the last. */
       if (it == 0)
         {
@@ -553,13 +636,14 @@ map_shared_kernel (gh_clahe_geom g, uint8_t *pixels, size_t pitch, int x0,
           int k = (int) (cb % BPP);
           weights c = weights_of (x0 + (int) (cb / BPP), inv_w, g.tiles_x);
           if (k < channels)
-            *p = map_sample (tq[((c.seg - s_lo) * channels + k) * 256 + *p],
-                             c, r);
+            *p = (uint8_t) map_sample (
+              tq[((c.seg - s_lo) * channels + k) * 256 + *p], c.a, c.a1, r);
         }
     }
 }
 
-/* map_shared_kernel of BPP bytes a pixel, when its tables fit 48 KB. */
+/* map_shared_kernel of BPP bytes a pixel, when its tables fit 48 KB
+ * (with MAP_ROWS (BPP) rows a block, or 16). */
 template <int BPP>
 static bool
 map_shared (const gh_clahe_geom *g, uint8_t *pixels, size_t pitch, size_t x0,
@@ -567,7 +651,7 @@ map_shared (const gh_clahe_geom *g, uint8_t *pixels, size_t pitch, size_t x0,
             cudaStream_t stream)
 {
   size_t row_bytes = width * BPP;
-  int items = MAP_ITEMS, nq, ns;
+  int items = MAP_ITEMS, rows = MAP_ROWS (BPP), nq, ns;
   size_t smem;
 
   while (items > 1 && (size_t) items * 16 * 2 > row_bytes + 32)
@@ -577,21 +661,27 @@ map_shared (const gh_clahe_geom *g, uint8_t *pixels, size_t pitch, size_t x0,
   if (g->tile_w < 2 || g->tile_h < 2)
     return false;
   ns = (16 * (items + 2) / BPP + 1 + g->tile_w - 2) / (g->tile_w - 1) + 2;
-  nq = (MAP_ROWS + g->tile_h - 2) / (g->tile_h - 1) + 2;
-  smem = (size_t) nq * ns * (BPP >= 3 ? 3 : 1) * 256 * sizeof (uint32_t);
-  if (smem > 48 << 10)
-    return false;
-  for (size_t at = 0; at < height; at += (size_t) 65535 * MAP_ROWS)
+  for (;;)
     {
-      size_t rows = height - at < (size_t) 65535 * MAP_ROWS
-                      ? height - at
-                      : (size_t) 65535 * MAP_ROWS;
+      nq = (rows + g->tile_h - 2) / (g->tile_h - 1) + 2;
+      smem = (size_t) nq * ns * (BPP >= 3 ? 3 : 1) * 256 * sizeof (uint32_t);
+      if (smem <= 48 << 10)
+        break;
+      if (rows == 16)
+        return false;
+      rows = 16;
+    }
+  for (size_t at = 0; at < height; at += (size_t) 65535 * rows)
+    {
+      size_t n = height - at < (size_t) 65535 * rows ? height - at
+                                                     : (size_t) 65535 * rows;
       map_shared_kernel<BPP>
         <<<dim3 ((unsigned) ((row_bytes / 16 + 2 + items - 1) / items),
-                 (unsigned) ((rows + MAP_ROWS - 1) / MAP_ROWS)),
+                 (unsigned) ((n + rows - 1) / rows)),
            MAP_THREADS, smem, stream>>> (*g, pixels + at * pitch, pitch,
                                          (int) x0, (int) (y0 + at),
-                                         (int) width, (int) rows, items, lut);
+                                         (int) width, (int) n, items, rows,
+                                         lut);
     }
   return true;
 }
