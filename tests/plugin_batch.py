@@ -13,9 +13,10 @@ gegl/gpu-histogram-gegl.so beside BUILD/gpu-histogram-GIMP), the batches run
 again with it installed: each file's operation is then GIMP's merged filter
 (no pixel comes back through the plug-in), and each result and the whole
 statistics table must equal the plug-in's pixel path's, byte for byte but for
-the save's time stamps (PNG tIME, the ICC profile's date and ID); and once with
-no statistics table (the argument left out): the same results, no pixel read
-out, the failed files said in the message.
+the save's time stamps (PNG tIME, the ICC profile's date and ID); and with no
+statistics table (the argument left out), equalize and binarize: the same
+results (equalize with no pixel read out, binarize through the engine made
+when the first file needs it), the failed files said in the message.
 
 Usage: plugin_batch.py [--host gimp2|gimp3] PATH-TO-gpu-histogram
 Ends with "N passed, N failed"; exit 0 all passed, 1 a failure, 77 skipped.
@@ -62,7 +63,9 @@ def module_of(plugin):
 def through_module(t, s, src, module, tables):
     """The batches again with the module installed: `tables` [(table,
     {operation: the pixel path's output folder})], each table's operations in
-    the order they ran; and equalize once without a table.  Each result and
+    the order they ran; and two without a table: equalize, which GIMP applies
+    (no engine is made until indexed.png needs one), and binarize, which keeps
+    the pixel path (the engine made at the first file).  Each result and
     table against the pixel path's."""
     data = s.tmp / "data"
     (data / "gegl-0.4" / "plug-ins").mkdir(parents=True)
@@ -72,15 +75,18 @@ def through_module(t, s, src, module, tables):
     commands = {op: (f"(gh-batch RUN-NONINTERACTIVE {pattern} {op}"
                      f" {scm_str(s.tmp / f'module{op}')} {scm_str(s.tmp / ('module-' + table.name))})")
                 for table, ops in tables for op in ops}
-    commands["no table"] = ("(plug-in-gpu-histogram-batch #:run-mode RUN-NONINTERACTIVE"
-                            f" #:pattern {pattern} #:operation 1"
-                            f" #:output-dir {scm_str(s.tmp / 'module-no-table')})")
+    for op in (1, 3):
+        commands[f"no table {op}"] = (
+            "(plug-in-gpu-histogram-batch #:run-mode RUN-NONINTERACTIVE"
+            f" #:pattern {pattern} #:operation {op}"
+            f" #:output-dir {scm_str(s.tmp / f'module-no-table-{op}')})")
     out = s.run(commands)
     s.env.pop("XDG_DATA_HOME")
     want = {op: folder for _, ops in tables for op, folder in ops.items()}
-    want["no table"] = want[1]
+    for op in (1, 3):
+        want[f"no table {op}"] = want[op]
     for op, folder in want.items():
-        got = s.tmp / ("module-no-table" if op == "no table" else f"module{op}")
+        got = s.tmp / (f"module-{op.replace(' ', '-')}" if isinstance(op, str) else f"module{op}")
         t.check(f"module, operation {op}: ran", out[op].ok, out[op].text)
         for f in sorted(folder.glob("*.png")):
             t.check(f"module, operation {op}: {f.name} as the pixel path's",
@@ -91,9 +97,11 @@ def through_module(t, s, src, module, tables):
         got = s.tmp / ("module-" + table.name)
         t.check(f"module: {table.name} as the pixel path's",
                 got.exists() and got.read_bytes() == table.read_bytes())
-    text = out["no table"].text
-    t.check("module, no table: the failed files said, no table named",
-            "broken.png" in text and "indexed.png" in text and "statistics in" not in text, text)
+    for op in (1, 3):
+        text = out[f"no table {op}"].text
+        t.check(f"module, no table {op}: the failed files said, no table named",
+                "broken.png" in text and "indexed.png" in text and "statistics in" not in text,
+                text)
 
 
 def main():

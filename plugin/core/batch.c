@@ -153,9 +153,10 @@ check_input (const gchar *path, GError **error)
  * statistics rows to `rows`, applies the operation and saves the result.
  * Rows written stay when a later step fails: the caller adds the error
  * row.  Without a table (`rows` NULL) a file that GIMP can apply the
- * operation to itself is not read at all: GIMP counts its pixels. */
+ * operation to itself is not read at all: GIMP counts its pixels, and
+ * the engine is made (*engine NULL) only for the first file that is. */
 static gboolean
-batch_file (const CoreHost *host, gh_engine *engine, FILE *rows,
+batch_file (const CoreHost *host, gh_engine **engine, FILE *rows,
             const gchar *path, gint operation, const gchar *output_dir,
             gh_histogram *hist, const CoreProgress *progress, GError **error)
 {
@@ -188,15 +189,16 @@ batch_file (const CoreHost *host, gh_engine *engine, FILE *rows,
     ok = apply_inside (host, &described, &req, progress, &applied, error);
   if (ok && ! applied)
     {
-      ok = core_histogram (host, engine, &described, hist, &half, error);
+      ok = core_engine_ensure (engine, 0, error)
+           && core_histogram (host, *engine, &described, hist, &half, error);
       /* Named now: the backend that counted this file. */
       if (ok && rows)
         gh_csv_write_stats_rows (rows, path, hist,
-                                 gh_engine_backend_name (engine));
+                                 gh_engine_backend_name (*engine));
       if (ok && rows)
         ok = apply_inside (host, &described, &req, &rest, &applied, error);
       ok = ok && (applied
-                  || core_action_apply (host, engine, &described, &req, hist,
+                  || core_action_apply (host, *engine, &described, &req, hist,
                                         &rest, NULL, error));
     }
   core_drawable_info_clear (&info);
@@ -292,6 +294,24 @@ core_batch_run (const CoreHost *host, gh_engine *engine,
                 const gchar *pattern, gint operation,
                 const gchar *output_dir, const gchar *stats_csv, guint *done,
                 guint *failed, gchar **failures, GError **error)
+{
+  gh_engine *own = engine;
+  gboolean   ok = core_batch_run_lazy (host, &own, pattern, operation,
+                                       output_dir, stats_csv, done, failed,
+                                       failures, error);
+
+  /* Made here only where the caller gave none. */
+  if (own != engine)
+    gh_engine_destroy (own);
+  return ok;
+}
+
+gboolean
+core_batch_run_lazy (const CoreHost *host, gh_engine **engine,
+                     const gchar *pattern, gint operation,
+                     const gchar *output_dir, const gchar *stats_csv,
+                     guint *done, guint *failed, gchar **failures,
+                     GError **error)
 {
   glob_t       files;
   gh_histogram hist;
