@@ -150,7 +150,12 @@ gh_clahe_cuda_set_luts (gh_clahe_cuda *c, const uint8_t *luts,
 
   TRY (cudaSetDevice (0));
   TRY (cudaMalloc (&c->d_lut, lut_bytes));
-  TRY (cudaMemcpy (c->d_lut, luts, lut_bytes, cudaMemcpyHostToDevice));
+  /* On the maps' own stream: cudaMemcpy from pageable memory returns once
+   * the bytes are staged, and the legacy stream it queues on does not
+   * order this non-blocking stream's kernels after it (a map read the
+   * mappings before they landed when the GPU was shared). */
+  TRY (cudaMemcpyAsync (c->d_lut, luts, lut_bytes, cudaMemcpyHostToDevice,
+                        c->stream));
   return GH_OK;
 }
 
