@@ -299,7 +299,7 @@ check_calls (gh_engine **engine, const gchar *dir)
 }
 
 static void
-check_batch (gh_engine *engine, const gchar *dir)
+check_batch (gh_engine **engine, const gchar *dir)
 {
   static const gint operations[] = {
     CORE_BATCH_STATISTICS, CORE_BATCH_EQUALIZE_CHANNELS, CORE_BATCH_CLAHE
@@ -437,7 +437,7 @@ main (void)
     }
   reference = fake_gradient (WIDTH / 2, HEIGHT / 2);
   check_calls (&engine, dir);
-  check_batch (engine, dir);
+  check_batch (&engine, dir);
   check_flows (&engine);
   check_ok_sees_selection (&engine);
   fake_free (reference);

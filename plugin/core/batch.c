@@ -290,28 +290,10 @@ stats_open (gint operation, const gchar *output_dir, const gchar *stats_csv,
 }
 
 gboolean
-core_batch_run (const CoreHost *host, gh_engine *engine,
+core_batch_run (const CoreHost *host, gh_engine **engine,
                 const gchar *pattern, gint operation,
                 const gchar *output_dir, const gchar *stats_csv, guint *done,
                 guint *failed, gchar **failures, GError **error)
-{
-  gh_engine *own = engine;
-  gboolean   ok = core_batch_run_lazy (host, &own, pattern, operation,
-                                       output_dir, stats_csv, done, failed,
-                                       failures, error);
-
-  /* Made here only where the caller gave none. */
-  if (own != engine)
-    gh_engine_destroy (own);
-  return ok;
-}
-
-gboolean
-core_batch_run_lazy (const CoreHost *host, gh_engine **engine,
-                     const gchar *pattern, gint operation,
-                     const gchar *output_dir, const gchar *stats_csv,
-                     guint *done, guint *failed, gchar **failures,
-                     GError **error)
 {
   glob_t       files;
   gh_histogram hist;

@@ -6,13 +6,14 @@
  * and appends its rows to a statistics CSV.  A file that fails gets an
  * "error" row (after its statistics rows when it failed later than the
  * statistics) and the run goes on; one engine serves every file, so the
- * GPU starts once.  Where the host applies the operation inside GIMP
- * (CoreHost.apply_inside) no pixel comes back to the plug-in, and without
- * a statistics CSV none is read out either: core_batch_run_lazy then
- * makes no engine (no GPU start) unless a file needs one.
+ * GPU starts once, made when the first file needs it.  Where the host
+ * applies the operation inside GIMP (CoreHost.apply_inside) no pixel
+ * comes back to the plug-in, and without a statistics CSV none is read
+ * out either: then no engine is made (no GPU start) unless a file needs
+ * one.
  *
  *   guint done, failed;  gchar *failures;
- *   if (! core_batch_run (host, engine, pattern, CORE_BATCH_EQUALIZE_CHANNELS,
+ *   if (! core_batch_run (host, &engine, pattern, CORE_BATCH_EQUALIZE_CHANNELS,
  *                         "/out", "/out/stats.csv", &done, &failed,
  *                         &failures, &error)) ...
  */
@@ -41,21 +42,14 @@ typedef enum
  * otherwise TRUE with the number of files handled and of those that
  * failed, and in *failures (g_free it; NULL when none failed) one line
  * "<file>: <why>" per failed file, for the host's message.  Each result
- * and every row is written whole (files.h; the table under an flock). */
-gboolean core_batch_run (const CoreHost *host, gh_engine *engine,
+ * and every row is written whole (files.h; the table under an flock).
+ * *engine: the host's (core_engine_ensure), made here when the first file
+ * needs one and left there for the host; NULL stays NULL where none does. */
+gboolean core_batch_run (const CoreHost *host, gh_engine **engine,
                          const gchar *pattern, gint operation,
                          const gchar *output_dir, const gchar *stats_csv,
                          guint *done, guint *failed, gchar **failures,
                          GError **error);
-
-/* core_batch_run with the engine made when the first file needs one
- * (core_engine_ensure): *engine NULL stays NULL where none does; one made
- * is left in *engine for the caller, as the GIMP 3 host keeps its own. */
-gboolean core_batch_run_lazy (const CoreHost *host, gh_engine **engine,
-                              const gchar *pattern, gint operation,
-                              const gchar *output_dir, const gchar *stats_csv,
-                              guint *done, guint *failed, gchar **failures,
-                              GError **error);
 
 /* What the host shows after a batch (g_free it): the counts, where the
  * statistics are (if anywhere: `stats_csv` NULL), and every failed file's

@@ -83,10 +83,9 @@ gimp2_run_batch (GimpRunMode run_mode, gint nparams, const GimpParam *param,
     }
   else if (! gimp2_settings_last (proc, &s, sizeof s, error))
     return FALSE;
-  if (! core_engine_ensure (engine, 0, error)
-      || ! core_batch_run (&gimp2_host, *engine, s.pattern, s.operation,
-                           s.output_dir, s.stats_csv, &done, &failed,
-                           &failures, error))
+  if (! core_batch_run (&gimp2_host, engine, s.pattern, s.operation,
+                        s.output_dir, s.stats_csv, &done, &failed, &failures,
+                        error))
     return FALSE;
   gimp_set_data (proc, &s, sizeof s);
   /* A file that failed is said in every run mode, a script's too. */

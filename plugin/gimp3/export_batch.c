@@ -124,9 +124,9 @@ gimp3_run_batch (GimpProcedure *procedure, GimpProcedureConfig *config,
     stats_csv = local_path (config, &core_arg_stats_csv, &error);
   g_clear_object (&table);
   ok = ! error
-       && core_batch_run_lazy (gimp3_host (), &gimp3_engine, pattern,
-                               operation, output_dir, stats_csv, &done,
-                               &failed, &failures, &error);
+       && core_batch_run (gimp3_host (), &gimp3_engine, pattern, operation,
+                          output_dir, stats_csv, &done, &failed, &failures,
+                          &error);
   /* A file that failed is said in every run mode, a script's too. */
   if (ok && (failures || run_mode != GIMP_RUN_NONINTERACTIVE))
     {
