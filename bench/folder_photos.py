@@ -32,6 +32,7 @@ goes: GEGL's start and the JPEG decoding, the count, the apply and encoding).
 
 Usage: folder_photos.py CLI PLUGIN-GIMP2 [PLUGIN-GIMP3-IN-ENV] [--count N]
                         [--photos DIR] [--module GEGL-MODULE]
+  (PLUGIN-GIMP2 `-`: no GIMP at all, for the GPU host, which has none)
   (--photos: where the photos are made, or reused when already there;
    --module: the GEGL module of the GIMP 3 plug-in's build, installed in its
    sessions as a user has it: build/gimp3-env/gegl/gpu-histogram-gegl.so)
@@ -137,7 +138,7 @@ def gimp_runs(plugin, host, photos, work, module=None):
 def main():
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("cli")
-    ap.add_argument("plugin_gimp2")
+    ap.add_argument("plugin_gimp2", help="the GIMP 2.10 plug-in, or - for no GIMP")
     ap.add_argument("plugin_gimp3", nargs="?",
                     help="the GIMP 3 plug-in (build/gpu-histogram-gimp3), run in "
                          "scripts/gimp3-env.sh's root (GH_GIMP3_ENV, GH_GIMP3)")
@@ -154,7 +155,9 @@ def main():
         for f in made:
             photos.append(work / "in" / f.name)
             photos[-1].symlink_to(f.resolve())
-        results = gimp_runs(args.plugin_gimp2, Host("gimp2"), photos, work)
+        results = {}
+        if args.plugin_gimp2 != "-":
+            results.update(gimp_runs(args.plugin_gimp2, Host("gimp2"), photos, work))
         if args.plugin_gimp3:
             results.update(gimp_runs(args.plugin_gimp3, Host("gimp3"), photos, work,
                                      args.module))
