@@ -245,7 +245,6 @@ typedef struct {
   int valid;         /* tile rows whose counts are on the host */
   size_t done;       /* rows written back */
   int direct;        /* the caller's memory page-locked: no staging */
-  int fused;         /* one launch once every band is in */
 } image_run;
 
 static void
@@ -273,15 +272,14 @@ band_needs (const image_run *r, int band)
 }
 
 /* Band r->up staged, copied in and counted (after the last, the padding
- * rows); the tile rows now whole mapped and their counts sent back.  Fused,
- * the last band's arrival launches the whole image's passes at once. */
+ * rows); the tile rows now whole mapped and their counts sent back. */
 static gh_status
 band_in (image_run *r, gh_error *error)
 {
   const gh_clahe_geom *g = r->g;
   gh_clahe_space *s = r->s;
   size_t tiles = (size_t) g->tiles_x * g->tiles_y;
-  int b = r->up % BUFS, ya, yb, ready, last;
+  int b = r->up % BUFS, ya, yb, ready;
   gh_status st;
 
   band_of (r, r->up, &ya, &yb);
@@ -300,35 +298,20 @@ band_in (image_run *r, gh_error *error)
                             cudaMemcpyHostToDevice, s->up));
       TRY (cudaEventRecord (s->in_free[b], s->up));
     }
-  last = ++r->up == r->bands;
-  if (r->fused)
-    {
-      if (!last)
-        return GH_OK;
-      if ((st = gh_clahe_launch_fused (g, s->d_img, r->pitch, r->limit,
-                                       r->scale, s->d_hist, s->d_lut, s->up,
-                                       error))
-          != GH_OK)
-        return st;
-      ready = g->tiles_y;
-    }
-  else
-    {
-      /* The last band's launch counts the padding rows too. */
-      if ((st = gh_clahe_launch_count (g, s->d_img, r->pitch, 0, g->height,
-                                       ya, last ? g->padded_h : yb, s->d_hist,
-                                       s->up, error))
-          != GH_OK)
-        return st;
-      ready = last ? g->tiles_y : yb / g->tile_h;
-      if (ready <= r->luts)
-        return GH_OK;
-      if ((st = gh_clahe_launch_luts (g, r->luts, ready - r->luts, r->limit,
-                                      r->scale, s->d_hist, s->d_lut, s->up,
-                                      error))
-          != GH_OK)
-        return st;
-    }
+  /* The last band's launch counts the padding rows too. */
+  if ((st = gh_clahe_launch_count (g, s->d_img, r->pitch, 0, g->height, ya,
+                                   ++r->up == r->bands ? g->padded_h : yb,
+                                   s->d_hist, s->up, error))
+      != GH_OK)
+    return st;
+  ready = r->up == r->bands ? g->tiles_y : yb / g->tile_h;
+  if (ready <= r->luts)
+    return GH_OK;
+  if ((st = gh_clahe_launch_luts (g, r->luts, ready - r->luts, r->limit,
+                                  r->scale, s->d_hist, s->d_lut, s->up,
+                                  error))
+      != GH_OK)
+    return st;
   for (int k = 0; k < g->channels; k++)
     {
       size_t at = (k * tiles + (size_t) r->luts * g->tiles_x) * 256;
@@ -342,8 +325,7 @@ band_in (image_run *r, gh_error *error)
   return GH_OK;
 }
 
-/* Band r->down interpolated once the mappings are made (fused: already),
- * and sent back
+/* Band r->down interpolated once the mappings are made, and sent back
  * (straight to the caller's rows where they are page-locked: from then on
  * they may be written, so the engine's check comes first). */
 static gh_status
@@ -358,12 +340,10 @@ band_map (image_run *r, gh_status (*check) (void *, gh_error *),
     return st;
   band_of (r, r->down, &ya, &yb);
   TRY (cudaStreamWaitEvent (s->down, s->luts, 0));
-  if (!r->fused
-      && (st = gh_clahe_launch_map (r->g, s->d_img + (size_t) ya * r->pitch,
-                                    r->pitch, 0, (size_t) ya,
-                                    (size_t) r->g->width, (size_t) (yb - ya),
-                                    s->d_lut, s->down, error))
-           != GH_OK)
+  if ((st = gh_clahe_launch_map (r->g, s->d_img + (size_t) ya * r->pitch, r->pitch, 0,
+                        (size_t) ya, (size_t) r->g->width, (size_t) (yb - ya),
+                        s->d_lut, s->down, error))
+      != GH_OK)
     return st;
   if (r->direct)
     TRY (cudaMemcpy2DAsync (r->pixels + (size_t) ya * r->stride, r->stride,
@@ -411,14 +391,6 @@ happened (cudaEvent_t e, cudaError_t *q)
   return *q == cudaSuccess ? 1 : *q == cudaErrorNotReady ? 0 : -1;
 }
 
-/* Whether the image's passes run as one launch once it is all in
- * (gh_clahe_launch_fused) rather than three a band as its bands arrive. */
-static int
-fused_for (const gh_clahe_geom *g)
-{
-  return gh_clahe_fused_fits (g);
-}
-
 /* The passes: whatever can move, moves (bands written back first, which
  * frees their buffers; then interpolations whose mappings are made; then
  * the next band in); the host waits on nothing but events. */
@@ -443,7 +415,6 @@ image_passes (image_run *r, gh_clahe_space **sp,
   r->band_rows = r->band_rows < g->height ? r->band_rows : g->height;
   r->bands = (g->height + r->band_rows - 1) / r->band_rows;
   TRY (cudaSetDevice (0));
-  r->fused = fused_for (g);
   if ((st = space_room (sp, img,
                         r->direct ? 0 : (size_t) r->band_rows * r->pitch,
                         counters, error))

@@ -14,14 +14,11 @@
  * spelled out so nvcc cannot fuse them, bytes to floats and rounding half
  * to even as cvRound by exact float additions rather than conversion
  * instructions; tiles too small for those tables read the mappings from
- * global memory, a pixel a thread.  A whole image on the device may take
- * all three in one cooperative launch (fused_kernel), each phase the same
- * device functions as its own kernel. */
+ * global memory, a pixel a thread. */
 #include "clahe_kernels.h"
 #include "fail.h"
 #include "pixel.h"
 
-#include <cooperative_groups.h>
 #include <stdint.h>
 
 #define COUNT_THREADS 512
@@ -181,24 +178,32 @@ count_words (const gh_clahe_geom &g, const uint8_t *pixels, size_t pitch,
     }
 }
 
-/* Rows y0..y1-1 of tile column tx (padded rows, their sources among
- * lo..hi-1, row y at pixels + (y - lo) * pitch) into the tile counts, by
- * the block: each lane counts into its own of 2^S copies of the channels'
- * bins in `sh` (zero on entry, and left zero), bin b of channel k at word
- * (k * 256 + b) * copies + lane % copies, so lanes never meet on a counter
- * or (with 32) in a bank, however alike the pixels; the copies are summed
- * when the run leaves a tile row (as the histogram's
- * kernel_shared_atomic.cuh). */
+/* Padded rows ya..yb-1 whose source rows lie in lo..hi-1 (row y at
+ * pixels + (y - lo) * pitch) into the tile counts: block (tx, j) takes
+ * tile column tx and `per_block` rows from ya + j * per_block.  Each lane
+ * counts into its own of `copies` (32, 16 or 8: 2^S) copies of the
+ * channels' bins, bin b of channel k at word (k * 256 + b) * copies +
+ * lane % copies, so lanes never meet on a counter or (with 32) in a bank,
+ * however alike the pixels; the copies are summed when the run leaves a
+ * tile row (as the histogram's kernel_shared_atomic.cuh). */
 template <int BPP, int S>
-__device__ void
-count_run (const gh_clahe_geom &g, const uint8_t *pixels, size_t pitch,
-           int lo, int hi, int y0, int y1, int tx, uint32_t *sh,
-           uint32_t *hist)
+__global__ void __launch_bounds__ (COUNT_THREADS)
+count_kernel (gh_clahe_geom g, const uint8_t *__restrict__ pixels,
+              size_t pitch, int lo, int hi, int ya, int yb, int per_block,
+              uint32_t *hist)
 {
+  extern __shared__ uint32_t sh[]; /* channels x 256 x copies */
+  int tx = blockIdx.x, copies = 1 << S;
+  int y0 = ya + blockIdx.y * per_block;
+  int y1 = y0 + per_block < yb ? y0 + per_block : yb;
   int xa = tx * g.tile_w, xe = xa + g.tile_w;
   int xi = xe < g.width ? xe : g.width; /* the image's columns end */
-  uint32_t *mine = sh + (threadIdx.x & ((1 << S) - 1));
+  uint32_t *mine = sh + (threadIdx.x & (copies - 1));
 
+  for (int i = threadIdx.x; i < g.channels * 256 * copies / 4;
+       i += blockDim.x)
+    ((uint4 *) sh)[i] = make_uint4 (0, 0, 0, 0);
+  __syncthreads ();
   for (int ys = y0; ys < y1;)
     {
       int ty = ys / g.tile_h, ye = (ty + 1) * g.tile_h;
@@ -214,38 +219,10 @@ count_run (const gh_clahe_geom &g, const uint8_t *pixels, size_t pitch,
       count_pixels<S> (g, pixels, pitch, lo, hi, ys, ye, xi > xa ? xi : xa,
                        xe, mine);
       __syncthreads ();
-      count_flush (g, sh, 1 << S, ty, tx, hist);
+      count_flush (g, sh, copies, ty, tx, hist);
       __syncthreads ();
       ys = ye;
     }
-}
-
-/* The block's 2^S copies of the channels' counts zeroed. */
-template <int S>
-__device__ void
-count_zero (const gh_clahe_geom &g, uint32_t *sh)
-{
-  for (int i = threadIdx.x; i < g.channels * 256 * (1 << S) / 4;
-       i += blockDim.x)
-    ((uint4 *) sh)[i] = make_uint4 (0, 0, 0, 0);
-  __syncthreads ();
-}
-
-/* Padded rows ya..yb-1 whose source rows lie in lo..hi-1 into the tile
- * counts: block (tx, j) takes tile column tx and `per_block` rows from
- * ya + j * per_block (count_run). */
-template <int BPP, int S>
-__global__ void __launch_bounds__ (COUNT_THREADS)
-count_kernel (gh_clahe_geom g, const uint8_t *__restrict__ pixels,
-              size_t pitch, int lo, int hi, int ya, int yb, int per_block,
-              uint32_t *hist)
-{
-  extern __shared__ uint32_t sh[]; /* channels x 256 x copies */
-  int y0 = ya + blockIdx.y * per_block;
-  int y1 = y0 + per_block < yb ? y0 + per_block : yb;
-
-  count_zero<S> (g, sh);
-  count_run<BPP, S> (g, pixels, pitch, lo, hi, y0, y1, blockIdx.x, sh, hist);
 }
 
 /* Count kernel of BPP bytes a pixel and 2^S copies, allowed `smem` of
@@ -335,17 +312,17 @@ gh_clahe_launch_count (const gh_clahe_geom *g, const uint8_t *pixels,
     }
 }
 
-/* Tile (ty, tx) of channel k, by a block of 256 threads: the clipped
- * counts' mapping, as clahe_map.c's build_mappings. */
-__device__ void
-lut_tile (const gh_clahe_geom &g, int ty, int tx, int k, int limit,
-          float scale, const uint32_t *hist, uint8_t *lut)
+/* Tile rows ty0.. (grid y) of channel blockIdx.z, tile column blockIdx.x:
+ * the clipped counts' mapping, as clahe_map.c's build_mappings. */
+__global__ void
+lut_kernel (gh_clahe_geom g, int ty0, int limit, float scale,
+            const uint32_t *hist, uint8_t *lut)
 {
   __shared__ int s[2][256];
   __shared__ int clipped;
-  int v = threadIdx.x;
+  int v = threadIdx.x, ty = ty0 + blockIdx.y, k = blockIdx.z;
   size_t at = ((size_t) k * g.tiles_x * g.tiles_y
-               + (size_t) ty * g.tiles_x + tx) * 256;
+               + (size_t) ty * g.tiles_x + blockIdx.x) * 256;
   int h = (int) hist[at + v], src = 0;
 
   if (limit > 0)
@@ -379,15 +356,6 @@ lut_tile (const gh_clahe_geom &g, int ty, int tx, int k, int limit,
     int r = __float2int_rn (__fmul_rn (__int2float_rn (s[src][v]), scale));
     lut[at + v] = (uint8_t) (r < 0 ? 0 : r > 255 ? 255 : r);
   }
-}
-
-/* Tile rows ty0.. (grid y) of channel blockIdx.z, tile column blockIdx.x. */
-__global__ void
-lut_kernel (gh_clahe_geom g, int ty0, int limit, float scale,
-            const uint32_t *hist, uint8_t *lut)
-{
-  lut_tile (g, ty0 + blockIdx.y, blockIdx.x, blockIdx.z, limit, scale, hist,
-            lut);
 }
 
 gh_status
@@ -548,18 +516,18 @@ word_of (uint8_t *row, size_t row_bytes, int it)
  * weights and table offsets while the word starts at the same column
  * (every row, where the pitch is a multiple of 16). */
 template <int BPP>
-__device__ void
-map_words (const gh_clahe_geom &g, uint8_t *pixels, size_t pitch, int x0,
-           int y0, int width, int height, int items, int rows,
-           const uint8_t *lut, int bx, int by,
-           uint32_t *tab /* nq x ns x channels x 256 */)
+__global__ void __launch_bounds__ (MAP_THREADS)
+map_shared_kernel (gh_clahe_geom g, uint8_t *pixels, size_t pitch, int x0,
+                   int y0, int width, int height, int items, int rows,
+                   const uint8_t *__restrict__ lut)
 {
+  extern __shared__ uint32_t tab[]; /* nq x ns x channels x 256 */
   const int channels = BPP >= 3 ? 3 : 1;
   size_t tiles = (size_t) g.tiles_x * g.tiles_y, row_bytes = (size_t) width * BPP;
   float inv_w = inverse (g.tile_w), inv_h = inverse (g.tile_h);
-  int ja = by * rows;
+  int ja = blockIdx.y * rows;
   int jb = ja + rows < height ? ja + rows : height;
-  int i0 = bx * items, it = i0 + (int) threadIdx.x % items;
+  int i0 = blockIdx.x * items, it = i0 + (int) threadIdx.x % items;
   /* Item i's bytes lie in [16 (i - 1), 16 (i + 1)) of its row. */
   long lo = 16 * ((long) i0 - 1), hi = 16 * ((long) i0 + items + 1);
   int q_lo = weights_of (y0 + ja, inv_h, g.tiles_y).seg;
@@ -674,29 +642,16 @@ map_words (const gh_clahe_geom &g, uint8_t *pixels, size_t pitch, int x0,
     }
 }
 
-/* map_words, block (bx, by) of the grid. */
+/* map_shared_kernel of BPP bytes a pixel, when its tables fit 48 KB
+ * (with MAP_ROWS (BPP) rows a block, or 16). */
 template <int BPP>
-__global__ void __launch_bounds__ (MAP_THREADS)
-map_shared_kernel (gh_clahe_geom g, uint8_t *pixels, size_t pitch, int x0,
-                   int y0, int width, int height, int items, int rows,
-                   const uint8_t *__restrict__ lut)
-{
-  extern __shared__ uint32_t tab[];
-
-  map_words<BPP> (g, pixels, pitch, x0, y0, width, height, items, rows, lut,
-                  blockIdx.x, blockIdx.y, tab);
-}
-
-/* map_words' blocks over rows of `width` pixels of BPP bytes: `items`
- * words and `rows` rows a block (MAP_ROWS (BPP), or 16) and the bytes of
- * its tables; false where they would pass 48 KB even at 16 rows, or the
- * tiles are under 2 pixels. */
 static bool
-map_plan (const gh_clahe_geom *g, int bpp, size_t width, int *items_out,
-          int *rows_out, size_t *smem_out)
+map_shared (const gh_clahe_geom *g, uint8_t *pixels, size_t pitch, size_t x0,
+            size_t y0, size_t width, size_t height, const uint8_t *lut,
+            cudaStream_t stream)
 {
-  size_t row_bytes = width * bpp;
-  int items = MAP_ITEMS, rows = MAP_ROWS (bpp), nq, ns;
+  size_t row_bytes = width * BPP;
+  int items = MAP_ITEMS, rows = MAP_ROWS (BPP), nq, ns;
   size_t smem;
 
   while (items > 1 && (size_t) items * 16 * 2 > row_bytes + 32)
@@ -705,35 +660,17 @@ map_plan (const gh_clahe_geom *g, int bpp, size_t width, int *items_out,
    * centres a tile apart give or take a pixel of rounding, + 2. */
   if (g->tile_w < 2 || g->tile_h < 2)
     return false;
-  ns = (16 * (items + 2) / bpp + 1 + g->tile_w - 2) / (g->tile_w - 1) + 2;
+  ns = (16 * (items + 2) / BPP + 1 + g->tile_w - 2) / (g->tile_w - 1) + 2;
   for (;;)
     {
       nq = (rows + g->tile_h - 2) / (g->tile_h - 1) + 2;
-      smem = (size_t) nq * ns * (bpp >= 3 ? 3 : 1) * 256 * sizeof (uint32_t);
+      smem = (size_t) nq * ns * (BPP >= 3 ? 3 : 1) * 256 * sizeof (uint32_t);
       if (smem <= 48 << 10)
         break;
       if (rows == 16)
         return false;
       rows = 16;
     }
-  *items_out = items;
-  *rows_out = rows;
-  *smem_out = smem;
-  return true;
-}
-
-/* map_shared_kernel of BPP bytes a pixel, when map_plan allows it. */
-template <int BPP>
-static bool
-map_shared (const gh_clahe_geom *g, uint8_t *pixels, size_t pitch, size_t x0,
-            size_t y0, size_t width, size_t height, const uint8_t *lut,
-            cudaStream_t stream)
-{
-  size_t row_bytes = width * BPP, smem;
-  int items, rows;
-
-  if (!map_plan (g, BPP, width, &items, &rows, &smem))
-    return false;
   for (size_t at = 0; at < height; at += (size_t) 65535 * rows)
     {
       size_t n = height - at < (size_t) 65535 * rows ? height - at
@@ -799,170 +736,4 @@ gh_clahe_launch_map (const gh_clahe_geom *g, uint8_t *pixels, size_t pitch,
       TRY (cudaGetLastError ());
     }
   return GH_OK;
-}
-
-/* ---- A whole image in one launch --------------------------------------- */
-
-/* The fused kernel's count keeps 2^FUSED_S (BPP) copies, so its shared
- * memory stays within 48 KB like map_words' tables (gray 32 copies, 32 KB;
- * three channels 16, 48 KB): no opt-in, and several blocks an SM. */
-#define FUSED_S(bpp) ((bpp) >= 3 ? 4 : 5)
-
-/* A whole image (rows pitch apart from `pixels`) by a grid whose blocks
- * are all resident (a cooperative launch), three phases with the grid
- * synchronised between them: the padded rows counted (count_run, runs of
- * `per` rows of a tile column, block after block), each tile's mappings
- * (lut_tile), the image interpolated in place (map_words, nbx x nby blocks
- * of `rows` rows and `items` words), those blocks taken last first so the
- * first rows it reads are the last the count read (still in L2 where the
- * image is larger than it).  Each phase runs the separate kernels' own
- * device functions, so the bytes are theirs; `hist` and `lut` are written
- * and read within the launch, so no read of them may go through the
- * read-only cache (no __restrict__ here). */
-template <int BPP>
-__global__ void __launch_bounds__ (MAP_THREADS)
-fused_kernel (gh_clahe_geom g, uint8_t *pixels, size_t pitch, int per,
-              int limit, float scale, int items, int rows, int nbx, int nby,
-              uint32_t *hist, uint8_t *lut)
-{
-  extern __shared__ uint32_t sh[]; /* the count's copies, then the tables */
-  cooperative_groups::grid_group grid = cooperative_groups::this_grid ();
-  int runs = (g.padded_h + per - 1) / per;
-  int tiles = g.tiles_x * g.tiles_y;
-
-  count_zero<FUSED_S (BPP)> (g, sh);
-  for (int i = blockIdx.x; i < runs * g.tiles_x; i += gridDim.x)
-    {
-      int y0 = i / g.tiles_x * per;
-      int y1 = y0 + per < g.padded_h ? y0 + per : g.padded_h;
-      count_run<BPP, FUSED_S (BPP)> (g, pixels, pitch, 0, g.height, y0, y1,
-                                     i % g.tiles_x, sh, hist);
-    }
-  grid.sync ();
-  for (int i = blockIdx.x; i < g.channels * tiles; i += gridDim.x)
-    {
-      lut_tile (g, i % tiles / g.tiles_x, i % g.tiles_x, i / tiles, limit,
-                scale, hist, lut);
-      __syncthreads ();
-    }
-  grid.sync ();
-  for (int i = blockIdx.x; i < nbx * nby; i += gridDim.x)
-    {
-      int b = nbx * nby - 1 - i;
-      map_words<BPP> (g, pixels, pitch, 0, 0, g.width, g.height, items, rows,
-                      lut, b % nbx, b / nbx, sh);
-      __syncthreads ();
-    }
-}
-
-/* The fused kernel's launch for a geometry: its blocks (all resident) and
- * their work. */
-typedef struct {
-  int blocks, per, items, rows, nbx, nby;
-  size_t smem;
-} fused_plan;
-
-/* The plan of fused_kernel<BPP>, or false where it cannot run: tiles too
- * small for map_words' tables, no cooperative launch, no block fits. */
-template <int BPP>
-static bool
-fused_plan_of (const gh_clahe_geom *g, fused_plan *p)
-{
-  size_t count_smem = ((size_t) g->channels * 256 * sizeof (uint32_t))
-                      << FUSED_S (BPP);
-  int dev, coop, sms, per_sm, runs;
-  long per;
-
-  if (g->luminance_mode
-      || !map_plan (g, BPP, (size_t) g->width, &p->items, &p->rows, &p->smem)
-      || cudaGetDevice (&dev) != cudaSuccess
-      || cudaDeviceGetAttribute (&coop, cudaDevAttrCooperativeLaunch, dev)
-           != cudaSuccess
-      || !coop
-      || cudaDeviceGetAttribute (&sms, cudaDevAttrMultiProcessorCount, dev)
-           != cudaSuccess)
-    return false;
-  p->smem = p->smem > count_smem ? p->smem : count_smem;
-  /* With lut_tile's 2 KB, three channels pass the 48 KB a block may have
-   * without asking. */
-  if (cudaFuncSetAttribute (fused_kernel<BPP>,
-                            cudaFuncAttributeMaxDynamicSharedMemorySize,
-                            (int) p->smem)
-        != cudaSuccess
-      || cudaOccupancyMaxActiveBlocksPerMultiprocessor (
-        &per_sm, fused_kernel<BPP>, MAP_THREADS, p->smem)
-        != cudaSuccess
-      || per_sm < 1)
-    return false;
-  p->blocks = sms * per_sm;
-  /* At most a run a block, so the count is one wave: on the H100, 12 MP
-   * gray in 400 runs of 61 rows for 396 blocks left 4 blocks a second. */
-  runs = p->blocks / g->tiles_x > 1 ? p->blocks / g->tiles_x : 1;
-  per = (g->padded_h + runs - 1) / runs;
-  p->per = per > 1 ? (int) per : 1;
-  p->nbx = (int) (((size_t) g->width * BPP / 16 + 2 + p->items - 1)
-                  / p->items);
-  p->nby = (g->height + p->rows - 1) / p->rows;
-  return true;
-}
-
-template <int BPP>
-static gh_status
-fused_launch (const gh_clahe_geom *g, uint8_t *pixels, size_t pitch,
-              int limit, float scale, uint32_t *hist, uint8_t *lut,
-              cudaStream_t stream, gh_error *error)
-{
-  gh_clahe_geom gg = *g;
-  fused_plan p;
-  void *args[] = { &gg,     &pixels, &pitch,  &p.per, &limit, &scale,
-                   &p.items, &p.rows, &p.nbx, &p.nby, &hist,  &lut };
-
-  if (!fused_plan_of<BPP> (g, &p))
-    return gh_fail (error, GH_ERR_STATE,
-                    "CLAHE on the GPU: no cooperative launch for this image");
-  TRY (cudaLaunchCooperativeKernel ((const void *) fused_kernel<BPP>,
-                                    dim3 ((unsigned) p.blocks),
-                                    dim3 (MAP_THREADS), args, p.smem,
-                                    stream));
-  return GH_OK;
-}
-
-int
-gh_clahe_fused_fits (const gh_clahe_geom *g)
-{
-  fused_plan p;
-
-  switch (g->layout)
-    {
-    case GH_LAYOUT_GRAY:
-      return fused_plan_of<1> (g, &p);
-    case GH_LAYOUT_GRAYA:
-      return fused_plan_of<2> (g, &p);
-    case GH_LAYOUT_RGB:
-      return fused_plan_of<3> (g, &p);
-    default:
-      return fused_plan_of<4> (g, &p);
-    }
-}
-
-gh_status
-gh_clahe_launch_fused (const gh_clahe_geom *g, uint8_t *pixels, size_t pitch,
-                       int limit, float scale, uint32_t *hist, uint8_t *lut,
-                       cudaStream_t stream, gh_error *error)
-{
-  switch (g->layout)
-    {
-    case GH_LAYOUT_GRAY:
-      return fused_launch<1> (g, pixels, pitch, limit, scale, hist, lut,
-                              stream, error);
-    case GH_LAYOUT_GRAYA:
-      return fused_launch<2> (g, pixels, pitch, limit, scale, hist, lut,
-                              stream, error);
-    case GH_LAYOUT_RGB:
-      return fused_launch<3> (g, pixels, pitch, limit, scale, hist, lut,
-                              stream, error);
-    default:
-      return fused_launch<4> (g, pixels, pitch, limit, scale, hist, lut,
-                              stream, error);
-    }
 }

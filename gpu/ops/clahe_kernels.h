@@ -13,15 +13,7 @@
  *       clahe_map.c's), into d_lut (the same layout, a byte a level);
  *   gh_clahe_launch_map (&g, d_pixels, pitch, x0, y0, w, h, d_lut, stream,
  *                        &err)
- *       interpolates a rectangle of each channel (or gray) in place;
- *   gh_clahe_fused_fits (&g)
- *       whether gh_clahe_launch_fused can run this geometry on the current
- *       device (a cooperative launch, every block resident);
- *   gh_clahe_launch_fused (&g, d_pixels, pitch, limit, scale, d_hist,
- *                          d_lut, stream, &err)
- *       the whole image in one launch: its padded rows counted into d_hist
- *       (zeroed before), the mappings into d_lut, the image interpolated
- *       in place; the same bytes as the three launches above.
+ *       interpolates a rectangle of each channel (or gray) in place.
  *
  * TRY (call) returns gh_clahe_cuda_fail's message (the call and CUDA's
  * words) from a function with `error` in scope when the call fails.
@@ -58,10 +50,5 @@ gh_status gh_clahe_launch_map (const gh_clahe_geom *g, uint8_t *pixels,
                                size_t width, size_t height,
                                const uint8_t *lut, cudaStream_t stream,
                                gh_error *error);
-int gh_clahe_fused_fits (const gh_clahe_geom *g);
-gh_status gh_clahe_launch_fused (const gh_clahe_geom *g, uint8_t *pixels,
-                                 size_t pitch, int limit, float scale,
-                                 uint32_t *hist, uint8_t *lut,
-                                 cudaStream_t stream, gh_error *error);
 
 #endif
