@@ -111,8 +111,13 @@ counts_shape (int threads)
 
 /* GIMP 3's luminance table has a copy a lane (32 KB: no lookup waits on a
  * bank), except in a 16-copy counts kernel whose budget cannot hold that
- * (for RGBA, 92 KB in all; the 64 KB cap of Turing): there 4 copies
- * (64 KB), which the lanes of a copy share.  `b` NULL: the larger. */
+ * (for RGBA, 92 KB in all; the 64 KB cap of Turing): there the tight form,
+ * 16 copies beside 16-bit odd counts and one copy of the partial sums
+ * (62 KB, kernel_counts.cuh), or where even that does not fit 4 copies,
+ * which 8 lanes share.  (A tight form of the 32-copy kernel, 94 KB with
+ * 8 copies of 32-bit odd counts, ran 0.65 of the read ceiling under 99 KB
+ * where counts/16s with 32 table copies runs 0.75, and the probe, which
+ * had them level, chose it.)  `b` NULL: the larger. */
 template <int BPP, bool MASK, bool RAW, bool LIN, int COPIES, bool SECTIONS>
 static launch_shape
 counts_shape_within (const gh_smem_budget *b, int threads)
@@ -121,7 +126,15 @@ counts_shape_within (const gh_smem_budget *b, int threads)
     = counts_shape<BPP, MASK, RAW, LIN, COPIES, SECTIONS, 32> (threads);
   if constexpr (LIN && COPIES == 16)
     if (b && !shape_fits (s, b))
-      return counts_shape<BPP, MASK, RAW, LIN, COPIES, SECTIONS, 4> (threads);
+      {
+        const launch_shape tight
+          = counts_shape<BPP, MASK, RAW, LIN, COPIES, SECTIONS,
+                         GH_CT_TIGHT_SLOTS> (threads);
+        return shape_fits (tight, b)
+                 ? tight
+                 : counts_shape<BPP, MASK, RAW, LIN, COPIES, SECTIONS, 4> (
+                     threads);
+      }
   return s;
 }
 

@@ -34,8 +34,9 @@
  * six (the odd table keeps its two passes on differing bins).
  *
  * Pixels of partial weight (alpha or mask between 0 and full) add their
- * weights to 32-bit sums in PARTIAL_COPIES copies (lane l in copy
- * l % PARTIAL_COPIES), all channels alpha included, zero weights skipped.
+ * weights to 32-bit sums in PCOPIES copies (2: lane l in copy l % 2;
+ * 1 in the tight form), all channels alpha included, zero weights
+ * skipped.
  * A warp whose 32 groups of 16 pixels are all of full weight (tested on
  * the loaded words at once) takes the count path alone; any other warp
  * goes a quarter of its groups at a time (gh_counts_mixed): a quarter
@@ -56,17 +57,21 @@
  * moved to their exact bin after the group (gh_lin_correct).
  * The luminance counts then have 32 copies beside 32 of the pairs, and
  * the tables rows of 256 bytes a bin (gh_count_wide), so that a bin's
- * address is one byte move from the pixel's word.
+ * address is one byte move from the pixel's word.  Where the 32 table
+ * copies do not fit the budget, the tight form (GH_CT_TIGHT_SLOTS) takes
+ * 16 of them in memory from the odd table (16-bit counts) and the
+ * partial sums (1 copy).
  *
  * Counts are emptied into the global result (times a full weight) before
  * a 16-bit count could overflow: after 65535 / (16 x threads sharing a
  * copy) steps (127 with 32 copies, 63 with 16); the sums whenever
  * gh_flush_steps says so.  1024 threads; shared memory: counts
  * ((F / 2) * COPIES + (F % 2) * ODD) * 1 KB for F counted channels
- * (either layout; ODD 16, or 32 for LIN beside 32), sums NCH * 256 *
- * PARTIAL_COPIES * 4 bytes when weights vary, and GIMP 3's luminance
- * table (LIN: LSLOTS KB; with 32 copies in the odd table's rows, which
- * then take 64 KB).  A launch handles < 2^32 pixels.
+ * (either layout; ODD 16, or 32 for LIN beside 32; in the tight form
+ * the odd counts take half), sums NCH * 256 * PCOPIES * 4 bytes when
+ * weights vary, and GIMP 3's luminance table (LIN: LSLOTS KB; with 32
+ * copies in the odd table's rows, which then take 64 KB).  A launch
+ * handles < 2^32 pixels.
  */
 #ifndef GH_KERNEL_COUNTS_CUH
 #define GH_KERNEL_COUNTS_CUH
@@ -74,19 +79,58 @@
 #include "kernel_policy.h" /* GH_*_THREADS */
 #include "kernel_shared_atomic.cuh" /* gh_copies_word, gh_copies_flush */
 
-#define GH_CT_PARTIAL_COPIES 2
+/* GIMP 3's luminance table in 16 copies (LSLOTS, kernel_lin.cuh), the
+ * form for a 16-copy kernel whose budget cannot hold its 32 (the 64 KB
+ * cap): two lanes a copy, where the 4 copies that fit beside the usual
+ * counts and sums left 8 lanes a copy meeting in banks (16.4 shared-memory
+ * wavefronts per 32 pixels against 9.8, 0.57 of the read ceiling;
+ * BENCHMARKS.md, issue 27).  Its 16 KB come from the odd table (16-bit
+ * counts, gh_odd_halves) and the partial sums (1 copy). */
+#define GH_CT_TIGHT_SLOTS 16
 
-/* Copies of the odd channel's 32-bit counts: 16 (lanes 2c and 2c + 1 in
- * copy c); 32, one a lane, for GIMP 3's luminance beside 32 copies of the
+/* Copies of the odd channel's counts: 16 (lanes 2c and 2c + 1 in copy
+ * c); 32, one a lane, for GIMP 3's luminance beside 32 copies of the
  * pairs.  That kernel's adds and table lookups share the shared-memory
  * pipe, which bounds it: the odd channel's second pass on differing bins
- * cost 0.02 of the read ceiling, and its 16 KB more matter to no cap
- * (the table's 32 KB already keep it above 99 KB). */
-template <bool LIN, int COPIES>
+ * cost 0.02 of the read ceiling, and its 16 KB more matter to no cap (the
+ * table's 32 KB already keep it above 99 KB). */
+template <bool LIN, int COPIES, int LSLOTS>
 __host__ __device__ constexpr int
 gh_odd_copies ()
 {
-  return LIN && COPIES == 32 ? 32 : 16;
+  return LIN && COPIES == 32 && LSLOTS == 32 ? 32 : 16;
+}
+
+/* Whether the odd channel's counts are 16 bits, bins b and b + 128 in the
+ * low and high halves of word b % 128 (beside the tight table): half the
+ * memory with two lanes a copy, as in the other 16-copy forms, for 3.6
+ * instructions a pixel more.  Bins 128 apart, not neighbours, so that lanes
+ * whose pixels differ a little rarely meet at one word.  (32-bit counts in
+ * 8 copies, four lanes a copy, the same memory, ran as fast on scattered
+ * colours and up to 0.05 of the read ceiling faster on flat ones, but
+ * have not been through compute-sanitizer: BENCHMARKS.md, session 34.) */
+template <bool LIN, int LSLOTS>
+__host__ __device__ constexpr bool
+gh_odd_halves ()
+{
+  return LIN && LSLOTS == GH_CT_TIGHT_SLOTS;
+}
+
+/* What counting bin b of the odd channel adds to its word. */
+template <bool OH>
+__device__ __forceinline__ uint32_t
+gh_odd_one (unsigned b)
+{
+  return OH && (b & 128) ? 1u << 16 : 1u;
+}
+
+/* Copies of the 32-bit sums of pixels of partial weight: 2 (lane l in
+ * copy l % 2), 1 beside the tight table. */
+template <bool LIN, int LSLOTS>
+__host__ __device__ constexpr int
+gh_partial_copies ()
+{
+  return LIN && LSLOTS == GH_CT_TIGHT_SLOTS ? 1 : 2;
 }
 
 /* Whether the rows are 256 bytes a bin (GIMP 3's luminance beside 32
@@ -123,13 +167,13 @@ gh_counted_channels ()
 }
 
 /* Words of count tables: pairs of channels, then the odd one's table
- * (wide: with the luminance table in its rows). */
-template <int BPP, bool RAW, int COPIES, int ODD>
+ * (wide: with the luminance table in its rows; OH: in halves). */
+template <int BPP, bool RAW, int COPIES, int ODD, bool OH = false>
 __host__ __device__ constexpr int
 gh_count_words ()
 {
   return gh_counted_channels<BPP, RAW> () / 2 * 256 * COPIES
-         + gh_counted_channels<BPP, RAW> () % 2 * 256
+         + gh_counted_channels<BPP, RAW> () % 2 * (OH ? 128 : 256)
              * gh_odd_stride<COPIES, ODD> ();
 }
 
@@ -138,16 +182,16 @@ template <int BPP, bool MASK, bool RAW, bool LIN, int COPIES, int LSLOTS>
 __host__ __device__ constexpr size_t
 gh_counts_smem ()
 {
-  return (size_t) gh_count_words<BPP, RAW, COPIES,
-                                 gh_odd_copies<LIN, COPIES> ()> ()
+  constexpr int ODD = gh_odd_copies<LIN, COPIES, LSLOTS> ();
+  return (size_t) gh_count_words<BPP, RAW, COPIES, ODD,
+                                 gh_odd_halves<LIN, LSLOTS> ()> ()
            * 4
          + (gh_pixel_bins<BPP, MASK, RAW, LIN>::weighted
               ? (size_t) gh_channels<BPP, RAW>::count * 256
-                  * GH_CT_PARTIAL_COPIES * 4
+                  * gh_partial_copies<LIN, LSLOTS> () * 4
               : 0)
-         + (LIN && !gh_count_wide<COPIES, gh_odd_copies<LIN, COPIES> ()> ()
-              ? gh_lin_smem<LSLOTS> ()
-              : 0);
+         + (LIN && !gh_count_wide<COPIES, ODD> () ? gh_lin_smem<LSLOTS> ()
+                                                  : 0);
 }
 
 /* Whether the bank-sections layout applies: two pair tables, 16 copies. */
@@ -160,12 +204,12 @@ gh_count_sections ()
 
 /* Counted channel f's bin b: its word in copy 0 of its table, from the
  * table's start (sections: from its section's start); f < F / 2 * 2 is in
- * a pair table (half f % 2). */
-template <int F, int COPIES, bool SECTIONS, int ODD>
+ * a pair table (half f % 2), the odd one (OH) in half b / 128. */
+template <int F, int COPIES, bool SECTIONS, int ODD, bool OH = false>
 __host__ __device__ constexpr int
 gh_count_word (int f, int b)
 {
-  return f >= F / 2 * 2 ? b * gh_odd_stride<COPIES, ODD> ()
+  return f >= F / 2 * 2 ? (OH ? b & 127 : b) * gh_odd_stride<COPIES, ODD> ()
          : gh_count_sections<F, COPIES, SECTIONS> () ? b * 32
          : gh_count_wide<COPIES, ODD> ()           ? b * 64 + (f / 2) * 32
                                                     : ((f / 2) * 256 + b) * COPIES;
@@ -174,14 +218,16 @@ gh_count_word (int f, int b)
 /* Adds each count's copies, times its channel's full weight, to the
  * global result, and clears them.  Thread i takes row i (a pair table's
  * word for one bin: two counts, the low and high halves; or one bin of
- * the odd table) and starts at copy i, so neighbouring threads read
- * different banks. */
-template <class CH, class PIXEL, int F, int COPIES, bool SECTIONS, int ODD>
+ * the odd table; OH: its bins r and r + 128) and starts at copy i, so
+ * neighbouring threads read different banks. */
+template <class CH, class PIXEL, int F, int COPIES, bool SECTIONS, int ODD,
+          bool OH = false>
 __device__ __forceinline__ void
 gh_counts_flush (uint32_t *counts, gh_u64 *out)
 {
   constexpr int PAIR_ROWS = F / 2 * 256;
-  for (int r = threadIdx.x; r < PAIR_ROWS + F % 2 * 256; r += GH_CT_THREADS)
+  for (int r = threadIdx.x; r < PAIR_ROWS + F % 2 * (OH ? 128 : 256);
+       r += GH_CT_THREADS)
     {
       const bool pair = r < PAIR_ROWS;
       const int copies = pair ? COPIES : ODD;
@@ -194,22 +240,27 @@ gh_counts_flush (uint32_t *counts, gh_u64 *out)
                         : r * COPIES)
                : counts + PAIR_ROWS * COPIES
                    + (r - PAIR_ROWS) * gh_odd_stride<COPIES, ODD> ();
-      uint32_t lo = 0, hi = 0; /* < 2^16 x COPIES; the odd one's in lo */
+      const bool halves = pair || OH;
+      uint32_t lo = 0, hi = 0; /* < 2^16 x COPIES; 32-bit odd ones in lo */
 #pragma unroll 8
       for (int c = 0; c < copies; c++)
         {
           int l = (c + r) & (copies - 1);
-          lo += pair ? row[l] & 0xffffu : row[l];
-          hi += pair ? row[l] >> 16 : 0u;
+          lo += halves ? row[l] & 0xffffu : row[l];
+          hi += halves ? row[l] >> 16 : 0u;
           row[l] = 0;
         }
+      /* The high half: a pair's second channel, or (OH) the odd one's
+       * bin b + 128; without OH the odd table leaves hi 0. */
       const int f = pair ? 2 * (r >> 8) : F - 1, b = r & 255;
+      const int fh = !OH ? f + 1 : pair ? f + 1 : f;
+      const int bh = !OH ? b : pair ? b : b + 128;
       if (lo)
         atomicAdd (&out[(size_t) CH::slot (f) * 256 + b],
                    (gh_u64) lo * PIXEL::full (f));
       if (hi)
-        atomicAdd (&out[(size_t) CH::slot (f + 1) * 256 + b],
-                   (gh_u64) hi * PIXEL::full (f + 1));
+        atomicAdd (&out[(size_t) CH::slot (fh) * 256 + bh],
+                   (gh_u64) hi * PIXEL::full (fh));
     }
 }
 
@@ -217,7 +268,8 @@ gh_counts_flush (uint32_t *counts, gh_u64 *out)
  * are this lane's copy 0 of the pair tables and of the odd table.
  * Sections: mine[s] is its copy in section s ^ g, and the odd lane of a
  * pair (`swap`) adds channel f ^ 2 where the even one adds f. */
-template <int F, int COPIES, bool SECTIONS, int ODD, class PIXEL>
+template <int F, int COPIES, bool SECTIONS, int ODD, bool OH = false,
+          class PIXEL>
 __device__ __forceinline__ void
 gh_counts_add (const PIXEL &px, const uint32_t (&mine)[2], uint32_t odd,
                bool swap)
@@ -234,7 +286,8 @@ gh_counts_add (const PIXEL &px, const uint32_t (&mine)[2], uint32_t odd,
       }
     else
       gh_shared_add (
-        odd + gh_count_word<F, COPIES, SECTIONS, ODD> (f, px.bin[f]) * 4, 1u);
+        odd + gh_count_word<F, COPIES, SECTIONS, ODD, OH> (f, px.bin[f]) * 4,
+        gh_odd_one<OH> (px.bin[f]));
 }
 
 /* Wide layout: this lane's address of the bin in byte j of a group, from
@@ -290,7 +343,7 @@ gh_counts_wide_group (const gh_group<BPP, MASK> &grp, uint32_t tables,
 /* A pixel of partial weight: colour weight wc and alpha weight wa (its
  * own, or those of a run of equal pixels) into the 32-bit sums, zero
  * weights skipped. */
-template <int NCH, class PIXEL>
+template <int NCH, int PCOPIES, class PIXEL>
 __device__ __forceinline__ void
 gh_partial_add (const PIXEL &px, unsigned wc, unsigned wa, uint32_t partial)
 {
@@ -300,9 +353,7 @@ gh_partial_add (const PIXEL &px, unsigned wc, unsigned wa, uint32_t partial)
       const unsigned w = PIXEL::ch::alpha && k == NCH - 1 ? wa : wc;
       if (w)
         gh_shared_add (
-          partial
-            + gh_copies_word<GH_CT_PARTIAL_COPIES, false> (k, px.bin[k]) * 4,
-          w);
+          partial + gh_copies_word<PCOPIES, false> (k, px.bin[k]) * 4, w);
     }
 }
 
@@ -357,8 +408,9 @@ gh_group_same (const gh_group<BPP, MASK> &grp, int i, int j)
  * The loop is not unrolled (this path is rare, and a small body keeps it
  * from crowding the fast path out of the instruction cache): the group
  * stays in registers, its next quarter moved to the front each time. */
-template <int F, int COPIES, bool SECTIONS, int ODD, int NCH, class PIXEL,
-          int BPP, bool MASK, int LSLOTS, int LSTRIDE>
+template <int F, int COPIES, bool SECTIONS, int ODD, bool OH, int NCH,
+          int PCOPIES, class PIXEL, int BPP, bool MASK, int LSLOTS,
+          int LSTRIDE>
 __device__ __forceinline__ void
 gh_counts_mixed (gh_group<BPP, MASK> grp, bool in,
                  const uint32_t (&mine)[2], uint32_t odd, bool swap,
@@ -377,7 +429,8 @@ gh_counts_mixed (gh_group<BPP, MASK> grp, bool in,
                 {
                   PIXEL px;
                   gh_group_pixel (grp, i, px, lin);
-                  gh_counts_add<F, COPIES, SECTIONS, ODD> (px, mine, odd, swap);
+                  gh_counts_add<F, COPIES, SECTIONS, ODD, OH> (px, mine, odd,
+                                                               swap);
                 }
               full_pixels += 4;
             }
@@ -392,7 +445,8 @@ gh_counts_mixed (gh_group<BPP, MASK> grp, bool in,
               gh_group_pixel (grp, i, px, lin);
               if (px.colour_weight == PIXEL::full_colour)
                 {
-                  gh_counts_add<F, COPIES, SECTIONS, ODD> (px, mine, odd, swap);
+                  gh_counts_add<F, COPIES, SECTIONS, ODD, OH> (px, mine, odd,
+                                                               swap);
                   full_pixels++;
                   continue;
                 }
@@ -400,7 +454,7 @@ gh_counts_mixed (gh_group<BPP, MASK> grp, bool in,
               carry_a += px.alpha_weight;
               if (i < 3 && gh_group_same (grp, i, i + 1))
                 continue;
-              gh_partial_add<NCH> (px, carry_c, carry_a, partial);
+              gh_partial_add<NCH, PCOPIES> (px, carry_c, carry_a, partial);
               carry_c = carry_a = 0;
             }
         }
@@ -426,16 +480,19 @@ gh_kernel_counts (const uint8_t *__restrict__ pix,
   constexpr int NCH = ch::count;
   constexpr int F = gh_counted_channels<BPP, RAW> ();
   constexpr bool weighted = pixel::weighted;
-  constexpr int ODD = gh_odd_copies<LIN, COPIES> ();
-  constexpr int WORDS = gh_count_words<BPP, RAW, COPIES, ODD> ();
+  constexpr int ODD = gh_odd_copies<LIN, COPIES, LSLOTS> ();
+  constexpr int PCOPIES = gh_partial_copies<LIN, LSLOTS> ();
+  constexpr bool OH = gh_odd_halves<LIN, LSLOTS> ();
+  constexpr int WORDS = gh_count_words<BPP, RAW, COPIES, ODD, OH> ();
   constexpr bool WIDE = gh_count_wide<COPIES, ODD> ();
   constexpr int LSTRIDE = WIDE ? 64 : LSLOTS;
-  constexpr int PWORDS = weighted ? NCH * 256 * GH_CT_PARTIAL_COPIES : 0;
+  constexpr int PWORDS = weighted ? NCH * 256 * PCOPIES : 0;
   /* A count is shared by one lane in COPIES of each warp, 16 pixels each
-   * a step. */
+   * a step (OH: the odd table's 16-bit ones in as many copies). */
+  static_assert (!OH || ODD == COPIES, "16-bit odd counts flush as pairs");
   constexpr int COUNT_FLUSH = 0xffff / (16 * GH_CT_THREADS / COPIES);
   constexpr int SUM_FLUSH = gh_flush_steps (
-    pixel::full_colour, GH_CT_THREADS / GH_CT_PARTIAL_COPIES);
+    pixel::full_colour, GH_CT_THREADS / PCOPIES);
   extern __shared__ __align__ (16) uint32_t counts[];
   uint32_t *partial = counts + WORDS;
   /* Neighbouring lanes share a copy (their pixels lie close together,
@@ -450,7 +507,7 @@ gh_kernel_counts (const uint8_t *__restrict__ pix,
   const uint32_t odd
     = gh_shared_address (counts + F / 2 * 256 * COPIES + lane / (32 / ODD));
   const uint32_t mine_partial = gh_shared_address (
-    partial + (threadIdx.x & (GH_CT_PARTIAL_COPIES - 1)));
+    partial + (threadIdx.x & (PCOPIES - 1)));
   const size_t groups = n / GH_GROUP;
   const size_t step = (size_t) gridDim.x * GH_CT_THREADS;
   int count_steps = 0, sum_steps = 0;
@@ -499,8 +556,8 @@ gh_kernel_counts (const uint8_t *__restrict__ pix,
                   {
                     pixel px;
                     gh_group_pixel<LIN> (grp, i, px, lin);
-                    gh_counts_add<F, COPIES, SECTIONS, ODD> (px, mine, odd,
-                                                             swap);
+                    gh_counts_add<F, COPIES, SECTIONS, ODD, OH> (px, mine,
+                                                                 odd, swap);
                     if (px.near)
                       near |= 1u << i;
                   }
@@ -511,33 +568,35 @@ gh_kernel_counts (const uint8_t *__restrict__ pix,
                     grp, near, lin, [&] (const pixel &px, unsigned e) {
                       gh_shared_add (
                         odd
-                          + gh_count_word<F, COPIES, SECTIONS, ODD> (
+                          + gh_count_word<F, COPIES, SECTIONS, ODD, OH> (
                               F - 1, px.bin[F - 1])
                               * 4,
-                        ~0u);
+                        0u - gh_odd_one<OH> (px.bin[F - 1]));
                       gh_shared_add (
                         odd
-                          + gh_count_word<F, COPIES, SECTIONS, ODD> (F - 1, e)
+                          + gh_count_word<F, COPIES, SECTIONS, ODD, OH> (
+                              F - 1, e)
                               * 4,
-                        1u);
+                        gh_odd_one<OH> (e));
                     });
             }
         }
       else
-        gh_counts_mixed<F, COPIES, SECTIONS, ODD, NCH, pixel> (
+        gh_counts_mixed<F, COPIES, SECTIONS, ODD, OH, NCH, PCOPIES, pixel> (
           grp, g < groups, mine, odd, swap, mine_partial, full_pixels, lin);
       if (++count_steps == COUNT_FLUSH)
         {
           count_steps = 0;
           __syncthreads ();
-          gh_counts_flush<ch, pixel, F, COPIES, SECTIONS, ODD> (counts, sums);
+          gh_counts_flush<ch, pixel, F, COPIES, SECTIONS, ODD, OH> (counts,
+                                                                   sums);
           __syncthreads ();
         }
       if (weighted && ++sum_steps == SUM_FLUSH)
         {
           sum_steps = 0;
           __syncthreads ();
-          gh_copies_flush<ch, GH_CT_PARTIAL_COPIES, false> (partial, sums);
+          gh_copies_flush<ch, PCOPIES, false> (partial, sums);
           __syncthreads ();
         }
     }
@@ -549,17 +608,17 @@ gh_kernel_counts (const uint8_t *__restrict__ pix,
       px.compute (pix + i * BPP, MASK ? mask[i] : 255u, lin);
       if (!weighted || px.colour_weight == pixel::full_colour)
         {
-          gh_counts_add<F, COPIES, SECTIONS, ODD> (px, mine, odd, swap);
+          gh_counts_add<F, COPIES, SECTIONS, ODD, OH> (px, mine, odd, swap);
           full_pixels++;
         }
       else
-        gh_partial_add<NCH> (px, px.colour_weight, px.alpha_weight,
-                             mine_partial);
+        gh_partial_add<NCH, PCOPIES> (px, px.colour_weight, px.alpha_weight,
+                                      mine_partial);
     }
   __syncthreads ();
-  gh_counts_flush<ch, pixel, F, COPIES, SECTIONS, ODD> (counts, sums);
+  gh_counts_flush<ch, pixel, F, COPIES, SECTIONS, ODD, OH> (counts, sums);
   if (weighted)
-    gh_copies_flush<ch, GH_CT_PARTIAL_COPIES, false> (partial, sums);
+    gh_copies_flush<ch, PCOPIES, false> (partial, sums);
   /* Full pixels' alpha: bin 255, a full alpha weight each. */
   if (F < NCH)
     {
