@@ -379,6 +379,7 @@ core_region_histogram (gh_engine *engine, const CoreRegion *region,
   gh_histogram luminance;
   gboolean     ok;
 
+  /* One pass where the luminance is the engine's, or not wanted. */
   if (region->view != CORE_VIEW_PIXELS || ! region->luminance_from
       || (channels && ! (channels & (1u << GH_CHANNEL_LUMINANCE))))
     return count_pieces (engine, region, channels, hist, progress, error);
