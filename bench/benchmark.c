@@ -30,7 +30,7 @@ static double
 cpu_call (gh_engine *e, const uint8_t *rgba, size_t w, size_t h)
 {
   gh_image img = { GH_LAYOUT_RGBA, GH_SAMPLE_U8, 256, 0,
-                   GH_LUMINANCE_PERCEPTUAL };
+                   GH_LUMINANCE_PERCEPTUAL, 0 };
   gh_piece piece = { rgba, w, h, w * 4, NULL, 0 };
   gh_histogram out;
   gh_error err;

@@ -122,7 +122,7 @@ engine_call_ms (gh_engine *e, const uint8_t *pixels, size_t w, size_t h,
                 int repeat)
 {
   gh_image img = { GH_LAYOUT_RGBA, GH_SAMPLE_U8, 256, 0,
-                   GH_LUMINANCE_PERCEPTUAL };
+                   GH_LUMINANCE_PERCEPTUAL, 0 };
   gh_piece piece = { pixels, w, h, w * 4, NULL, 0 };
   gh_histogram out;
   gh_error err;

@@ -63,8 +63,10 @@ count_locked (gh_engine *engine, cli_image *im, cli_image *mask,
   size_t msample = im->sample == GH_SAMPLE_F32 ? sizeof (float) : 1;
   void *buf = malloc (im->row_bytes * CLI_STRIP_ROWS);
   void *mbuf = mask ? malloc (im->width * msample * CLI_STRIP_ROWS) : NULL;
+  /* Every channel: each one's statistics are printed, and a reference's
+   * channels say whether it is in colour. */
   gh_image desc = { im->layout, im->sample, im->bins, mask != NULL,
-                    luminance };
+                    luminance, 0 };
   gh_error err;
   int rc = -1;
 

@@ -129,15 +129,17 @@ layout_request (gh_request *req, gh_layout layout)
     req->channel = GH_CHANNEL_VALUE;
 }
 
-/* The first pass: the histogram, or the CLAHE tiles, of `whole`. */
+/* The first pass: the histogram (of `channels`, 0 all), or the CLAHE
+ * tiles, of `whole`. */
 static gboolean
-count (const gh_request *request, Strips *s, gh_engine *engine,
-       GeglBuffer *input, const GeglRectangle *whole, gh_histogram *hist,
-       gh_clahe **clahe, gh_error *error)
+count (const gh_request *request, unsigned channels, Strips *s,
+       gh_engine *engine, GeglBuffer *input, const GeglRectangle *whole,
+       gh_histogram *hist, gh_clahe **clahe, gh_error *error)
 {
   const gh_layer *l = s->layer;
   unsigned        needs = gh_request_needs (request);
-  gh_image        image = { s->layout, l->sample, l->bins, 0, l->luminance };
+  gh_image        image = { s->layout, l->sample, l->bins, 0, l->luminance,
+                            channels };
   gsize           stride = (gsize) whole->width * s->bpp;
 
   if (needs & GH_NEEDS_CLAHE_PASS)
@@ -257,7 +259,8 @@ gh_gegl_render_reference (const gh_request *request, const gh_layer *layer,
     }
   layout_request (&req, s.layout);
   if (engine_create (threads, &engine, error) == GH_OK
-      && count (&req, &s, engine, input, whole, &hist, &clahe, error))
+      && count (&req, gh_request_channels (&req, s.layout), &s, engine,
+                input, whole, &hist, &clahe, error))
     {
       gh_request_inputs in = { s.layout, layer->sample, layer->luminance,
                                layer->bins, &hist, reference, clahe };
@@ -281,14 +284,16 @@ histogram_of (const gh_layer *layer, gh_layer_view_kind kind,
               const GeglRectangle *whole, gh_histogram *hist,
               gh_error *error)
 {
-  gh_request equalize; /* needs the histogram, nothing else */
+  gh_request equalize; /* needs the histogram, nothing else: counted
+                          whole (0), as a reference is compared */
   gh_clahe  *clahe = NULL;
   Strips     s;
   gboolean   ok;
 
   gh_request_defaults (&equalize, GH_REQ_EQUALIZE);
   ok = strips_init (&s, layer, kind, whole->width, error)
-       && count (&equalize, &s, engine, buffer, whole, hist, &clahe, error);
+       && count (&equalize, 0, &s, engine, buffer, whole, hist, &clahe,
+                 error);
   strips_clear (&s);
   return ok;
 }

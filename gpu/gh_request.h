@@ -154,6 +154,13 @@ unsigned gh_request_needs (const gh_request *request);
  * -1 when it works on the channels. */
 int gh_request_on_luminance (const gh_request *request);
 
+/* The channels of the image's histogram (bit mask of 1 << gh_channel)
+ * that `request` reads on `layout`, for gh_image.channels: equalize and
+ * match R, G and B, or the luminance (gray layouts: the value);
+ * binarize and posterize their channel; every channel the layout has
+ * for analyse, and for what reads no histogram (CLAHE). */
+unsigned gh_request_channels (const gh_request *request, gh_layout layout);
+
 /* The gh_clahe_params of a CLAHE request (clip limit, tiles, mode): what
  * gh_clahe_begin takes for its GH_NEEDS_CLAHE_PASS. */
 void gh_request_clahe_params (const gh_request *request,

@@ -20,7 +20,7 @@
  *     gh_piece p = { pixels, width, rows, stride, NULL, 0 };
  *     gh_engine_feed (e, &p, &err);
  *   gh_histogram h;  gh_histogram_init (&h);
- *   gh_engine_finish (e, &h, &err);     -- h holds six channels
+ *   gh_engine_finish (e, &h, &err);     -- h holds the layout's channels
  *   gh_stats s;  gh_stats_compute (&h, GH_CHANNEL_VALUE, 0, 255, &s);
  *   gh_histogram_clear (&h);  gh_engine_destroy (e);
  *
@@ -141,15 +141,21 @@ typedef enum {
   GH_LUMINANCE_LINEAR          /* GIMP 3: Y of the sRGB-decoded samples   */
 } gh_luminance;
 
-/* What an image looks like; given once per image to gh_engine_begin,
- * which refuses a luminance rule other than these two.  U8 images under
- * either rule are counted on the GPU; F32 images on the CPU. */
+/* What an image looks like, and which of its channels the call needs;
+ * given once per image to gh_engine_begin, which refuses a luminance rule
+ * other than these two.  U8 images under either rule are counted on the
+ * GPU; F32 images on the CPU. */
 typedef struct {
   gh_layout layout;
   gh_sample sample;
   int bins;     /* 256 for U8; 2..65536 for F32 */
   int has_mask; /* every piece then carries a selection mask */
   gh_luminance luminance;
+  /* The channels wanted (bit mask of 1 << gh_channel); 0: every channel
+   * the layout has.  The others are zero in the result and absent from
+   * its `channels`, and the CPU skips what it can of their counting
+   * (equalizing R, G and B bins no value or luminance). */
+  unsigned channels;
 } gh_image;
 
 /* A rectangle of pixels: rows of `width` pixels, `stride` bytes apart
@@ -170,8 +176,9 @@ typedef struct {
  * counts, 255 when one 8-bit weight applies (alpha or mask), 65025 when
  * both do; `weight` is NULL.  F32 images: weight[c * bins + b] holds the
  * summed weights (double) and raw is zero.  Read either through
- * gh_histogram_count(s).  Channels the image lacks are all zero and absent
- * from `channels` (a bit mask of 1 << gh_channel). */
+ * gh_histogram_count(s).  Channels the image lacks, or gh_image.channels
+ * left out, are all zero and absent from `channels` (a bit mask of
+ * 1 << gh_channel). */
 typedef struct {
   int bins;
   unsigned channels;

@@ -20,7 +20,7 @@
  *   Fake      *f = fake_new (96, 64, FALSE, FALSE, FALSE, NULL);
  *   CoreTarget target = fake_run_target (f);
  *
- *   core_histogram (&host, engine, &target, &hist, NULL, &error);
+ *   core_histogram (&host, engine, &target, NULL, &hist, NULL, &error);
  *   ... f->describes ...
  *   fake_free (f);
  *

@@ -12,7 +12,10 @@ gh_reference_begin (const gh_image *image, gh_histogram *h)
                                      image->sample == GH_SAMPLE_F32, NULL);
   if (st != GH_OK)
     return st;
-  h->channels = gh_layout_channels (image->layout);
+  /* The channels asked for (gh_image.channels), each counted below only
+   * when asked. */
+  h->channels = gh_layout_channels (image->layout)
+                & (image->channels ? image->channels : ~0u);
   /* Written out again rather than through gh_full_weight: the reference
    * shares nothing with the backends but the binning. */
   for (int c = 0; c < GH_NUM_CHANNELS && image->sample == GH_SAMPLE_U8; c++)
@@ -24,6 +27,8 @@ gh_reference_begin (const gh_image *image, gh_histogram *h)
     }
   return GH_OK;
 }
+
+#define HAS(c) (h->channels & (1u << GH_CHANNEL_##c))
 
 /* Float pixels: every weight a product of doubles, as GIMP sums them. */
 static void
@@ -49,22 +54,25 @@ add_f32 (const gh_image *image, const gh_piece *piece, gh_histogram *h)
 
         if (gh_layout_is_rgb (image->layout))
           {
-            w[GH_CHANNEL_VALUE * bins
-              + gh_bin_f32 (gh_max3_f32 (p[0], p[1], p[2]), bins)]
-              += weight;
-            for (int k = 0; k < 3; k++)
-              w[(GH_CHANNEL_RED + k) * bins + gh_bin_f32 (p[k], bins)]
+            if (HAS (VALUE))
+              w[GH_CHANNEL_VALUE * bins
+                + gh_bin_f32 (gh_max3_f32 (p[0], p[1], p[2]), bins)]
                 += weight;
-            w[GH_CHANNEL_LUMINANCE * bins
-              + gh_bin_f32 (image->luminance == GH_LUMINANCE_LINEAR
-                              ? gh_luminance_linear_f32 (p[0], p[1], p[2])
-                              : gh_luminance_f32 (p[0], p[1], p[2]),
-                            bins)]
-              += weight;
+            for (int k = 0; k < 3; k++)
+              if (h->channels & (1u << (GH_CHANNEL_RED + k)))
+                w[(GH_CHANNEL_RED + k) * bins + gh_bin_f32 (p[k], bins)]
+                  += weight;
+            if (HAS (LUMINANCE))
+              w[GH_CHANNEL_LUMINANCE * bins
+                + gh_bin_f32 (image->luminance == GH_LUMINANCE_LINEAR
+                                ? gh_luminance_linear_f32 (p[0], p[1], p[2])
+                                : gh_luminance_f32 (p[0], p[1], p[2]),
+                              bins)]
+                += weight;
           }
-        else
+        else if (HAS (VALUE))
           w[GH_CHANNEL_VALUE * bins + gh_bin_f32 (p[0], bins)] += weight;
-        if (alpha)
+        if (alpha && HAS (ALPHA))
           w[GH_CHANNEL_ALPHA * bins + gh_bin_f32 (p[bpp - 1], bins)] += mask;
       }
 }
@@ -90,20 +98,22 @@ add_u8 (const gh_image *image, const gh_piece *piece, gh_histogram *h)
 
         if (gh_layout_is_rgb (image->layout))
           {
-            raw[GH_CHANNEL_VALUE * bins + gh_max3 (p[0], p[1], p[2])]
-              += weight;
-            raw[GH_CHANNEL_RED * bins + p[0]] += weight;
-            raw[GH_CHANNEL_GREEN * bins + p[1]] += weight;
-            raw[GH_CHANNEL_BLUE * bins + p[2]] += weight;
-            raw[GH_CHANNEL_LUMINANCE * bins
-                + (image->luminance == GH_LUMINANCE_LINEAR
-                     ? gh_luminance_bin_linear (p[0], p[1], p[2])
-                     : gh_luminance_bin_gimp (p[0], p[1], p[2]))]
-              += weight;
+            if (HAS (VALUE))
+              raw[GH_CHANNEL_VALUE * bins + gh_max3 (p[0], p[1], p[2])]
+                += weight;
+            for (int k = 0; k < 3; k++)
+              if (h->channels & (1u << (GH_CHANNEL_RED + k)))
+                raw[(GH_CHANNEL_RED + k) * bins + p[k]] += weight;
+            if (HAS (LUMINANCE))
+              raw[GH_CHANNEL_LUMINANCE * bins
+                  + (image->luminance == GH_LUMINANCE_LINEAR
+                       ? gh_luminance_bin_linear (p[0], p[1], p[2])
+                       : gh_luminance_bin_gimp (p[0], p[1], p[2]))]
+                += weight;
           }
-        else
+        else if (HAS (VALUE))
           raw[GH_CHANNEL_VALUE * bins + p[0]] += weight;
-        if (alpha)
+        if (alpha && HAS (ALPHA))
           raw[GH_CHANNEL_ALPHA * bins + p[bpp - 1]] += mask;
       }
 }

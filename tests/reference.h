@@ -3,7 +3,8 @@
  * One pixel at a time, straight from GIMP's definitions: luminance
  * through GIMP 2.10's own float arithmetic (or GIMP 3's, as babl computes
  * it, under GH_LUMINANCE_LINEAR), weights multiplied out per pixel
- * (no 32-bit tables, no flushing).  Slow and obvious on purpose.
+ * (no 32-bit tables, no flushing); only the channels the image asks for
+ * (gh_image.channels), the others zero.  Slow and obvious on purpose.
  *
  *   gh_reference_begin (&image, &h);            -- h: gh_histogram_init'ed
  *   gh_reference_add (&image, &piece, &h);      -- any number of pieces

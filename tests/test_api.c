@@ -477,7 +477,7 @@ test_linear_counts (void)
   gh_engine *e;
   gh_error err;
   gh_image bad = { GH_LAYOUT_RGB, GH_SAMPLE_U8, 256, 0,
-                   (gh_luminance) 2 };
+                   (gh_luminance) 2, 0 };
 
   gh_options_init (&o);
   o.backend = GH_BACKEND_CPU;

@@ -786,7 +786,7 @@ histogram_of (gh_layout layout, gh_sample sample, const void *pixels,
 {
   gh_options o;
   gh_engine *e;
-  gh_image im = { layout, sample, bins, 0, GH_LUMINANCE_PERCEPTUAL };
+  gh_image im = { layout, sample, bins, 0, GH_LUMINANCE_PERCEPTUAL, 0 };
   gh_piece piece = { pixels, w, h, stride, NULL, 0 };
   gh_error err;
   gh_status st;

@@ -1,6 +1,7 @@
 /* test_cpu.c — the CPU backend against the plain reference: hundreds of
  * random pictures fed in random pieces, with 1, 2 and 3 threads, and the
- * cases that break narrow counters; AUTO's switch to a device that is
+ * cases that break narrow counters; every channel set a call may ask
+ * for (gh_image.channels); AUTO's switch to a device that is
  * ready mid-image (through the test hook's CPU stand-in, no GPU needed);
  * which fallbacks are told, and the backend names. */
 #include "test_util.h"
@@ -231,6 +232,48 @@ check_fallback_classes (void)
   test_picture_free (&p);
 }
 
+/* Each channel set the count is specialised for (and ones it rounds up:
+ * alpha alone, red with the luminance, one colour), all (0), on every
+ * layout, with and without a mask, under both luminance rules: large
+ * enough to use every thread and pass the 32-bit tables' flush limit
+ * (8-bit, the distributions in turn: uniform, one value, two, skewed,
+ * gradient), and small float pictures. */
+static void
+check_channel_sets (gh_engine *e)
+{
+  static const unsigned sets[] = {
+    0,
+    1u << GH_CHANNEL_RED | 1u << GH_CHANNEL_GREEN | 1u << GH_CHANNEL_BLUE,
+    1u << GH_CHANNEL_VALUE,
+    1u << GH_CHANNEL_LUMINANCE,
+    (1u << GH_NUM_CHANNELS) - 1,
+    1u << GH_CHANNEL_ALPHA,
+    1u << GH_CHANNEL_RED | 1u << GH_CHANNEL_LUMINANCE,
+    1u << GH_CHANNEL_GREEN,
+  };
+  int n = (int) (sizeof sets / sizeof *sets);
+
+  for (int layout = 1; layout <= 4; layout++)
+    for (int mask = 0; mask <= 1; mask++)
+      for (int rule = 0; rule <= 1; rule++)
+        for (int k = 0; k < n; k++)
+          {
+            test_picture p;
+            test_picture_make (&p, (gh_layout) layout, mask, 517, 263,
+                               (test_dist) (k % DIST_COUNT), k % 2);
+            p.image.luminance = (gh_luminance) rule;
+            p.image.channels = sets[k];
+            test_check_picture (e, &p, "a channel set");
+            test_picture_free (&p);
+            test_picture_make_f32 (&p, (gh_layout) layout, mask, 90, 40,
+                                   k % 2 ? 1024 : 256);
+            p.image.luminance = (gh_luminance) rule;
+            p.image.channels = sets[k];
+            test_check_picture (e, &p, "a float channel set");
+            test_picture_free (&p);
+          }
+}
+
 int
 main (void)
 {
@@ -263,6 +306,7 @@ main (void)
               test_picture_free (&p);
             }
       check_big_sums (e);
+      check_channel_sets (e);
       /* Float pictures, as GIMP reads layers above 8 bits. */
       for (int i = 0; i < 60; i++)
         {

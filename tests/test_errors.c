@@ -141,11 +141,11 @@ main (void)
   gh_options o;
   gh_error err;
   gh_image rgba = { GH_LAYOUT_RGBA, GH_SAMPLE_U8, 256, 0,
-                    GH_LUMINANCE_PERCEPTUAL };
+                    GH_LUMINANCE_PERCEPTUAL, 0 };
   gh_image masked = { GH_LAYOUT_RGB, GH_SAMPLE_U8, 256, 1,
-                      GH_LUMINANCE_PERCEPTUAL };
+                      GH_LUMINANCE_PERCEPTUAL, 0 };
   gh_image f32 = { GH_LAYOUT_GRAY, GH_SAMPLE_F32, 1024, 1,
-                   GH_LUMINANCE_PERCEPTUAL };
+                   GH_LUMINANCE_PERCEPTUAL, 0 };
   gh_piece good = { pixels, 4, 4, 16, NULL, 0 };
   gh_piece good_masked = { pixels, 4, 4, 12, mask, 4 };
   gh_piece good_f32 = { fpixels, 4, 4, 16, fmask, 16 };

@@ -5,8 +5,10 @@
  * Each case is an image from 0 and 1 pixel up (mostly small, some single
  * long rows and columns), of any layout, with or without a mask, with
  * partial alpha, odd widths and padded strides, 8-bit or float, under
- * either luminance rule, fed to the engine split at random into strips
- * and tiles; its histogram must equal the reference's.  By default 10^4
+ * either luminance rule, asking for all channels or some (each channel
+ * set the CPU count is specialised for, one channel, any set), fed to
+ * the engine split at random into strips and tiles; its histogram must
+ * equal the reference's.  By default 10^4
  * cases per backend and kernel (seconds on the CPU); `--soak N` runs N
  * instead (10^6 on demand), `--seed S` another sequence.  A failing case
  * prints its number and seed: `--seed S --case I` runs it alone.
@@ -66,6 +68,31 @@ add_extremes (test_picture *p)
     }
 }
 
+/* The channels a case asks for: half of them all (0), the rest the sets
+ * the CPU count is specialised for, one channel, or any set. */
+static unsigned
+random_channels (void)
+{
+  static const unsigned sets[] = {
+    1u << GH_CHANNEL_RED | 1u << GH_CHANNEL_GREEN | 1u << GH_CHANNEL_BLUE,
+    1u << GH_CHANNEL_VALUE,
+    1u << GH_CHANNEL_LUMINANCE,
+    (1u << GH_NUM_CHANNELS) - 1,
+  };
+
+  switch (test_below (8))
+    {
+    case 0: case 1: case 2:
+      return sets[test_below (4)];
+    case 3:
+      return 1u << test_below (GH_NUM_CHANNELS);
+    case 4:
+      return (unsigned) test_below (1u << GH_NUM_CHANNELS);
+    default:
+      return 0;
+    }
+}
+
 /* A case's picture, all of it decided by the generator's state. */
 static void
 random_picture (test_picture *p, int u8_only)
@@ -104,6 +131,7 @@ random_picture (test_picture *p, int u8_only)
                        test_below (4) == 0);
   p->image.luminance = test_below (2) ? GH_LUMINANCE_LINEAR
                                       : GH_LUMINANCE_PERCEPTUAL;
+  p->image.channels = random_channels ();
 }
 
 static uint64_t
@@ -177,12 +205,13 @@ run_target (const target *t, uint64_t seed, long first, long count,
         }
       else if (!same)
         printf ("FAIL %s case %ld (--seed %llu --case %ld): layout %d, "
-                "%s, mask %d, %zux%zu, strides %zu/%zu, luminance %d: %s\n",
+                "%s, mask %d, %zux%zu, strides %zu/%zu, luminance %d, "
+                "channels 0x%x: %s\n",
                 t->name, i, (unsigned long long) seed, i,
                 (int) p.image.layout,
                 p.image.sample == GH_SAMPLE_F32 ? "f32" : "u8",
                 p.image.has_mask, p.width, p.height, p.stride, p.mask_stride,
-                (int) p.image.luminance,
+                (int) p.image.luminance, p.image.channels,
                 st != GH_OK ? err.message : "differs from the reference");
       if (!same)
         (*failed)++;

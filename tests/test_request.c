@@ -2,7 +2,8 @@
  * default inside its range, every range's edges accepted and the values
  * past them refused with the parameter named, names and parsing, and a
  * prepared request applying the same bytes as the gh_op_* call it stands
- * for, on random pictures. */
+ * for, on random pictures, also from a histogram of only the channels it
+ * reads (gh_request_channels). */
 #include "gh_request.h"
 #include "test_util.h"
 
@@ -146,6 +147,67 @@ check_same (const test_picture *p, const gh_op *a, const gh_op *b,
   free (y);
 }
 
+/* A request prepared from a histogram of only the channels it reads
+ * (gh_request_channels) applies the same bytes as `full`, prepared from
+ * every channel's. */
+static void
+check_channels_suffice (gh_engine *e, const test_picture *p,
+                        const gh_request *r, const gh_request_inputs *in,
+                        const gh_op *full, const char *what)
+{
+  test_picture some = *p;
+  gh_request_inputs part = *in;
+  gh_histogram h;
+  gh_error err;
+  gh_op op;
+
+  some.image.channels = gh_request_channels (r, p->image.layout);
+  gh_histogram_init (&h);
+  part.histogram = &h;
+  CHECK (test_engine_run (e, &some, &h, &err) == GH_OK
+           && h.channels == (some.image.channels
+                             & gh_layout_channel_mask (p->image.layout)),
+         "%s: count of channels 0x%x: %s", what, some.image.channels,
+         err.message);
+  CHECK (gh_request_prepare (r, &part, &op, NULL, &err) == GH_OK,
+         "%s from its channels: %s", what, err.message);
+  check_same (p, &op, full, what);
+  gh_op_clear (&op);
+  gh_histogram_clear (&h);
+}
+
+/* What each operation reads of a colour and a gray histogram. */
+static void
+check_channel_sets (void)
+{
+  const unsigned rgb = 1u << GH_CHANNEL_RED | 1u << GH_CHANNEL_GREEN
+                       | 1u << GH_CHANNEL_BLUE;
+  gh_request r;
+
+  gh_request_defaults (&r, GH_REQ_EQUALIZE);
+  CHECK (gh_request_channels (&r, GH_LAYOUT_RGBA) == rgb
+           && gh_request_channels (&r, GH_LAYOUT_GRAYA)
+                == 1u << GH_CHANNEL_VALUE,
+         "equalize each channel reads R, G, B (gray: the value)");
+  r.mode = GH_EQUALIZE_LUMINANCE;
+  CHECK (gh_request_channels (&r, GH_LAYOUT_RGB) == 1u << GH_CHANNEL_LUMINANCE
+           && gh_request_channels (&r, GH_LAYOUT_GRAY)
+                == 1u << GH_CHANNEL_VALUE,
+         "equalize luminance reads the luminance (gray: the value)");
+  gh_request_defaults (&r, GH_REQ_BINARIZE);
+  r.channel = GH_CHANNEL_ALPHA;
+  CHECK (gh_request_channels (&r, GH_LAYOUT_RGBA) == 1u << GH_CHANNEL_ALPHA,
+         "binarize reads its channel");
+  gh_request_defaults (&r, GH_REQ_NONE);
+  CHECK (gh_request_channels (&r, GH_LAYOUT_RGBA)
+           == gh_layout_channel_mask (GH_LAYOUT_RGBA),
+         "analyse reads every channel");
+  gh_request_defaults (&r, GH_REQ_CLAHE);
+  CHECK (gh_request_channels (&r, GH_LAYOUT_GRAYA)
+           == gh_layout_channel_mask (GH_LAYOUT_GRAYA),
+         "CLAHE (no histogram): every channel");
+}
+
 static void
 check_prepare (gh_engine *e)
 {
@@ -188,6 +250,7 @@ check_prepare (gh_engine *e)
           gh_op_equalize (&b, &h, in.layout, in.sample, in.luminance,
                           (gh_equalize_mode) mode, &err);
           check_same (&p, &a, &b, "equalize");
+          check_channels_suffice (e, &p, &r, &in, &b, "equalize");
           gh_op_clear (&a);
           gh_op_clear (&b);
           /* An empty reference is refused alike. */
@@ -198,7 +261,10 @@ check_prepare (gh_engine *e)
                                         &err);
           CHECK (got == want, "match status %d vs %d", got, want);
           if (got == GH_OK && want == GH_OK)
-            check_same (&p, &a, &b, "match");
+            {
+              check_same (&p, &a, &b, "match");
+              check_channels_suffice (e, &p, &r, &in, &b, "match");
+            }
           gh_op_clear (&a);
           gh_op_clear (&b);
         }
@@ -214,6 +280,7 @@ check_prepare (gh_engine *e)
       gh_op_binarize (&b, in.layout, in.sample, in.luminance, 256,
                       (gh_channel) r.channel, res.bins[0], &err);
       check_same (&p, &a, &b, "binarize");
+      check_channels_suffice (e, &p, &r, &in, &b, "binarize");
       gh_op_clear (&a);
       gh_op_clear (&b);
       r.threshold = (int) test_below (255);
@@ -234,6 +301,7 @@ check_prepare (gh_engine *e)
           gh_op_posterize (&b, in.layout, in.sample, in.luminance, 256,
                            (gh_channel) r.channel, res.n, expect, &err);
           check_same (&p, &a, &b, "posterize");
+          check_channels_suffice (e, &p, &r, &in, &b, "posterize");
           gh_op_clear (&a);
           gh_op_clear (&b);
         }
@@ -267,6 +335,7 @@ main (void)
 
   test_seed (25);
   check_ranges ();
+  check_channel_sets ();
   gh_options_init (&o);
   o.backend = GH_BACKEND_CPU;
   o.quiet = 1;

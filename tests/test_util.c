@@ -227,8 +227,10 @@ test_check_picture (gh_engine *e, const test_picture *p, const char *what)
   CHECK (test_engine_run (e, p, &got, &err) == GH_OK, "%s: %s", what,
          err.message);
   CHECK (test_same_histogram (&got, &want),
-         "%s: layout %d mask %d %zux%zu differs from the reference", what,
-         (int) p->image.layout, p->image.has_mask, p->width, p->height);
+         "%s: layout %d mask %d %zux%zu luminance %d channels 0x%x "
+         "differs from the reference", what, (int) p->image.layout,
+         p->image.has_mask, p->width, p->height, (int) p->image.luminance,
+         p->image.channels);
   gh_histogram_clear (&got);
   gh_histogram_clear (&want);
 }

@@ -248,7 +248,7 @@ check_layer (const CoreHost *h, gh_engine *engine, gboolean gray,
          == babl_format_get_space (fake_format (layer)),
          "%s: the preview is in the layer's own space", kind);
   gh_histogram_init (&hist);
-  if (! core_histogram (h, engine, &target, &hist, NULL, &error))
+  if (! core_histogram (h, engine, &target, NULL, &hist, NULL, &error))
     {
       CHECK (0, "%s: histogram (%s)", kind, error->message);
       g_clear_error (&error);
@@ -314,7 +314,7 @@ check_refusals (gh_engine *engine)
 
   gh_histogram_init (&hist);
   target = core_target (layer);
-  core_histogram (&host, engine, &target, &hist, NULL, NULL);
+  core_histogram (&host, engine, &target, NULL, &hist, NULL, NULL);
   dialog_settings_defaults (&settings);
   settings.action = DIALOG_ACTION_POSTERIZE;
   settings.classes = 5;

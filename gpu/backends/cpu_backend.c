@@ -26,6 +26,22 @@ typedef struct {
  * pool costs more than it saves. */
 #define PARALLEL_MIN_PIXELS 65536
 
+#define BIT(c) (1u << GH_CHANNEL_##c)
+
+/* The sets of channels the count is specialised for: a call's channels
+ * (gh_image.channels) round up to the first that holds them, so
+ * equalizing R, G and B skips the value and the luminance (GIMP 3's, a
+ * decode per sample, costs most), and a luminance or value call skips the
+ * rest.  Alpha only in ALL; gray layouts count VALUE or ALL. */
+enum {
+  SET_RGB = BIT (RED) | BIT (GREEN) | BIT (BLUE),
+  SET_VALUE = BIT (VALUE),
+  SET_LUMINANCE = BIT (LUMINANCE),
+  SET_ALL = (1u << GH_NUM_CHANNELS) - 1
+};
+
+/* Adds the tables of `channels` into acc and zeroes them: between calls
+ * every table is zero, and a call touches only its set's. */
 static void
 flush_tables (tables *t, gh_accum *acc, unsigned channels)
 {
@@ -37,17 +53,19 @@ flush_tables (tables *t, gh_accum *acc, unsigned channels)
       for (int b = 0; b < BINS; b++)
         dst[b] += (uint64_t) t->t[0][c][b] + t->t[1][c][b] + t->t[2][c][b]
                   + t->t[3][c][b];
+      for (int k = 0; k < COPIES; k++)
+        memset (t->t[k][c], 0, sizeof t->t[k][c]);
     }
-  memset (t, 0, sizeof *t);
 }
 
 /* One pixel's weights into copy k (accum.h: alpha x mask for colour, the
  * mask for alpha, 1 without either).  Written once, specialised by the
- * compiler for each layout, mask and luminance rule through the constant
- * arguments, so GIMP 2.10's luminance pays nothing for GIMP 3's. */
+ * compiler for each layout, mask, luminance rule and channel set through
+ * the constant arguments, so GIMP 2.10's luminance pays nothing for GIMP
+ * 3's, and a call nothing for channels outside its set. */
 static inline __attribute__ ((always_inline)) void
 count_pixel (const uint8_t *p, unsigned m, const int bpp, const int has_mask,
-             const int linear, uint32_t (*t)[ROW])
+             const int linear, const unsigned set, uint32_t (*t)[ROW])
 {
   const int has_alpha = bpp == 2 || bpp == 4;
   unsigned a = has_alpha ? p[bpp - 1] : 255u;
@@ -56,25 +74,34 @@ count_pixel (const uint8_t *p, unsigned m, const int bpp, const int has_mask,
   if (bpp >= 3)
     {
       unsigned r = p[0], g = p[1], b = p[2];
-      t[GH_CHANNEL_VALUE][gh_max3 (r, g, b)] += w;
-      t[GH_CHANNEL_RED][r] += w;
-      t[GH_CHANNEL_GREEN][g] += w;
-      t[GH_CHANNEL_BLUE][b] += w;
-      t[GH_CHANNEL_LUMINANCE][linear ? gh_luminance_bin_linear (r, g, b)
-                                     : gh_luminance_bin (r, g, b)]
-        += w;
+      if (set & BIT (VALUE))
+        t[GH_CHANNEL_VALUE][gh_max3 (r, g, b)] += w;
+      if (set & SET_RGB)
+        {
+          t[GH_CHANNEL_RED][r] += w;
+          t[GH_CHANNEL_GREEN][g] += w;
+          t[GH_CHANNEL_BLUE][b] += w;
+        }
+      if (set & BIT (LUMINANCE))
+        t[GH_CHANNEL_LUMINANCE][linear ? gh_luminance_bin_linear (r, g, b)
+                                       : gh_luminance_bin (r, g, b)]
+          += w;
     }
   else
     t[GH_CHANNEL_VALUE][p[0]] += w;
-  if (has_alpha)
+  if (has_alpha && (set & BIT (ALPHA)))
     t[GH_CHANNEL_ALPHA][a] += has_mask ? m : 1u;
 }
 
 static inline __attribute__ ((always_inline)) void
 count_rows (const gh_piece *piece, const int bpp, const int has_mask,
-            const int linear, tables *t, gh_accum *acc, unsigned channels)
+            const int linear, const unsigned set, tables *t, gh_accum *acc)
 {
   const int has_alpha = bpp == 2 || bpp == 4;
+  /* The tables count_pixel writes. */
+  const unsigned channels
+    = (bpp >= 3 ? set : BIT (VALUE) | (set & BIT (ALPHA)))
+      & (has_alpha ? SET_ALL : ~BIT (ALPHA));
   /* Pixels after which the 32-bit tables could overflow. */
   const size_t limit = 0xffffffffu / ((has_alpha ? 255u : 1u)
                                       * (has_mask ? 255u : 1u));
@@ -97,10 +124,10 @@ count_rows (const gh_piece *piece, const int bpp, const int has_mask,
           for (; x + COPIES <= end; x += COPIES)
             for (int k = 0; k < COPIES; k++)
               count_pixel (p + (x + k) * bpp, has_mask ? m[x + k] : 255u,
-                           bpp, has_mask, linear, t->t[k]);
+                           bpp, has_mask, linear, set, t->t[k]);
           for (; x < end; x++)
             count_pixel (p + x * bpp, has_mask ? m[x] : 255u, bpp, has_mask,
-                         linear, t->t[0]);
+                         linear, set, t->t[0]);
           if (since_flush == limit)
             {
               flush_tables (t, acc, channels);
@@ -115,7 +142,7 @@ count_rows (const gh_piece *piece, const int bpp, const int has_mask,
  * the mask alone for alpha), summed straight into the accumulator. */
 static inline __attribute__ ((always_inline)) void
 count_rows_f32 (const gh_piece *piece, const int bpp, const int has_mask,
-                const int linear, gh_accum *acc)
+                const int linear, const unsigned set, gh_accum *acc)
 {
   const int has_alpha = bpp == 2 || bpp == 4;
   const int bins = acc->bins;
@@ -135,75 +162,140 @@ count_rows_f32 (const gh_piece *piece, const int bpp, const int has_mask,
           double weight = (has_alpha ? (double) p[bpp - 1] : 1.0) * mask;
           if (bpp >= 3)
             {
-              w[GH_CHANNEL_VALUE * bins
-                + gh_bin_f32 (gh_max3_f32 (p[0], p[1], p[2]), bins)]
-                += weight;
-              w[GH_CHANNEL_RED * bins + gh_bin_f32 (p[0], bins)] += weight;
-              w[GH_CHANNEL_GREEN * bins + gh_bin_f32 (p[1], bins)] += weight;
-              w[GH_CHANNEL_BLUE * bins + gh_bin_f32 (p[2], bins)] += weight;
-              w[GH_CHANNEL_LUMINANCE * bins
-                + gh_bin_f32 (linear ? gh_luminance_linear_f32 (p[0], p[1],
-                                                                p[2])
-                                     : gh_luminance_f32 (p[0], p[1], p[2]),
-                              bins)]
-                += weight;
+              if (set & BIT (VALUE))
+                w[GH_CHANNEL_VALUE * bins
+                  + gh_bin_f32 (gh_max3_f32 (p[0], p[1], p[2]), bins)]
+                  += weight;
+              if (set & SET_RGB)
+                {
+                  w[GH_CHANNEL_RED * bins + gh_bin_f32 (p[0], bins)]
+                    += weight;
+                  w[GH_CHANNEL_GREEN * bins + gh_bin_f32 (p[1], bins)]
+                    += weight;
+                  w[GH_CHANNEL_BLUE * bins + gh_bin_f32 (p[2], bins)]
+                    += weight;
+                }
+              if (set & BIT (LUMINANCE))
+                w[GH_CHANNEL_LUMINANCE * bins
+                  + gh_bin_f32 (linear
+                                  ? gh_luminance_linear_f32 (p[0], p[1], p[2])
+                                  : gh_luminance_f32 (p[0], p[1], p[2]),
+                                bins)]
+                  += weight;
             }
           else
             w[GH_CHANNEL_VALUE * bins + gh_bin_f32 (p[0], bins)] += weight;
-          if (has_alpha)
+          if (has_alpha && (set & BIT (ALPHA)))
             w[GH_CHANNEL_ALPHA * bins + gh_bin_f32 (p[bpp - 1], bins)]
               += mask;
         }
     }
 }
 
+/* The specialisations, chosen once a piece: each level turns one
+ * run-time value into a constant for the next. */
+static inline __attribute__ ((always_inline)) void
+count_variant (const gh_piece *piece, const int f32, const int bpp,
+               const int has_mask, const int linear, const unsigned set,
+               tables *t, gh_accum *acc)
+{
+  if (f32)
+    count_rows_f32 (piece, bpp, has_mask, linear, set, acc);
+  else
+    count_rows (piece, bpp, has_mask, linear, set, t, acc);
+}
+
+/* Gray layouts have no luminance (one rule) and count the value, with or
+ * without alpha; colour layouts by the set, the rule only with the
+ * luminance. */
+static inline __attribute__ ((always_inline)) void
+count_set (const gh_piece *piece, const int f32, const int bpp,
+           const int has_mask, int linear, unsigned set, tables *t,
+           gh_accum *acc)
+{
+  if (bpp < 3)
+    {
+      if (set == SET_ALL)
+        count_variant (piece, f32, bpp, has_mask, 0, SET_ALL, t, acc);
+      else
+        count_variant (piece, f32, bpp, has_mask, 0, SET_VALUE, t, acc);
+      return;
+    }
+  switch (set)
+    {
+    case SET_RGB:
+      count_variant (piece, f32, bpp, has_mask, 0, SET_RGB, t, acc);
+      break;
+    case SET_VALUE:
+      count_variant (piece, f32, bpp, has_mask, 0, SET_VALUE, t, acc);
+      break;
+    case SET_LUMINANCE:
+      if (linear)
+        count_variant (piece, f32, bpp, has_mask, 1, SET_LUMINANCE, t, acc);
+      else
+        count_variant (piece, f32, bpp, has_mask, 0, SET_LUMINANCE, t, acc);
+      break;
+    default:
+      if (linear)
+        count_variant (piece, f32, bpp, has_mask, 1, SET_ALL, t, acc);
+      else
+        count_variant (piece, f32, bpp, has_mask, 0, SET_ALL, t, acc);
+      break;
+    }
+}
+
+static inline __attribute__ ((always_inline)) void
+count_layout (const gh_image *image, const int f32, const gh_piece *piece,
+              int linear, unsigned set, tables *t, gh_accum *acc)
+{
+  const int mask = image->has_mask != 0;
+
+#define CASE(layout, bpp, m)                                                 \
+  case GH_LAYOUT_##layout * 2 + m:                                           \
+    count_set (piece, f32, bpp, m, linear, set, t, acc);                     \
+    break
+  switch (image->layout * 2 + mask)
+    {
+      CASE (GRAY, 1, 0);
+      CASE (GRAY, 1, 1);
+      CASE (GRAYA, 2, 0);
+      CASE (GRAYA, 2, 1);
+      CASE (RGB, 3, 0);
+      CASE (RGB, 3, 1);
+      CASE (RGBA, 4, 0);
+      CASE (RGBA, 4, 1);
+    }
+#undef CASE
+}
+
+/* The smallest set holding the image's wanted channels. */
+static unsigned
+channel_set (const gh_image *image)
+{
+  static const unsigned sets[] = { SET_RGB, SET_VALUE, SET_LUMINANCE };
+  unsigned want = gh_image_channels (image);
+
+  if (!gh_layout_is_rgb (image->layout))
+    return want & BIT (ALPHA) ? SET_ALL : SET_VALUE;
+  for (size_t k = 0; k < sizeof sets / sizeof *sets; k++)
+    if (!(want & ~sets[k]))
+      return sets[k];
+  return SET_ALL;
+}
+
 static void
 count_with (const gh_image *image, const gh_piece *piece, tables *t,
             gh_accum *acc)
 {
-  unsigned ch = gh_layout_channels (image->layout);
-  int mask = image->has_mask != 0;
   /* Gray layouts have no luminance: one rule for them. */
   int linear = image->luminance == GH_LUMINANCE_LINEAR
                && gh_layout_is_rgb (image->layout);
-  int key = (image->layout * 2 + mask) * 2 + linear;
+  unsigned set = channel_set (image);
 
-#define KEY(layout, mask, linear) ((GH_LAYOUT_##layout * 2 + mask) * 2 + linear)
   if (image->sample == GH_SAMPLE_F32)
-    {
-      switch (key)
-        {
-        case KEY (GRAY, 0, 0): count_rows_f32 (piece, 1, 0, 0, acc); break;
-        case KEY (GRAY, 1, 0): count_rows_f32 (piece, 1, 1, 0, acc); break;
-        case KEY (GRAYA, 0, 0): count_rows_f32 (piece, 2, 0, 0, acc); break;
-        case KEY (GRAYA, 1, 0): count_rows_f32 (piece, 2, 1, 0, acc); break;
-        case KEY (RGB, 0, 0): count_rows_f32 (piece, 3, 0, 0, acc); break;
-        case KEY (RGB, 1, 0): count_rows_f32 (piece, 3, 1, 0, acc); break;
-        case KEY (RGBA, 0, 0): count_rows_f32 (piece, 4, 0, 0, acc); break;
-        case KEY (RGBA, 1, 0): count_rows_f32 (piece, 4, 1, 0, acc); break;
-        case KEY (RGB, 0, 1): count_rows_f32 (piece, 3, 0, 1, acc); break;
-        case KEY (RGB, 1, 1): count_rows_f32 (piece, 3, 1, 1, acc); break;
-        case KEY (RGBA, 0, 1): count_rows_f32 (piece, 4, 0, 1, acc); break;
-        case KEY (RGBA, 1, 1): count_rows_f32 (piece, 4, 1, 1, acc); break;
-        }
-      return;
-    }
-  switch (key)
-    {
-    case KEY (GRAY, 0, 0): count_rows (piece, 1, 0, 0, t, acc, ch); break;
-    case KEY (GRAY, 1, 0): count_rows (piece, 1, 1, 0, t, acc, ch); break;
-    case KEY (GRAYA, 0, 0): count_rows (piece, 2, 0, 0, t, acc, ch); break;
-    case KEY (GRAYA, 1, 0): count_rows (piece, 2, 1, 0, t, acc, ch); break;
-    case KEY (RGB, 0, 0): count_rows (piece, 3, 0, 0, t, acc, ch); break;
-    case KEY (RGB, 1, 0): count_rows (piece, 3, 1, 0, t, acc, ch); break;
-    case KEY (RGBA, 0, 0): count_rows (piece, 4, 0, 0, t, acc, ch); break;
-    case KEY (RGBA, 1, 0): count_rows (piece, 4, 1, 0, t, acc, ch); break;
-    case KEY (RGB, 0, 1): count_rows (piece, 3, 0, 1, t, acc, ch); break;
-    case KEY (RGB, 1, 1): count_rows (piece, 3, 1, 1, t, acc, ch); break;
-    case KEY (RGBA, 0, 1): count_rows (piece, 4, 0, 1, t, acc, ch); break;
-    case KEY (RGBA, 1, 1): count_rows (piece, 4, 1, 1, t, acc, ch); break;
-    }
-#undef KEY
+    count_layout (image, 1, piece, linear, set, t, acc);
+  else
+    count_layout (image, 0, piece, linear, set, t, acc);
 }
 
 /* Worker i counts part i of a piece into its own accumulator. */
@@ -241,7 +333,7 @@ gh_cpu_create (int threads, gh_cpu **out, gh_error *error)
   for (int i = 0; i < cpu->threads; i++)
     {
       gh_image u8 = { GH_LAYOUT_RGBA, GH_SAMPLE_U8, BINS, 0,
-                      GH_LUMINANCE_PERCEPTUAL };
+                      GH_LUMINANCE_PERCEPTUAL, 0 };
       if (gh_accum_init (&cpu->workers[i].acc, &u8) != GH_OK)
         goto fail;
     }

@@ -111,7 +111,7 @@ gh_cuda_create (const gh_options *options, gh_cuda **out, gh_error *error)
 
   gpu = (gh_cuda *) calloc (1, sizeof *gpu);
   gh_image u8 = { GH_LAYOUT_RGBA, GH_SAMPLE_U8, 256, 0,
-                  GH_LUMINANCE_PERCEPTUAL };
+                  GH_LUMINANCE_PERCEPTUAL, 0 };
   if (!gpu || gh_accum_init (&gpu->total, &u8) != GH_OK)
     {
       free (gpu);

@@ -79,7 +79,7 @@ gh_accum_finish (const gh_accum *acc, const gh_image *image,
 
   if (st != GH_OK)
     return st;
-  out->channels = gh_layout_channels (image->layout);
+  out->channels = gh_image_channels (image);
   for (int c = 0; c < GH_NUM_CHANNELS; c++)
     {
       if (!acc->weight)

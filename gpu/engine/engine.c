@@ -316,7 +316,7 @@ gh_engine_create (const gh_options *options, gh_engine **out,
       return st;
     }
   gh_image u8 = { GH_LAYOUT_RGBA, GH_SAMPLE_U8, 256, 0,
-                  GH_LUMINANCE_PERCEPTUAL };
+                  GH_LUMINANCE_PERCEPTUAL, 0 };
   if (gh_accum_init (&e->acc, &u8) != GH_OK)
     {
       gh_engine_destroy (e);

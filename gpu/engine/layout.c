@@ -37,6 +37,13 @@ gh_pixel_bytes (const gh_image *image)
 }
 
 unsigned
+gh_image_channels (const gh_image *image)
+{
+  unsigned have = gh_layout_channels (image->layout);
+  return image->channels ? have & image->channels : have;
+}
+
+unsigned
 gh_layout_channels (gh_layout layout)
 {
   unsigned c = 1u << GH_CHANNEL_VALUE;
@@ -74,6 +81,10 @@ gh_image_check (const gh_image *image, gh_error *error)
     return gh_fail (error, GH_ERR_INVALID,
                     "unknown luminance rule %d (0 GIMP 2.10's, 1 GIMP 3's)",
                     (int) image->luminance);
+  if (image->channels >> GH_NUM_CHANNELS)
+    return gh_fail (error, GH_ERR_INVALID,
+                    "channels 0x%x: bits 0 to %d name the channels",
+                    image->channels, GH_NUM_CHANNELS - 1);
   return GH_OK;
 }
 

@@ -22,6 +22,8 @@ size_t gh_sample_bytes (gh_sample sample);
 int gh_layout_has_alpha (gh_layout layout);
 int gh_layout_is_rgb (gh_layout layout);
 unsigned gh_layout_channels (gh_layout layout);
+/* The channels a call on `image` gets: its layout's, those it wants. */
+unsigned gh_image_channels (const gh_image *image);
 
 /* Validates an image description; fills error on failure. */
 gh_status gh_image_check (const gh_image *image, gh_error *error);

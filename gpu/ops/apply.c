@@ -13,7 +13,7 @@ gh_status
 gh_strip_check (gh_layout layout, gh_sample sample, const void *pixels,
                 size_t width, size_t height, size_t stride, gh_error *error)
 {
-  gh_image image = { layout, sample, 256, 0, GH_LUMINANCE_PERCEPTUAL };
+  gh_image image = { layout, sample, 256, 0, GH_LUMINANCE_PERCEPTUAL, 0 };
   gh_piece piece = { pixels, width, height, stride, NULL, 0 };
   gh_status st = gh_image_check (&image, error);
   return st != GH_OK ? st : gh_piece_check (&image, &piece, error);

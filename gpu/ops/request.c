@@ -168,6 +168,33 @@ gh_request_on_luminance (const gh_request *request)
   return -1;
 }
 
+unsigned
+gh_request_channels (const gh_request *request, gh_layout layout)
+{
+  unsigned all = gh_layout_channel_mask (layout);
+  int rgb = (all & (1u << GH_CHANNEL_RED)) != 0;
+
+  switch (request->operation)
+    {
+    case GH_REQ_EQUALIZE:
+    case GH_REQ_MATCH:
+      if (!rgb)
+        return 1u << GH_CHANNEL_VALUE;
+      if (request->mode == GH_EQUALIZE_LUMINANCE)
+        return 1u << GH_CHANNEL_LUMINANCE;
+      return 1u << GH_CHANNEL_RED | 1u << GH_CHANNEL_GREEN
+             | 1u << GH_CHANNEL_BLUE;
+    case GH_REQ_BINARIZE:
+    case GH_REQ_POSTERIZE:
+      /* An unchecked request's channel out of range: every channel. */
+      return request->channel >= 0 && request->channel < GH_NUM_CHANNELS
+               ? 1u << request->channel
+               : all;
+    default:
+      return all;
+    }
+}
+
 double
 gh_param_default (gh_operation operation, gh_param param)
 {

@@ -189,8 +189,12 @@ batch_file (const CoreHost *host, gh_engine **engine, FILE *rows,
     ok = apply_inside (host, &described, &req, progress, &applied, error);
   if (ok && ! applied)
     {
+      /* A table gets every channel's rows; else only what the apply
+       * reads is counted. */
       ok = core_engine_ensure (engine, 0, error)
-           && core_histogram (host, *engine, &described, hist, &half, error);
+           && core_histogram (host, *engine, &described,
+                              rows ? NULL : &req.request, hist, &half,
+                              error);
       /* Named now: the backend that counted this file. */
       if (ok && rows)
         gh_csv_write_stats_rows (rows, path, hist,

@@ -87,15 +87,20 @@ core_clahe (const CoreHost *host, gh_engine *engine, const CoreTarget *target,
   return ok;
 }
 
-/* The weighted pixels of a histogram: every layout has a value channel,
- * weighted by alpha and the selection as the colour channels are. */
+/* The weighted pixels of a histogram: in each colour channel it has
+ * (value, red, ..., luminance: not alpha, weighted by the selection
+ * alone), weighted by alpha and the selection. */
 static gdouble
 histogram_weight (const gh_histogram *hist)
 {
   gdouble total = 0;
+  gint    c = 0;
 
-  for (gint b = 0; b < hist->bins; b++)
-    total += gh_histogram_count (hist, GH_CHANNEL_VALUE, b);
+  while (c == GH_CHANNEL_ALPHA
+         || (c < GH_NUM_CHANNELS && ! (hist->channels & (1u << c))))
+    c++;
+  for (gint b = 0; c < GH_NUM_CHANNELS && b < hist->bins; b++)
+    total += gh_histogram_count (hist, (gh_channel) c, b);
   return total;
 }
 
@@ -116,7 +121,8 @@ reference_histogram (const CoreHost *host, gh_engine *engine,
       return FALSE;
     }
   core_region_use_bins (&region, bins);
-  ok = core_region_histogram (engine, &region, hist, progress, error);
+  /* Every channel: whether the reference is in colour is read from it. */
+  ok = core_region_histogram (engine, &region, 0, hist, progress, error);
   if (ok && histogram_weight (hist) <= 0)
     {
       gchar *name = core_region_name (&region);
@@ -158,8 +164,12 @@ core_match (const CoreHost *host, gh_engine *engine, const CoreTarget *target,
     core_region_keep (&region);
   ok = reference_histogram (host, engine, reference, region.bins, &ref,
                             progress ? &first : NULL, error)
-       && core_ensure_histogram (engine, &region, &hist, &own,
-                                 progress ? &rest : NULL, &apply, error);
+       && core_ensure_histogram (engine, &region,
+                                 core_operation_channels (&region,
+                                                          GH_REQ_MATCH, 0,
+                                                          mode),
+                                 &hist, &own, progress ? &rest : NULL,
+                                 &apply, error);
   /* Nothing to change where the selection misses the drawable or every
    * pixel is transparent: no levels to map. */
   if (ok && histogram_weight (hist) > 0)
@@ -204,8 +214,11 @@ core_multi_otsu (const CoreHost *host, gh_engine *engine, const CoreTarget *targ
   if (apply && ! hist)
     core_region_keep (&region);
   gh_histogram_init (&own);
-  ok = core_ensure_histogram (engine, &region, &hist, &own, progress,
-                              &apply_progress, error);
+  ok = core_ensure_histogram (engine, &region,
+                              core_operation_channels (&region,
+                                                       GH_REQ_POSTERIZE,
+                                                       channel, 0),
+                              &hist, &own, progress, &apply_progress, error);
   if (ok)
     {
       counts = g_new (gdouble, hist->bins);

@@ -37,8 +37,7 @@ core_call_histogram (const CoreHost *host, gh_engine **engine,
                          &progress, error))
     return FALSE;
   timer = g_timer_new ();
-  ok = core_histogram (host, *engine, target, hist, progress,
-                       error);
+  ok = core_histogram (host, *engine, target, NULL, hist, progress, error);
   *seconds = g_timer_elapsed (timer, NULL);
   g_timer_destroy (timer);
   return ok;

@@ -7,7 +7,7 @@
  * GINT_TO_POINTER in GIMP 2.10, a GimpDrawable * in GIMP 3).
  *
  *   static const CoreHost host = { gimp2_describe, gimp2_buffer, ... };
- *   core_histogram (&host, engine, &target, &hist, &progress, &error);
+ *   core_histogram (&host, engine, &target, NULL, &hist, &progress, &error);
  *
  * Changes since the interface was first declared (meaning unchanged, what
  * was left open now said): describe's return value and the name of a

@@ -39,15 +39,19 @@ core_engine_fallback_note (const gh_engine *engine)
 
 gboolean
 core_histogram (const CoreHost *host, gh_engine *engine, const CoreTarget *target,
-                gh_histogram *hist, const CoreProgress *progress,
-                GError **error)
+                const gh_request *request, gh_histogram *hist,
+                const CoreProgress *progress, GError **error)
 {
   CoreRegion region;
   gboolean   ok;
 
   if (! core_region_init (host, target, &region, error))
     return FALSE;
-  ok = core_region_histogram (engine, &region, hist, progress, error);
+  ok = core_region_histogram (engine, &region,
+                              request ? gh_request_channels (request,
+                                                             region.layout)
+                                      : 0,
+                              hist, progress, error);
   core_region_clear (&region);
   return ok;
 }
@@ -112,9 +116,22 @@ core_changeable_region (const CoreHost *host, const CoreTarget *target,
   return FALSE;
 }
 
+guint
+core_operation_channels (const CoreRegion *region, gh_operation operation,
+                         gint channel, gint mode)
+{
+  gh_request request;
+
+  gh_request_defaults (&request, operation);
+  request.channel = channel;
+  request.mode = (gh_equalize_mode) mode;
+  return gh_request_channels (&request, region->layout);
+}
+
 gboolean
 core_ensure_histogram (gh_engine *engine, const CoreRegion *region,
-                       const gh_histogram **hist, gh_histogram *own,
+                       guint channels, const gh_histogram **hist,
+                       gh_histogram *own,
                        const CoreProgress *progress,
                        CoreProgress *apply_progress, GError **error)
 {
@@ -138,8 +155,8 @@ core_ensure_histogram (gh_engine *engine, const CoreRegion *region,
       apply_progress->start = half.start + half.span;
       apply_progress->span = half.span;
     }
-  if (! core_region_histogram (engine, region, own, progress ? &half : NULL,
-                               error))
+  if (! core_region_histogram (engine, region, channels, own,
+                               progress ? &half : NULL, error))
     return FALSE;
   *hist = own;
   return TRUE;
@@ -163,8 +180,11 @@ core_equalize (const CoreHost *host, gh_engine *engine, const CoreTarget *target
   if (! hist)
     core_region_keep (&region);
   gh_histogram_init (&own);
-  ok = core_ensure_histogram (engine, &region, &hist, &own, progress,
-                              &apply_progress, error)
+  ok = core_ensure_histogram (engine, &region,
+                              core_operation_channels (&region,
+                                                       GH_REQ_EQUALIZE, 0,
+                                                       mode),
+                              &hist, &own, progress, &apply_progress, error)
        && core_error_from_engine (gh_op_equalize (&op, hist, region.layout,
                                                   region.sample,
                                                   core_region_luminance (&region),
@@ -331,8 +351,12 @@ core_binarize (const CoreHost *host, gh_engine *engine, const CoreTarget *target
       /* Otsu reads the pixels; the pixel path applies to them after. */
       if (! hist && ! threshold_exact (&region, channel, 0))
         core_region_keep (&region);
-      ok = core_ensure_histogram (engine, &region, &hist, &own, progress,
-                                  &apply_progress, error);
+      ok = core_ensure_histogram (engine, &region,
+                                  core_operation_channels (&region,
+                                                           GH_REQ_BINARIZE,
+                                                           channel, 0),
+                                  &hist, &own, progress, &apply_progress,
+                                  error);
     }
   if (ok && threshold < 0)
     {
@@ -434,7 +458,7 @@ core_export (const CoreHost *host, gh_engine *engine, const CoreTarget *target,
   gh_histogram_init (&hist);
   /* A missing name is refused before the pixels are read. */
   ok = check_csv_name (filename, error)
-       && core_histogram (host, engine, target, &hist, progress, error)
+       && core_histogram (host, engine, target, NULL, &hist, progress, error)
        && core_write_csv (&hist, filename, error);
   gh_histogram_clear (&hist);
   return ok;

@@ -12,7 +12,7 @@
  * argument.
  *
  *   gh_histogram hist;  gh_histogram_init (&hist);
- *   core_histogram (host, engine, &target, &hist, NULL, &error);
+ *   core_histogram (host, engine, &target, NULL, &hist, NULL, &error);
  *   gh_stats_table (&hist, stats);
  *   core_equalize (host, engine, &target, GH_EQUALIZE_CHANNELS, &hist,
  *                  NULL, &error);
@@ -45,10 +45,13 @@ gboolean core_engine_ensure (gh_engine **engine, gsize expected_pixels,
  * there is no GPU under AUTO.  g_free it. */
 gchar *core_engine_fallback_note (const gh_engine *engine);
 
-/* The histogram of the drawable's part inside the selection. */
+/* The histogram of the drawable's part inside the selection: the channels
+ * `request` reads of it (gh_request_channels), or every channel (NULL:
+ * statistics, a table, the dialog). */
 gboolean core_histogram (const CoreHost *host, gh_engine *engine,
-                         const CoreTarget *target, gh_histogram *hist,
-                         const CoreProgress *progress, GError **error);
+                         const CoreTarget *target, const gh_request *request,
+                         gh_histogram *hist, const CoreProgress *progress,
+                         GError **error);
 
 /* Whether equalize and binarize may rewrite this drawable's pixels (not
  * indexed, a group or locked); the dialog asks before offering them, the
@@ -63,18 +66,24 @@ gboolean core_check_changeable (const CoreHost *host, const CoreTarget *target,
  * not.  core_channel_region: the drawable's region once `channel` is one
  * of GIMP's and the drawable has it (and, when `changeable`, may be
  * changed).  core_ensure_histogram: the histogram to apply from, *hist
- * the caller's (checked against the region's bins) or else computed into
- * `own` over the first half of `progress`; the apply gets
- * *apply_progress, the rest. */
+ * the caller's (checked against the region's bins) or else its
+ * `channels` (core_operation_channels) computed into `own` over the
+ * first half of `progress`; the apply gets *apply_progress, the rest.
+ * core_operation_channels: the channels of the region's histogram that
+ * `operation` on `channel` or in `mode` reads (gh_request_channels). */
 gboolean core_changeable_region (const CoreHost *host, const CoreTarget *target,
                                  CoreRegion *region, GError **error);
 gboolean core_channel_region (const CoreHost *host, const CoreTarget *target,
                               gint channel, gboolean changeable,
                               CoreRegion *region, GError **error);
 gboolean core_ensure_histogram (gh_engine *engine, const CoreRegion *region,
-                                const gh_histogram **hist, gh_histogram *own,
+                                guint channels, const gh_histogram **hist,
+                                gh_histogram *own,
                                 const CoreProgress *progress,
                                 CoreProgress *apply_progress, GError **error);
+guint core_operation_channels (const CoreRegion *region,
+                               gh_operation operation, gint channel,
+                               gint mode);
 
 /* mode: GH_EQUALIZE_CHANNELS or GH_EQUALIZE_LUMINANCE; anything else is a
  * calling error. */

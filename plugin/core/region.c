@@ -43,6 +43,7 @@ core_region_image (const CoreRegion *region, gh_image *image)
   image->bins = region->bins;
   image->has_mask = region->info.has_selection;
   image->luminance = core_region_luminance (region);
+  image->channels = 0;
 }
 
 /* The region's fields from its layer: the drawable's pixels as stored
@@ -343,9 +344,10 @@ feed_piece (const gh_piece *piece, gint y G_GNUC_UNUSED, gpointer engine,
                                  error);
 }
 
-/* One pass of the engine over the region's pieces. */
+/* One pass of the engine over the region's pieces, counting `channels`
+ * (0: all). */
 static gboolean
-count_pieces (gh_engine *engine, const CoreRegion *region,
+count_pieces (gh_engine *engine, const CoreRegion *region, guint channels,
               gh_histogram *hist, const CoreProgress *progress,
               GError **error)
 {
@@ -354,6 +356,7 @@ count_pieces (gh_engine *engine, const CoreRegion *region,
   gboolean ok, finished;
 
   core_region_image (region, &image);
+  image.channels = channels;
   if (! core_error_from_engine (gh_engine_begin (engine, &image, &err), &err,
                                 error))
     return FALSE;
@@ -368,16 +371,18 @@ count_pieces (gh_engine *engine, const CoreRegion *region,
 
 gboolean
 core_region_histogram (gh_engine *engine, const CoreRegion *region,
-                       gh_histogram *hist, const CoreProgress *progress,
-                       GError **error)
+                       guint channels, gh_histogram *hist,
+                       const CoreProgress *progress, GError **error)
 {
   CoreRegion   view;
   CoreProgress half[2];
   gh_histogram luminance;
   gboolean     ok;
 
-  if (region->view != CORE_VIEW_PIXELS || ! region->luminance_from)
-    return count_pieces (engine, region, hist, progress, error);
+  /* One pass where the luminance is the engine's, or not wanted. */
+  if (region->view != CORE_VIEW_PIXELS || ! region->luminance_from
+      || (channels && ! (channels & (1u << GH_CHANNEL_LUMINANCE))))
+    return count_pieces (engine, region, channels, hist, progress, error);
   /* The luminance is babl's: a second pass over the luminance view, whose
    * value channel takes the engine's luminance's place. */
   if (progress)
@@ -390,8 +395,9 @@ core_region_histogram (gh_engine *engine, const CoreRegion *region,
   view.kept = NULL;
   luminance_view (&view, CORE_VIEW_PAINT);
   gh_histogram_init (&luminance);
-  ok = count_pieces (engine, region, hist, progress ? &half[0] : NULL, error)
-       && count_pieces (engine, &view, &luminance,
+  ok = count_pieces (engine, region, channels, hist,
+                     progress ? &half[0] : NULL, error)
+       && count_pieces (engine, &view, 1u << GH_CHANNEL_VALUE, &luminance,
                         progress ? &half[1] : NULL, error);
   if (ok)
     gh_layer_view_copy_channel (hist, GH_CHANNEL_LUMINANCE, &luminance,

@@ -10,7 +10,7 @@
  *
  *   CoreRegion region;
  *   if (! core_region_init (host, drawable, &region, &error)) ...
- *   core_region_histogram (engine, &region, &hist, &progress, &error);
+ *   core_region_histogram (engine, &region, 0, &hist, &progress, &error);
  *   core_region_apply (&region, &op, &progress, &error);
  *   core_region_clear (&region);
  *
@@ -177,9 +177,11 @@ gboolean core_region_read (gh_engine *engine, const CoreRegion *region,
                            gpointer data, const CoreProgress *progress,
                            GError **error);
 
-/* The region's histograms, weighted by the selection (and alpha). */
+/* The region's histograms of `channels` (bit mask of 1 << gh_channel, 0:
+ * every channel; the others left out, gh_image.channels), weighted by
+ * the selection (and alpha). */
 gboolean core_region_histogram (gh_engine *engine, const CoreRegion *region,
-                                gh_histogram *hist,
+                                guint channels, gh_histogram *hist,
                                 const CoreProgress *progress, GError **error);
 
 /* Applies `op` (prepared for the region's layout and sample type, and for

@@ -5,7 +5,7 @@
  * at 1, so NULL is never one):
  *
  *   CoreTarget target = core_target (GIMP2_HANDLE (drawable_id));
- *   core_histogram (&gimp2_host, engine, &target, &hist, NULL, &error);
+ *   core_histogram (&gimp2_host, engine, &target, NULL, &hist, NULL, &error);
  */
 #ifndef GH_GIMP2_HOST_H
 #define GH_GIMP2_HOST_H

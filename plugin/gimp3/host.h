@@ -7,7 +7,7 @@
  *
  *   const CoreHost *host = gimp3_host ();
  *   CoreTarget target = core_target (drawable);
- *   core_histogram (host, engine, &target, &hist, &progress, &error);
+ *   core_histogram (host, engine, &target, NULL, &hist, &progress, &error);
  */
 #ifndef GH_GIMP3_HOST_H
 #define GH_GIMP3_HOST_H
