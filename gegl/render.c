@@ -277,23 +277,23 @@ gh_gegl_render_reference (const gh_request *request, const gh_layer *layer,
   return ok;
 }
 
-/* The histogram of `whole` through `kind`'s view (NONE: the pixels). */
+/* The histogram of `channels` (0: all) of `whole` through `kind`'s view
+ * (NONE: the pixels). */
 static gboolean
 histogram_of (const gh_layer *layer, gh_layer_view_kind kind,
-              gh_engine *engine, GeglBuffer *buffer,
+              unsigned channels, gh_engine *engine, GeglBuffer *buffer,
               const GeglRectangle *whole, gh_histogram *hist,
               gh_error *error)
 {
-  gh_request equalize; /* needs the histogram, nothing else: counted
-                          whole (0), as a reference is compared */
+  gh_request equalize; /* needs the histogram, nothing else */
   gh_clahe  *clahe = NULL;
   Strips     s;
   gboolean   ok;
 
   gh_request_defaults (&equalize, GH_REQ_EQUALIZE);
   ok = strips_init (&s, layer, kind, whole->width, error)
-       && count (&equalize, 0, &s, engine, buffer, whole, hist, &clahe,
-                 error);
+       && count (&equalize, channels, &s, engine, buffer, whole, hist,
+                 &clahe, error);
   strips_clear (&s);
   return ok;
 }
@@ -314,19 +314,24 @@ gh_gegl_histogram (const gh_layer *layer, int threads, GeglBuffer *buffer,
       return FALSE;
     }
   gh_histogram_init (&luminance);
-  ok = engine_create (threads, &engine, error) == GH_OK
-       && histogram_of (layer, GH_LAYER_VIEW_NONE, engine, buffer, whole,
-                        hist, error);
-  /* Where the luminance is babl's, the luminance view's value takes the
-   * engine's luminance's place, as the plug-in's core_region_histogram. */
+  ok = engine_create (threads, &engine, error) == GH_OK;
+  /* Where the luminance is babl's, the luminance view's value is the
+   * luminance, as in the plug-in's core_region_histogram: the pixels'
+   * pass counts the other channels. */
   if (ok && layer->luminance_from)
-    {
-      ok = histogram_of (layer, GH_LAYER_VIEW_PAINT, engine, buffer, whole,
-                         &luminance, error);
-      if (ok)
-        gh_layer_view_copy_channel (hist, GH_CHANNEL_LUMINANCE, &luminance,
-                                    GH_CHANNEL_VALUE);
-    }
+    ok = histogram_of (layer, GH_LAYER_VIEW_NONE,
+                       gh_layer_view_pixel_channels (0), engine, buffer,
+                       whole, hist, error)
+         && histogram_of (layer, GH_LAYER_VIEW_PAINT,
+                          1u << GH_CHANNEL_VALUE, engine, buffer, whole,
+                          &luminance, error)
+         && gh_layer_view_take_luminance (hist,
+                                          gh_layer_view_pixel_channels (0),
+                                          &luminance, error)
+              == GH_OK;
+  else if (ok)
+    ok = histogram_of (layer, GH_LAYER_VIEW_NONE, 0, engine, buffer, whole,
+                       hist, error);
   gh_histogram_clear (&luminance);
   gh_engine_destroy (engine);
   return ok;

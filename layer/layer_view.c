@@ -143,3 +143,28 @@ gh_layer_view_copy_channel (gh_histogram *dst, gh_channel to,
             n * sizeof *src->weight);
   dst->unit[to] = src->unit[from];
 }
+
+unsigned
+gh_layer_view_pixel_channels (unsigned channels)
+{
+  const unsigned all = (1u << GH_NUM_CHANNELS) - 1;
+
+  return (channels ? channels : all) & ~(1u << GH_CHANNEL_LUMINANCE);
+}
+
+gh_status
+gh_layer_view_take_luminance (gh_histogram *hist, unsigned pixel_channels,
+                              const gh_histogram *view, gh_error *error)
+{
+  if (!pixel_channels)
+    {
+      gh_status status = gh_histogram_reset (hist, view->bins,
+                                             view->weight != NULL, error);
+      if (status != GH_OK)
+        return status;
+    }
+  gh_layer_view_copy_channel (hist, GH_CHANNEL_LUMINANCE, view,
+                              GH_CHANNEL_VALUE);
+  hist->channels |= 1u << GH_CHANNEL_LUMINANCE;
+  return GH_OK;
+}

@@ -74,4 +74,18 @@ void gh_layer_view_move (gh_layer_view *v, int width, int height,
 void gh_layer_view_copy_channel (gh_histogram *dst, gh_channel to,
                                  const gh_histogram *src, gh_channel from);
 
+/* A histogram of `channels` (0: every one) of a layer whose luminance is
+ * babl's takes two passes, neither counting what the other gives: one
+ * over the pixels, of the channels gh_layer_view_pixel_channels returns
+ * (all but the luminance; 0: the luminance alone is wanted, so no such
+ * pass), and one over the view (its value channel), which
+ * gh_layer_view_take_luminance then makes `hist`'s luminance: into the
+ * pixels' histogram, or, with no pass over the pixels, as its one
+ * channel. */
+unsigned gh_layer_view_pixel_channels (unsigned channels);
+gh_status gh_layer_view_take_luminance (gh_histogram *hist,
+                                        unsigned pixel_channels,
+                                        const gh_histogram *view,
+                                        gh_error *error);
+
 #endif

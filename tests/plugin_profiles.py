@@ -23,7 +23,9 @@ float; palette images; a one-pixel image: make_profiled_images.py there).
   profile's primaries and curve: GIMP 3; the stored samples': GIMP 2.10) to the
   equalized table's and keeps its hue;
 - the batch on profiled files: results equal the same references and carry the
-  image's profile; its statistics rows equal GIMP's histogram;
+  image's profile; its statistics rows equal GIMP's histogram; equalize on
+  luminance without a table (its histogram the luminance alone) equals the
+  procedure's (GIMP 3);
 - the source: no babl format without a colour space in the core or the GIMP 3 host
   (every read and write names the drawable's space, or sRGB on purpose).
 
@@ -196,6 +198,13 @@ def commands(tmp, host):
         c[f"batch {op}"] = (f"(gh-batch RUN-NONINTERACTIVE {scm_str(src / '*.png')} {op}"
                             f" {scm_str(tmp / f'batch{op}') if op else scm_str('')}"
                             f" {scm_str(tmp / f'batch{op}.csv')})")
+    if host.gimp3:
+        # Equalize on luminance without a table (GIMP 3 leaves the argument
+        # out): its histogram is the luminance alone, counted from the
+        # luminance view only.
+        c["batch 2"] = ("(plug-in-gpu-histogram-batch #:run-mode RUN-NONINTERACTIVE"
+                        f" #:pattern {scm_str(src / '*.png')} #:operation 2"
+                        f" #:output-dir {scm_str(tmp / 'batch2')})")
     return c
 
 
@@ -461,6 +470,9 @@ def run_checks(t, s, host, cv2, np, threshold_multiotsu):
         eq = cv2.equalizeHist(a) if a.ndim == 2 else channels(cv2.equalizeHist, a)
         same(f"batch 1 (equalize) {f}: = cv2.equalizeHist on its stored values",
              read(tmp / "batch1" / f), eq)
+    for f in ("adobe.png", "gama_chrm.png") if host.gimp3 else ():
+        same(f"batch 2 (equalize luminance, no table) {f}: = the procedure's",
+             read(tmp / "batch2" / f), read(tmp / f"eq-lum-{f.split('.')[0]}.png"))
     for f in ("adobe.png", "gama_chrm.png", "gray22.png", "prophoto16.png"):
         for op in (1, 3):
             got = icc_of(tmp / f"batch{op}" / f)

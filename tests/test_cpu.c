@@ -247,6 +247,7 @@ check_channel_sets (gh_engine *e)
     1u << GH_CHANNEL_VALUE,
     1u << GH_CHANNEL_LUMINANCE,
     (1u << GH_NUM_CHANNELS) - 1,
+    ((1u << GH_NUM_CHANNELS) - 1) & ~(1u << GH_CHANNEL_LUMINANCE),
     1u << GH_CHANNEL_ALPHA,
     1u << GH_CHANNEL_RED | 1u << GH_CHANNEL_LUMINANCE,
     1u << GH_CHANNEL_GREEN,

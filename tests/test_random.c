@@ -78,12 +78,13 @@ random_channels (void)
     1u << GH_CHANNEL_VALUE,
     1u << GH_CHANNEL_LUMINANCE,
     (1u << GH_NUM_CHANNELS) - 1,
+    ((1u << GH_NUM_CHANNELS) - 1) & ~(1u << GH_CHANNEL_LUMINANCE),
   };
 
   switch (test_below (8))
     {
     case 0: case 1: case 2:
-      return sets[test_below (4)];
+      return sets[test_below (5)];
     case 3:
       return 1u << test_below (GH_NUM_CHANNELS);
     case 4:

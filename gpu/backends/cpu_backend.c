@@ -32,12 +32,15 @@ typedef struct {
  * (gh_image.channels) round up to the first that holds them, so
  * equalizing R, G and B skips the value and the luminance (GIMP 3's, a
  * decode per sample, costs most), and a luminance or value call skips the
- * rest.  Alpha only in ALL; gray layouts count VALUE or ALL. */
+ * rest.  Alpha only in ALL and NO_LUMINANCE; gray layouts count VALUE
+ * or ALL. */
 enum {
   SET_RGB = BIT (RED) | BIT (GREEN) | BIT (BLUE),
   SET_VALUE = BIT (VALUE),
   SET_LUMINANCE = BIT (LUMINANCE),
-  SET_ALL = (1u << GH_NUM_CHANNELS) - 1
+  SET_ALL = (1u << GH_NUM_CHANNELS) - 1,
+  /* A layer whose luminance is babl's counts it apart (its view). */
+  SET_NO_LUMINANCE = SET_ALL & ~BIT (LUMINANCE)
 };
 
 /* Adds the tables of `channels` into acc and zeroes them: between calls
@@ -229,6 +232,9 @@ count_set (const gh_piece *piece, const int f32, const int bpp,
     case SET_VALUE:
       count_variant (piece, f32, bpp, has_mask, 0, SET_VALUE, t, acc);
       break;
+    case SET_NO_LUMINANCE:
+      count_variant (piece, f32, bpp, has_mask, 0, SET_NO_LUMINANCE, t, acc);
+      break;
     case SET_LUMINANCE:
       if (linear)
         count_variant (piece, f32, bpp, has_mask, 1, SET_LUMINANCE, t, acc);
@@ -272,7 +278,8 @@ count_layout (const gh_image *image, const int f32, const gh_piece *piece,
 static unsigned
 channel_set (const gh_image *image)
 {
-  static const unsigned sets[] = { SET_RGB, SET_VALUE, SET_LUMINANCE };
+  static const unsigned sets[] = { SET_RGB, SET_VALUE, SET_LUMINANCE,
+                                   SET_NO_LUMINANCE };
   unsigned want = gh_image_channels (image);
 
   if (!gh_layout_is_rgb (image->layout))

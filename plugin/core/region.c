@@ -377,31 +377,38 @@ core_region_histogram (gh_engine *engine, const CoreRegion *region,
   CoreRegion   view;
   CoreProgress half[2];
   gh_histogram luminance;
+  gh_error     err;
+  guint        others;
   gboolean     ok;
 
   /* One pass where the luminance is the engine's, or not wanted. */
   if (region->view != CORE_VIEW_PIXELS || ! region->luminance_from
       || (channels && ! (channels & (1u << GH_CHANNEL_LUMINANCE))))
     return count_pieces (engine, region, channels, hist, progress, error);
-  /* The luminance is babl's: a second pass over the luminance view, whose
-   * value channel takes the engine's luminance's place. */
+  /* The luminance is babl's: a pass over the luminance view gives it (its
+   * value channel), one over the pixels the other channels, if any are
+   * wanted. */
+  others = gh_layer_view_pixel_channels (channels);
   if (progress)
     {
       half[0].start = progress->start;
-      half[0].span = half[1].span = progress->span / 2;
-      half[1].start = half[0].start + half[0].span;
+      half[0].span = half[1].span = others ? progress->span / 2
+                                           : progress->span;
+      half[1].start = half[0].start + (others ? half[0].span : 0);
     }
   view = *region;
   view.kept = NULL;
   luminance_view (&view, CORE_VIEW_PAINT);
   gh_histogram_init (&luminance);
-  ok = count_pieces (engine, region, channels, hist,
-                     progress ? &half[0] : NULL, error)
+  ok = (! others
+        || count_pieces (engine, region, others, hist,
+                         progress ? &half[0] : NULL, error))
        && count_pieces (engine, &view, 1u << GH_CHANNEL_VALUE, &luminance,
-                        progress ? &half[1] : NULL, error);
-  if (ok)
-    gh_layer_view_copy_channel (hist, GH_CHANNEL_LUMINANCE, &luminance,
-                                GH_CHANNEL_VALUE);
+                        progress ? &half[1] : NULL, error)
+       && core_error_from_engine (gh_layer_view_take_luminance (hist, others,
+                                                                &luminance,
+                                                                &err),
+                                  &err, error);
   gh_histogram_clear (&luminance);
   return ok;
 }
