@@ -72,8 +72,8 @@
  * (either layout; ODD 16, or 32 for LIN beside 32; in the tight form
  * the odd counts take half), sums NCH * 256 * PCOPIES * 4 bytes when
  * weights vary, and GIMP 3's luminance table (LIN: LSLOTS KB; with 32
- * copies in the odd table's rows, which then take 64 KB).  A launch
- * handles < 2^32 pixels.
+ * copies in the odd table's rows, which then take 64 KB; with 16 in
+ * the pair tables', the same 32 KB).  A launch handles < 2^32 pixels.
  */
 #ifndef GH_KERNEL_COUNTS_CUH
 #define GH_KERNEL_COUNTS_CUH
@@ -233,8 +233,8 @@ gh_counts_smem ()
 
 /* Counted channel f's bin b: its word in copy 0 of its table, from the
  * table's start (sections: from its section's start, rows of 64 words
- * with LROWS); f < F / 2 * 2 is in
- * a pair table (half f % 2), the odd one (OH) in half b / 128. */
+ * with LROWS); f < F / 2 * 2 is in a pair table (half f % 2), the odd
+ * one (OH) in half b / 128. */
 template <int F, int COPIES, bool SECTIONS, int ODD, bool OH = false,
           bool LROWS = false>
 __host__ __device__ constexpr int
