@@ -57,7 +57,9 @@
  * moved to their exact bin after the group (gh_lin_correct).
  * The luminance counts then have 32 copies beside 32 of the pairs, and
  * the tables rows of 256 bytes a bin (gh_count_wide), so that a bin's
- * address is one byte move from the pixel's word.  Where the 32 table
+ * address is one byte move from the pixel's word.  With 16 copies in
+ * sections (RGBA), the table's 32 slots share the pair tables' rows of 256
+ * bytes instead (gh_count_lin_rows), to the same end.  Where the 32 table
  * copies do not fit the budget, the tight form (GH_CT_TIGHT_SLOTS) takes
  * 16 of them in memory from the odd table (16-bit counts) and the
  * partial sums (1 copy).
@@ -70,8 +72,8 @@
  * (either layout; ODD 16, or 32 for LIN beside 32; in the tight form
  * the odd counts take half), sums NCH * 256 * PCOPIES * 4 bytes when
  * weights vary, and GIMP 3's luminance table (LIN: LSLOTS KB; with 32
- * copies in the odd table's rows, which then take 64 KB).  A launch
- * handles < 2^32 pixels.
+ * copies in the odd table's rows, which then take 64 KB; with 16 in
+ * the pair tables', the same 32 KB).  A launch handles < 2^32 pixels.
  */
 #ifndef GH_KERNEL_COUNTS_CUH
 #define GH_KERNEL_COUNTS_CUH
@@ -166,13 +168,48 @@ gh_counted_channels ()
          - (!RAW && gh_channels<BPP, RAW>::alpha ? 1 : 0);
 }
 
+/* Whether the bank-sections layout applies: two pair tables, 16 copies. */
+template <int F, int COPIES, bool SECTIONS>
+__host__ __device__ constexpr bool
+gh_count_sections ()
+{
+  return SECTIONS && COPIES == 16 && F / 2 == 2;
+}
+
+/* Whether GIMP 3's luminance table lies in the pair tables' rows (RGBA
+ * in 16 copies in bank sections, with the table's 32 copies): bin b's row
+ * is 256 bytes, words b * 64 + 16s + copy of sections 0 and 1, then the
+ * table's slots at b * 64 + 32 + slot, the same memory as the two apart.
+ * Its address is then one byte move (PRMT) from the pixel's word and a
+ * lane's offset in the row, as in the wide layout; a lane's selectors
+ * choose which channel it takes in each add (gh_counts_rows_group), where
+ * the sections took a select.  RGBA only: an RGB pixel's red and blue may
+ * lie in different words, out of one PRMT's reach. */
+template <int BPP, bool LIN, int F, int COPIES, bool SECTIONS, int LSLOTS>
+__host__ __device__ constexpr bool
+gh_count_lin_rows ()
+{
+  return LIN && BPP == 4 && LSLOTS == 32
+         && gh_count_sections<F, COPIES, SECTIONS> ();
+}
+
+/* Words of the pair tables (LROWS: with the luminance table in their
+ * rows). */
+template <int F, int COPIES, bool LROWS>
+__host__ __device__ constexpr int
+gh_pair_words ()
+{
+  return LROWS ? 256 * 64 : F / 2 * 256 * COPIES;
+}
+
 /* Words of count tables: pairs of channels, then the odd one's table
  * (wide: with the luminance table in its rows; OH: in halves). */
-template <int BPP, bool RAW, int COPIES, int ODD, bool OH = false>
+template <int BPP, bool RAW, int COPIES, int ODD, bool OH = false,
+          bool LROWS = false>
 __host__ __device__ constexpr int
 gh_count_words ()
 {
-  return gh_counted_channels<BPP, RAW> () / 2 * 256 * COPIES
+  return gh_pair_words<gh_counted_channels<BPP, RAW> (), COPIES, LROWS> ()
          + gh_counted_channels<BPP, RAW> () % 2 * (OH ? 128 : 256)
              * gh_odd_stride<COPIES, ODD> ();
 }
@@ -194,23 +231,17 @@ gh_counts_smem ()
                                                   : 0);
 }
 
-/* Whether the bank-sections layout applies: two pair tables, 16 copies. */
-template <int F, int COPIES, bool SECTIONS>
-__host__ __device__ constexpr bool
-gh_count_sections ()
-{
-  return SECTIONS && COPIES == 16 && F / 2 == 2;
-}
-
 /* Counted channel f's bin b: its word in copy 0 of its table, from the
- * table's start (sections: from its section's start); f < F / 2 * 2 is in
- * a pair table (half f % 2), the odd one (OH) in half b / 128. */
-template <int F, int COPIES, bool SECTIONS, int ODD, bool OH = false>
+ * table's start (sections: from its section's start, rows of 64 words
+ * with LROWS); f < F / 2 * 2 is in a pair table (half f % 2), the odd
+ * one (OH) in half b / 128. */
+template <int F, int COPIES, bool SECTIONS, int ODD, bool OH = false,
+          bool LROWS = false>
 __host__ __device__ constexpr int
 gh_count_word (int f, int b)
 {
   return f >= F / 2 * 2 ? (OH ? b & 127 : b) * gh_odd_stride<COPIES, ODD> ()
-         : gh_count_sections<F, COPIES, SECTIONS> () ? b * 32
+         : gh_count_sections<F, COPIES, SECTIONS> () ? b * (LROWS ? 64 : 32)
          : gh_count_wide<COPIES, ODD> ()           ? b * 64 + (f / 2) * 32
                                                     : ((f / 2) * 256 + b) * COPIES;
 }
@@ -221,7 +252,7 @@ gh_count_word (int f, int b)
  * the odd table; OH: its bins r and r + 128) and starts at copy i, so
  * neighbouring threads read different banks. */
 template <class CH, class PIXEL, int F, int COPIES, bool SECTIONS, int ODD,
-          bool OH = false>
+          bool OH = false, bool LROWS = false>
 __device__ __forceinline__ void
 gh_counts_flush (uint32_t *counts, gh_u64 *out)
 {
@@ -234,11 +265,11 @@ gh_counts_flush (uint32_t *counts, gh_u64 *out)
       uint32_t *row
         = pair ? counts
                    + (gh_count_sections<F, COPIES, SECTIONS> ()
-                        ? (r & 255) * 32 + (r >> 8) * 16
+                        ? (r & 255) * (LROWS ? 64 : 32) + (r >> 8) * 16
                       : gh_count_wide<COPIES, ODD> ()
                         ? (r & 255) * 64 + (r >> 8) * 32
                         : r * COPIES)
-               : counts + PAIR_ROWS * COPIES
+               : counts + gh_pair_words<F, COPIES, LROWS> ()
                    + (r - PAIR_ROWS) * gh_odd_stride<COPIES, ODD> ();
       const bool halves = pair || OH;
       uint32_t lo = 0, hi = 0; /* < 2^16 x COPIES; 32-bit odd ones in lo */
@@ -253,8 +284,8 @@ gh_counts_flush (uint32_t *counts, gh_u64 *out)
       /* The high half: a pair's second channel, or (OH) the odd one's
        * bin b + 128; without OH the odd table leaves hi 0. */
       const int f = pair ? 2 * (r >> 8) : F - 1, b = r & 255;
-      const int fh = !OH ? f + 1 : pair ? f + 1 : f;
-      const int bh = !OH ? b : pair ? b : b + 128;
+      const int fh = pair || !OH ? f + 1 : f;
+      const int bh = pair || !OH ? b : b + 128;
       if (lo)
         atomicAdd (&out[(size_t) CH::slot (f) * 256 + b],
                    (gh_u64) lo * PIXEL::full (f));
@@ -269,7 +300,7 @@ gh_counts_flush (uint32_t *counts, gh_u64 *out)
  * Sections: mine[s] is its copy in section s ^ g, and the odd lane of a
  * pair (`swap`) adds channel f ^ 2 where the even one adds f. */
 template <int F, int COPIES, bool SECTIONS, int ODD, bool OH = false,
-          class PIXEL>
+          bool LROWS = false, class PIXEL>
 __device__ __forceinline__ void
 gh_counts_add (const PIXEL &px, const uint32_t (&mine)[2], uint32_t odd,
                bool swap)
@@ -281,7 +312,9 @@ gh_counts_add (const PIXEL &px, const uint32_t (&mine)[2], uint32_t odd,
       {
         const unsigned b = S && swap ? px.bin[f ^ 2] : px.bin[f];
         gh_shared_add (mine[S ? f / 2 : 0]
-                         + gh_count_word<F, COPIES, SECTIONS, ODD> (f, b) * 4,
+                         + gh_count_word<F, COPIES, SECTIONS, ODD, false,
+                                         LROWS> (f, b)
+                             * 4,
                        1u << (16 * (f & 1)));
       }
     else
@@ -334,6 +367,78 @@ gh_counts_wide_group (const gh_group<BPP, MASK> &grp, uint32_t tables,
                          + gh_count_word<F, C, false, ODD> (f, 0) * 4,
                        1u << (16 * (f & 1)));
       gh_shared_add (tables + odd + __byte_perm (s, lane4, 0x5534), 1u);
+      if ((s & GH_LIN_NEAR) == 0)
+        near |= 1u << i;
+    }
+  return near;
+}
+
+/* Luminance rows (gh_count_lin_rows): what a lane needs to address a
+ * row, fixed for the kernel.  `at` holds its byte offsets in a row: its
+ * copy's in section 0 (P0 = 4 * copy, byte 0) and in section 1 (P1 =
+ * 64 + P0, byte 2).  Each add of a pixel is one PRMT of the pixel's word
+ * (or of the value and green bytes, vg) with `at`, by this lane's
+ * selector: in add k the even lane of a pair takes value, red, green,
+ * blue and the odd one green, blue, value, red, so that the two are in
+ * different sections every time (the odd lane's swap, chosen by the
+ * selector).  Red's and blue's addresses (adds 1 and 3) also look the
+ * table up (at + 128: slot copy or copy + 16, no two lanes in a bank),
+ * each lane's with its channel's multiplier (m1, m3); green is looked up
+ * at its own address in section (lane & 1) (sel_g). */
+struct gh_rows_lane
+{
+  uint32_t at, sel[4], sel_g, m1, m3;
+
+  static __device__ __forceinline__ gh_rows_lane make (unsigned lane)
+  {
+    const bool odd = lane & 1;
+    /* [P0 or P1, byte 1 of vg, 0, 0]: vg holds the value in byte 1 and
+     * green in byte 3; [P0, red] and [P1, blue] from the word. */
+    constexpr uint32_t V = 0x5514, G = 0x5536, R = 0x5504, B = 0x5526;
+    return { (lane >> 1) * 4 | ((lane >> 1) * 4 + 64) << 16,
+             { odd ? G : V, odd ? B : R, odd ? V : G, odd ? R : B },
+             odd ? 0x5516u : 0x5514u,
+             odd ? GH_LIN_CB : GH_LIN_CR,
+             odd ? GH_LIN_CR : GH_LIN_CB };
+  }
+};
+
+/* Luminance rows: a group of full RGBA pixels with GIMP 3's luminance
+ * from the table (the counts kernel's count path); returns which pixels
+ * lay near a bin's edge (bit i), for gh_lin_correct.  `rows` is the
+ * tables' start, `odd` this lane's copy 0 of the odd (luminance) table.
+ * The value's row is the largest of the three channels' (the rows'
+ * bytes; the offsets below them do not reach it), moved with green into
+ * one word for adds 0 and 2: no multiply-add or select a bin. */
+template <int F, int BPP, bool MASK>
+__device__ __forceinline__ uint32_t
+gh_counts_rows_group (const gh_group<BPP, MASK> &grp, uint32_t rows,
+                      uint32_t odd, const gh_rows_lane &ln)
+{
+  static_assert (F == 5 && BPP == 4, "RGBA: value, red, green, blue and "
+                                     "the luminance");
+  static_assert (gh_count_word<F, 16, true, 16, false, true> (3, 1) == 64
+                   && gh_count_word<F, 16, true, 16> (4, 1) == 16,
+                 "rows of 256 bytes, the table after the sections");
+  uint32_t near = 0;
+#pragma unroll
+  for (int i = 0; i < GH_GROUP; i++)
+    {
+      const uint32_t w = grp.w[i];
+      const uint32_t x1 = __byte_perm (w, ln.at, ln.sel[1]),
+                     x3 = __byte_perm (w, ln.at, ln.sel[3]),
+                     xg = __byte_perm (w, ln.at, ln.sel_g);
+      const uint32_t s = gh_lin_sum (gh_lin_entry_at (rows + 128 + x1),
+                                     gh_lin_entry_at (rows + 128 + xg),
+                                     gh_lin_entry_at (rows + 128 + x3),
+                                     ln.m1, ln.m3);
+      const uint32_t vg = __byte_perm (gh_max3 (x1, x3, xg), w, 0x5010);
+      gh_shared_add (rows + __byte_perm (vg, ln.at, ln.sel[0]), 1u);
+      gh_shared_add (rows + x1, 1u << 16);
+      gh_shared_add (rows + __byte_perm (vg, ln.at, ln.sel[2]), 1u);
+      gh_shared_add (rows + x3, 1u << 16);
+      gh_shared_add (odd + gh_count_word<F, 16, true, 16> (F - 1, s >> 24) * 4,
+                     1u);
       if ((s & GH_LIN_NEAR) == 0)
         near |= 1u << i;
     }
@@ -408,8 +513,8 @@ gh_group_same (const gh_group<BPP, MASK> &grp, int i, int j)
  * The loop is not unrolled (this path is rare, and a small body keeps it
  * from crowding the fast path out of the instruction cache): the group
  * stays in registers, its next quarter moved to the front each time. */
-template <int F, int COPIES, bool SECTIONS, int ODD, bool OH, int NCH,
-          int PCOPIES, class PIXEL, int BPP, bool MASK, int LSLOTS,
+template <int F, int COPIES, bool SECTIONS, int ODD, bool OH, bool LROWS,
+          int NCH, int PCOPIES, class PIXEL, int BPP, bool MASK, int LSLOTS,
           int LSTRIDE>
 __device__ __forceinline__ void
 gh_counts_mixed (gh_group<BPP, MASK> grp, bool in,
@@ -429,7 +534,7 @@ gh_counts_mixed (gh_group<BPP, MASK> grp, bool in,
                 {
                   PIXEL px;
                   gh_group_pixel (grp, i, px, lin);
-                  gh_counts_add<F, COPIES, SECTIONS, ODD, OH> (px, mine, odd,
+                  gh_counts_add<F, COPIES, SECTIONS, ODD, OH, LROWS> (px, mine, odd,
                                                                swap);
                 }
               full_pixels += 4;
@@ -445,7 +550,7 @@ gh_counts_mixed (gh_group<BPP, MASK> grp, bool in,
               gh_group_pixel (grp, i, px, lin);
               if (px.colour_weight == PIXEL::full_colour)
                 {
-                  gh_counts_add<F, COPIES, SECTIONS, ODD, OH> (px, mine, odd,
+                  gh_counts_add<F, COPIES, SECTIONS, ODD, OH, LROWS> (px, mine, odd,
                                                                swap);
                   full_pixels++;
                   continue;
@@ -483,13 +588,19 @@ gh_kernel_counts (const uint8_t *__restrict__ pix,
   constexpr int ODD = gh_odd_copies<LIN, COPIES, LSLOTS> ();
   constexpr int PCOPIES = gh_partial_copies<LIN, LSLOTS> ();
   constexpr bool OH = gh_odd_halves<LIN, LSLOTS> ();
-  constexpr int WORDS = gh_count_words<BPP, RAW, COPIES, ODD, OH> ();
+  constexpr bool LROWS
+    = gh_count_lin_rows<BPP, LIN, F, COPIES, SECTIONS, LSLOTS> ();
+  constexpr int WORDS = gh_count_words<BPP, RAW, COPIES, ODD, OH, LROWS> ();
   constexpr bool WIDE = gh_count_wide<COPIES, ODD> ();
-  constexpr int LSTRIDE = WIDE ? 64 : LSLOTS;
+  constexpr int LSTRIDE = WIDE || LROWS ? 64 : LSLOTS;
   constexpr int PWORDS = weighted ? NCH * 256 * PCOPIES : 0;
   /* A count is shared by one lane in COPIES of each warp, 16 pixels each
    * a step (OH: the odd table's 16-bit ones in as many copies). */
   static_assert (!OH || ODD == COPIES, "16-bit odd counts flush as pairs");
+  static_assert ((size_t) (WORDS + PWORDS) * 4
+                     + (LIN && !WIDE && !LROWS ? gh_lin_smem<LSLOTS> () : 0)
+                   == gh_counts_smem<BPP, MASK, RAW, LIN, COPIES, LSLOTS> (),
+                 "the table's rows take the memory it would take apart");
   constexpr int COUNT_FLUSH = 0xffff / (16 * GH_CT_THREADS / COPIES);
   constexpr int SUM_FLUSH = gh_flush_steps (
     pixel::full_colour, GH_CT_THREADS / PCOPIES);
@@ -505,7 +616,8 @@ gh_kernel_counts (const uint8_t *__restrict__ pix,
     = { gh_shared_address (counts + lane / (32 / COPIES) + swap * 16),
         gh_shared_address (counts + lane / (32 / COPIES) + !swap * 16) };
   const uint32_t odd
-    = gh_shared_address (counts + F / 2 * 256 * COPIES + lane / (32 / ODD));
+    = gh_shared_address (counts + gh_pair_words<F, COPIES, LROWS> ()
+                         + lane / (32 / ODD));
   const uint32_t mine_partial = gh_shared_address (
     partial + (threadIdx.x & (PCOPIES - 1)));
   const size_t groups = n / GH_GROUP;
@@ -515,14 +627,16 @@ gh_kernel_counts (const uint8_t *__restrict__ pix,
 
   for (int i = threadIdx.x; i < WORDS + PWORDS; i += GH_CT_THREADS)
     counts[i] = 0;
-  if constexpr (WIDE)
+  if constexpr (WIDE || LROWS)
     __syncthreads (); /* the table lies in rows just cleared */
   /* The luminance table's slot: with 32, this lane's count copy (so a
    * level's entry lies at a fixed offset from its count of that level
    * when the copies are 32, one lookup address for both), else
    * neighbouring lanes, whose pixels meet at one address most often. */
   const gh_lin_table<LSLOTS, LSTRIDE> lin = gh_lin_load<LSLOTS, LSTRIDE> (
-    WIDE ? counts + F / 2 * 256 * COPIES + 32 : partial + PWORDS,
+    WIDE ? counts + F / 2 * 256 * COPIES + 32
+    : LROWS ? counts + 32
+            : partial + PWORDS,
     LSLOTS < 32    ? lane * LSLOTS / 32
     : COPIES == 32 ? lane
                    : lane / 2 + (lane & 1) * 16);
@@ -550,13 +664,17 @@ gh_kernel_counts (const uint8_t *__restrict__ pix,
               if constexpr (WIDE)
                 near = gh_counts_wide_group<F> (
                   grp, gh_shared_address (counts), lane * 4);
+              else if constexpr (LROWS)
+                near = gh_counts_rows_group<F> (
+                  grp, gh_shared_address (counts), odd,
+                  gh_rows_lane::make (lane));
               else
 #pragma unroll
                 for (int i = 0; i < GH_GROUP; i++)
                   {
                     pixel px;
                     gh_group_pixel<LIN> (grp, i, px, lin);
-                    gh_counts_add<F, COPIES, SECTIONS, ODD, OH> (px, mine,
+                    gh_counts_add<F, COPIES, SECTIONS, ODD, OH, LROWS> (px, mine,
                                                                  odd, swap);
                     if (px.near)
                       near |= 1u << i;
@@ -582,13 +700,13 @@ gh_kernel_counts (const uint8_t *__restrict__ pix,
             }
         }
       else
-        gh_counts_mixed<F, COPIES, SECTIONS, ODD, OH, NCH, PCOPIES, pixel> (
+        gh_counts_mixed<F, COPIES, SECTIONS, ODD, OH, LROWS, NCH, PCOPIES, pixel> (
           grp, g < groups, mine, odd, swap, mine_partial, full_pixels, lin);
       if (++count_steps == COUNT_FLUSH)
         {
           count_steps = 0;
           __syncthreads ();
-          gh_counts_flush<ch, pixel, F, COPIES, SECTIONS, ODD, OH> (counts,
+          gh_counts_flush<ch, pixel, F, COPIES, SECTIONS, ODD, OH, LROWS> (counts,
                                                                    sums);
           __syncthreads ();
         }
@@ -608,7 +726,7 @@ gh_kernel_counts (const uint8_t *__restrict__ pix,
       px.compute (pix + i * BPP, MASK ? mask[i] : 255u, lin);
       if (!weighted || px.colour_weight == pixel::full_colour)
         {
-          gh_counts_add<F, COPIES, SECTIONS, ODD, OH> (px, mine, odd, swap);
+          gh_counts_add<F, COPIES, SECTIONS, ODD, OH, LROWS> (px, mine, odd, swap);
           full_pixels++;
         }
       else
@@ -616,7 +734,7 @@ gh_kernel_counts (const uint8_t *__restrict__ pix,
                                       mine_partial);
     }
   __syncthreads ();
-  gh_counts_flush<ch, pixel, F, COPIES, SECTIONS, ODD, OH> (counts, sums);
+  gh_counts_flush<ch, pixel, F, COPIES, SECTIONS, ODD, OH, LROWS> (counts, sums);
   if (weighted)
     gh_copies_flush<ch, PCOPIES, false> (partial, sums);
   /* Full pixels' alpha: bin 255, a full alpha weight each. */

@@ -98,11 +98,14 @@ gh_lin_entry_at (uint32_t at)
 }
 
 /* S of the header from the three channels' entries: the bin is S >> 24,
- * and it may be one too high where S & GH_LIN_NEAR is 0. */
+ * and it may be one too high where S & GH_LIN_NEAR is 0.  A kernel may
+ * hand red and blue in either order with their multipliers (the sum is
+ * the same). */
 __device__ __forceinline__ uint32_t
-gh_lin_sum (uint32_t tr, uint32_t tg, uint32_t tb)
+gh_lin_sum (uint32_t tr, uint32_t tg, uint32_t tb, uint32_t cr = GH_LIN_CR,
+            uint32_t cb = GH_LIN_CB)
 {
-  return __umulhi (tb, GH_LIN_CB) + (__umulhi (tr, GH_LIN_CR) + tg);
+  return __umulhi (tb, cb) + (__umulhi (tr, cr) + tg);
 }
 
 /* The table's bin of (r, g, b), and whether it may be one too high (then
