@@ -19,11 +19,13 @@ gh_strip_check (gh_layout layout, gh_sample sample, const void *pixels,
   return st != GH_OK ? st : gh_piece_check (&image, &piece, error);
 }
 
-int
-gh_pixel_level_with (gh_layout layout, const uint8_t *p, gh_channel channel,
-                     gh_luminance luminance)
+/* A pixel's level in `channel`, -1 where the layout lacks it; inlined
+ * with a constant layout and channel in posterize_rows. */
+static inline __attribute__ ((always_inline)) int
+level_of (gh_layout layout, const uint8_t *p, gh_channel channel,
+          gh_luminance luminance)
 {
-  int rgb = gh_layout_is_rgb (layout);
+  int rgb = layout >= GH_LAYOUT_RGB;
   switch (channel)
     {
     case GH_CHANNEL_VALUE:
@@ -33,8 +35,9 @@ gh_pixel_level_with (gh_layout layout, const uint8_t *p, gh_channel channel,
     case GH_CHANNEL_BLUE:
       return rgb ? p[channel - GH_CHANNEL_RED] : -1;
     case GH_CHANNEL_ALPHA:
-      return gh_layout_has_alpha (layout) ? p[gh_layout_bpp (layout) - 1]
-                                          : -1;
+      return layout == GH_LAYOUT_GRAYA || layout == GH_LAYOUT_RGBA
+               ? p[(int) layout - 1]
+               : -1;
     case GH_CHANNEL_LUMINANCE:
       if (!rgb)
         return -1;
@@ -44,6 +47,13 @@ gh_pixel_level_with (gh_layout layout, const uint8_t *p, gh_channel channel,
     default:
       return -1;
     }
+}
+
+int
+gh_pixel_level_with (gh_layout layout, const uint8_t *p, gh_channel channel,
+                     gh_luminance luminance)
+{
+  return level_of (layout, p, channel, luminance);
 }
 
 /* The rows of a strip through byte tables, written once and specialised
@@ -112,6 +122,65 @@ class_of (int bin, int n, const int *thresholds)
   return c;
 }
 
+/* 8-bit rows posterized: each pixel's colour samples become `out` of its
+ * level in `channel` (its class's level, one entry a level, so no search
+ * of the thresholds a pixel).  Written once, specialised for each layout,
+ * channel and luminance rule through the constant arguments, as
+ * apply_rows; the cast keeps the layouts' instances of channels they
+ * lack (never run: gh_op_posterize refuses them) inside the table. */
+static inline __attribute__ ((always_inline)) void
+posterize_rows (uint8_t *pixels, size_t width, size_t height, size_t stride,
+                const gh_layout layout, const gh_channel channel,
+                const gh_luminance luminance, const uint8_t out[256])
+{
+  const int bpp = (int) layout, colours = layout >= GH_LAYOUT_RGB ? 3 : 1;
+
+  for (size_t y = 0; y < height; y++)
+    {
+      uint8_t *p = pixels + y * stride;
+      for (size_t x = 0; x < width; x++, p += bpp)
+        {
+          uint8_t v = out[(uint8_t) level_of (layout, p, channel,
+                                              luminance)];
+          for (int k = 0; k < colours; k++)
+            p[k] = v;
+        }
+    }
+}
+
+static inline __attribute__ ((always_inline)) void
+posterize_layout (uint8_t *pixels, size_t width, size_t height,
+                  size_t stride, const gh_layout layout, gh_channel channel,
+                  gh_luminance luminance, const uint8_t out[256])
+{
+#define ROWS(c, l) posterize_rows (pixels, width, height, stride, layout, c, l, out)
+  switch (channel)
+    {
+    case GH_CHANNEL_RED:
+      ROWS (GH_CHANNEL_RED, GH_LUMINANCE_PERCEPTUAL);
+      break;
+    case GH_CHANNEL_GREEN:
+      ROWS (GH_CHANNEL_GREEN, GH_LUMINANCE_PERCEPTUAL);
+      break;
+    case GH_CHANNEL_BLUE:
+      ROWS (GH_CHANNEL_BLUE, GH_LUMINANCE_PERCEPTUAL);
+      break;
+    case GH_CHANNEL_ALPHA:
+      ROWS (GH_CHANNEL_ALPHA, GH_LUMINANCE_PERCEPTUAL);
+      break;
+    case GH_CHANNEL_LUMINANCE:
+      if (luminance == GH_LUMINANCE_LINEAR)
+        ROWS (GH_CHANNEL_LUMINANCE, GH_LUMINANCE_LINEAR);
+      else
+        ROWS (GH_CHANNEL_LUMINANCE, GH_LUMINANCE_PERCEPTUAL);
+      break;
+    default:
+      ROWS (GH_CHANNEL_VALUE, GH_LUMINANCE_PERCEPTUAL);
+      break;
+    }
+#undef ROWS
+}
+
 gh_status
 gh_posterize_strip (gh_layout layout, gh_sample sample,
                     gh_luminance luminance, void *pixels, size_t width,
@@ -121,40 +190,54 @@ gh_posterize_strip (gh_layout layout, gh_sample sample,
   gh_status st = gh_strip_check (layout, sample, pixels, width, height,
                                  stride, error);
   int bpp, colours;
-  uint8_t levels[256];
+  uint8_t out[256];
 
   /* gh_op_posterize checked the channel, the bins and the thresholds. */
   if (st != GH_OK)
     return st;
-  for (int i = 0; i <= n; i++)
-    levels[i] = (uint8_t) ((i * 255 * 2 + n) / (2 * n)); /* rounded */
+  if (sample == GH_SAMPLE_U8)
+    {
+      for (int b = 0; b < 256; b++)
+        {
+          int c = class_of (b, n, thresholds);
+          out[b] = (uint8_t) ((c * 255 * 2 + n) / (2 * n)); /* rounded */
+        }
+      switch (layout)
+        {
+        case GH_LAYOUT_GRAY:
+          posterize_layout (pixels, width, height, stride, GH_LAYOUT_GRAY,
+                            channel, luminance, out);
+          break;
+        case GH_LAYOUT_GRAYA:
+          posterize_layout (pixels, width, height, stride, GH_LAYOUT_GRAYA,
+                            channel, luminance, out);
+          break;
+        case GH_LAYOUT_RGB:
+          posterize_layout (pixels, width, height, stride, GH_LAYOUT_RGB,
+                            channel, luminance, out);
+          break;
+        case GH_LAYOUT_RGBA:
+          posterize_layout (pixels, width, height, stride, GH_LAYOUT_RGBA,
+                            channel, luminance, out);
+          break;
+        }
+      return GH_OK;
+    }
   bpp = gh_layout_bpp (layout);
   colours = gh_layout_is_rgb (layout) ? 3 : 1;
   for (size_t y = 0; y < height; y++)
-    {
-      uint8_t *row = (uint8_t *) pixels + y * stride;
-      if (sample == GH_SAMPLE_U8)
-        for (uint8_t *p = row; p < row + width * bpp; p += bpp)
-          {
-            uint8_t v = levels[class_of (
-              gh_pixel_level_with (layout, p, channel, luminance), n,
-              thresholds)];
-            for (int k = 0; k < colours; k++)
-              p[k] = v;
-          }
-      else
-        for (float *p = (float *) row; p < (float *) row + width * bpp;
-             p += bpp)
-          {
-            float v = (float) class_of (gh_pixel_bin_f32_with (layout, p,
-                                                               channel, bins,
-                                                               luminance),
-                                        n, thresholds)
-                      / (float) n;
-            for (int k = 0; k < colours; k++)
-              p[k] = v;
-          }
-    }
+    for (float *p = (float *) ((uint8_t *) pixels + y * stride);
+         p < (float *) ((uint8_t *) pixels + y * stride) + width * bpp;
+         p += bpp)
+      {
+        float v = (float) class_of (gh_pixel_bin_f32_with (layout, p,
+                                                           channel, bins,
+                                                           luminance),
+                                    n, thresholds)
+                  / (float) n;
+        for (int k = 0; k < colours; k++)
+          p[k] = v;
+      }
   return GH_OK;
 }
 
