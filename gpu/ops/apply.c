@@ -202,25 +202,19 @@ gh_posterize_strip (gh_layout layout, gh_sample sample,
           int c = class_of (b, n, thresholds);
           out[b] = (uint8_t) ((c * 255 * 2 + n) / (2 * n)); /* rounded */
         }
+#define CASE(l)                                                              \
+  case GH_LAYOUT_##l:                                                        \
+    posterize_layout (pixels, width, height, stride, GH_LAYOUT_##l, channel, \
+                      luminance, out);                                       \
+    break
       switch (layout)
         {
-        case GH_LAYOUT_GRAY:
-          posterize_layout (pixels, width, height, stride, GH_LAYOUT_GRAY,
-                            channel, luminance, out);
-          break;
-        case GH_LAYOUT_GRAYA:
-          posterize_layout (pixels, width, height, stride, GH_LAYOUT_GRAYA,
-                            channel, luminance, out);
-          break;
-        case GH_LAYOUT_RGB:
-          posterize_layout (pixels, width, height, stride, GH_LAYOUT_RGB,
-                            channel, luminance, out);
-          break;
-        case GH_LAYOUT_RGBA:
-          posterize_layout (pixels, width, height, stride, GH_LAYOUT_RGBA,
-                            channel, luminance, out);
-          break;
+          CASE (GRAY);
+          CASE (GRAYA);
+          CASE (RGB);
+          CASE (RGBA);
         }
+#undef CASE
       return GH_OK;
     }
   bpp = gh_layout_bpp (layout);
