@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* gpu-histogram-bench — the benchmark (not a test): the CPU backend on
  * every input kind, then, when built with CUDA and a GPU is there, every
  * kernel beside CUB and the read ceiling, and the host pipeline beside

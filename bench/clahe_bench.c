@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* clahe_bench.c — CLAHE's timings (clahe_bench.h).  Two calls: in strips,
  * what a host streaming its tiles does (the tile histograms fed in strips
  * of 256 rows, the mappings made, the image mapped in the same strips at

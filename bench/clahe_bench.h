@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* clahe_bench.h — CLAHE's timings for the benchmark (gpu-histogram-bench
  * --clahe FILE...): the engine's CLAHE (8x8 tiles, clip limit 2, each
  * channel) on each netpbm file held in memory, on the CPU and, when the

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: GPL-3.0-or-later
 """CLAHE beside OpenCV's, in one run: gray and RGB images (the test photo
 resized to each of --sizes, 4000x3000 by default), OpenCV's
 createCLAHE(2.0, (8, 8)).apply on the CPU (RGB as split, apply per

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* cpu_ceiling.c — counting schemes for the CPU ceiling (cpu_ceiling.h). */
 #include "cpu_ceiling.h"
 

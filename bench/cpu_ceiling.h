@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* cpu_ceiling.h — how fast can one CPU core count GIMP's six histograms?
  *
  * The CPU target compares the engine (six channels: value, R, G, B, alpha,

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: GPL-3.0-or-later
 """The benchmark's CPU part beside OpenCV's calcHist, in one run.
 
 Times cv2.calcHist (one call per channel, four channels, one thread) on

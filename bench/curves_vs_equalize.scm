@@ -1,3 +1,4 @@
+; SPDX-License-Identifier: GPL-3.0-or-later
 ;; curves_vs_equalize.scm — issue 27 part 3: what GIMP 2.10 pays for
 ;; gimp-drawable-curves-explicit on one and on three channels of a 25.6 MP RGB
 ;; layer (undo off), beside its own gimp-drawable-equalize and

@@ -1,4 +1,5 @@
 #!/usr/bin/python3
+# SPDX-License-Identifier: GPL-3.0-or-later
 """A folder of photos equalized (issue 27, part 4): COUNT JPEG photos of 12 MP
 (4000x3000, made from testimages/: a crop of each, scaled up, gray ones made
 RGB, saved at quality 90), each channel equalized and written as JPEG at

@@ -1,4 +1,5 @@
 #!/usr/bin/python3
+# SPDX-License-Identifier: GPL-3.0-or-later
 """What a live filter of the GEGL module costs in GIMP 3 (issue 26's speed
 table), against GIMP's own equalize and the plug-in's procedure (which
 applies through the module where GIMP has it, else by its pixel path), on

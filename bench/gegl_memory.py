@@ -1,4 +1,5 @@
 #!/usr/bin/python3
+# SPDX-License-Identifier: GPL-3.0-or-later
 """GIMP's peak memory on a 100 MP layer through the GEGL module (issue 26:
 "streaming in tiles with bounded memory on a 100 MP layer"), against
 GIMP's own equalize and gegl:stretch-contrast (which requests and caches

@@ -1,4 +1,5 @@
 #!/usr/bin/python3
+# SPDX-License-Identifier: GPL-3.0-or-later
 """Whole-call cost in GIMP (issue 14, target 1): the plug-in's calls against
 GIMP's own on 1x1, 1 MP and 25.6 MP RGB images, in gimp-console 2.10 and 3.
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* gpu_bench.cu — the GPU half of the benchmark: the kernels beside CUB's
  * MultiHistogramEven<4,4> and a read-only bandwidth kernel, on images
  * already on the GPU; the dispatcher's choice under each shared-memory cap

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* gpu_bench.h — the benchmark's GPU half (gpu_bench.cu), called by
  * benchmark.c when the engine is built with CUDA.  images[k] are width x
  * height RGBA8 host images (NULL: that kind is missing); prints its tables

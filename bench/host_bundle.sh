@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: GPL-3.0-or-later
 # host_bundle.sh CLI OUT.tar.xz — the CLI and ImageMagick's mogrify, built
 # on this Debian machine, packed with their libraries for the GPU host,
 # which has neither GEGL, babl and libjpeg nor ImageMagick

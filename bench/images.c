@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* images.c — benchmark inputs (images.h). */
 #define _POSIX_C_SOURCE 200809L
 #include "images.h"

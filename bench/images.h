@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* images.h — the benchmark's inputs: RGBA8 images of the kinds the
  * targets name (uniform random, all-equal, 90% one value, a smooth
  * gradient, a tiled real photo), and a partial-alpha selection for the

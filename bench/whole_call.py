@@ -1,4 +1,5 @@
 #!/usr/bin/python3
+# SPDX-License-Identifier: GPL-3.0-or-later
 """Whole-call cost of the CLI (issue 14, part a): process start to exit, per image
 size, --backend cpu against --backend auto, and a batch of files in one process.
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* count.c — the CLI's passes over an image (count.h). */
 #define _POSIX_C_SOURCE 200809L /* clock_gettime */
 #include "count.h"

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* count.h — the CLI's passes that read an image (image.h) through the
  * engine a strip at a time, so memory stays bounded: its histogram (under a mask),
  * a reference file's, and CLAHE's tile histograms.  Each says what went

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* gegl_io.c — the CLI's images through GEGL's loaders and savers
  * (gegl_io.h). */
 #include "gegl_io.h"

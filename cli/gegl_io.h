@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* gegl_io.h — the CLI's images in the formats GEGL loads and saves (PNG,
  * JPEG, TIFF, WebP), behind image.h, which calls these where the build
  * has GEGL (GH_HAVE_GEGL), for JPEGs those that jpeg_io.h leaves.  A file

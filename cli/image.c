@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* image.c — the CLI's images (image.h): the format by the file's
  * extension, netpbm here, JPEG in jpeg_io.c where it can, the others in
  * gegl_io.c. */

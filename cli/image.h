@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* image.h — the CLI's images, whatever their file format: netpbm through
  * io/pnm.h, and where the build has GEGL (GH_HAVE_GEGL) PNG, JPEG, TIFF
  * and WebP through GEGL's loaders and savers (gegl_io.h), most JPEGs

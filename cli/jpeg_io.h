@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* jpeg_io.h — the CLI's JPEGs straight through libjpeg, behind image.h,
  * where the build has libjpeg (GH_HAVE_JPEG): the common case of a folder
  * of photos without GEGL's loading into tiles, format conversions and

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* gpu-histogram-cli — the engine from the command line, on image files
  * (netpbm; PNG, JPEG, TIFF and WebP where built with GEGL: image.h).
  *

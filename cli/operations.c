@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* operations.c — one operation the options ask for (operations.h). */
 #include "operations.h"
 

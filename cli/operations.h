@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* operations.h — one operation the CLI's options ask for: its gh_request
  * (options.h), what it needs counted (a reference, a CLAHE pass: count.h),
  * its preparation through the vocabulary (gh_request_prepare), its

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* options.c — the CLI's command line (options.h).  The options of the
  * operations' parameters and files are the vocabulary's names ("--" +
  * gh_param / gh_operation name); what is written here is the wiring of

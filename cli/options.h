@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* options.h — the CLI's command line: parsed into cli_options, the
  * operations' parameters taken (names, ranges, defaults, parsing) from the
  * engine's vocabulary (gh_request.h), and each operation asked for turned

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* results.c — what the CLI writes (results.h). */
 #include "results.h"
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* results.h — what the CLI writes: the statistics on stdout, the histogram
  * as CSV and an image rewritten through an operation (image.h), the files
  * written whole (io/whole.h).  Each says what went wrong on stderr and returns -1.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* srgb_icc.c — a build tool: writes babl's sRGB ICC profile, the one
  * GEGL's jpg-save embeds in a JPEG of sRGB pixels, as the C header
  * srgb_icc.h for jpeg_io.c, which writes those bytes without starting

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* streams.c — this thread's output and message streams (streams.h). */
 #include "streams.h"
 

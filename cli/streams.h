@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* streams.h — where the CLI's output and messages go: stdout and stderr,
  * or, while a file is processed on a worker thread (main.c's several
  * files at once), that file's own buffers, which main.c then writes out

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* format.c — the input's layer facts, as the GIMP 3 plug-in has them
  * (see format.h). */
 #include "format.h"

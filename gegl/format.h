@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* format.h — how a GEGL operation of this module reads its input: the
  * GIMP 3 plug-in's rule for a layer stored in the same format
  * (layer/layer_format.h, which both call), so the operations give the

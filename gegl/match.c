@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* match.c — gpu-histogram:match, the composer class (see match.h). */
 #include "match.h"
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* match.h — gpu-histogram:match: histogram matching as a
  * GeglOperationComposer, the image on "input", the reference on "aux"
  * (in GIMP, the drawable chosen in the filter's dialog, or

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* module.c — the GEGL module: its operations, each an operation of the
  * engine's vocabulary (gh_request.h).  GEGL loads it from its module
  * folder (GEGL_PATH, ~/.local/share/gegl-0.4/plug-ins, GEGL's libdir):

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* names.h — the GEGL module's operation names, for the module and for the
  * GIMP 3 plug-in, which applies them through libgimp's filter API
  * (plugin/gimp3/filter.h).  Header only: the plug-in does not link the

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* operation.c — the operations' class (see operation.h). */
 #include "operation.h"
 

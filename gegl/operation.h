@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* operation.h — the module's GEGL operations: one GeglOperationFilter
  * class per operation of the vocabulary (gh_request.h), its properties
  * made from that operation's parameters (names, labels, blurbs, ranges,

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* render.c — an operation over a GEGL buffer in strips (see render.h). */
 #include "render.h"
 

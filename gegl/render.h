@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* render.h — one render of an operation on a GEGL buffer: what the
  * operation needs counted over the whole input (its histogram, or CLAHE's
  * tile histograms) on the engine's CPU backend, then the prepared gh_op

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* gh_request.h — the operations' one vocabulary: which operations there
  * are, each one's parameters (name, range, default), one check that names
  * the wrong field, what each needs before it can be prepared, and its

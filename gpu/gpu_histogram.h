@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* gpu_histogram.h — the public API of the gpu-histogram engine.
  *
  * The only header the GIMP adapter, the dialog, the CLI and the benchmark

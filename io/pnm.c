@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* pnm.c — 8-bit netpbm reading and writing (pnm.h). */
 #include "pnm.h"
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* pnm.h — reading and writing 8-bit netpbm images (P5, P6, P7 PAM) a strip
  * of rows at a time, so the CLI never holds a whole image (the benchmark
  * reads its photos with it too).

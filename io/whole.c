@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* whole.c — files written whole (whole.h). */
 #define _POSIX_C_SOURCE 200809L /* fsync, O_CLOEXEC, O_DIRECTORY */
 

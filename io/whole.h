@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* whole.h — files written whole: a file appears under its name only when
  * complete, so a crash, kill -9, full disk or error leaves the old file or
  * the new one, never half of one (at worst a hidden temporary

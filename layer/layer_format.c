@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* layer_format.c — how a host reads a layer (layer_format.h). */
 #include "layer_format.h"
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* layer_format.h — the one rule of how a host of the engine reads a GIMP
  * layer: the plug-in's core (plugin/core/region.c) and the GEGL module
  * (gegl/format.c) both call it, so a procedure and a live filter read a

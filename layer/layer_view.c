@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* layer_view.c — a layer's luminance view (layer_view.h). */
 #include "layer_view.h"
 

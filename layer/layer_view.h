@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* layer_view.h — a layer's luminance view, where its luminance is babl's
  * (gh_layer.luminance_from, layer_format.h): the engine gets a gray image
  * of the pixels' luminances (and alpha), and its result goes back into

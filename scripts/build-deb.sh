@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: GPL-3.0-or-later
 # The Debian packages (debian/) for each GIMP this machine has, each built
 # by dpkg-buildpackage on its own distribution:
 #

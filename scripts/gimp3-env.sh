@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: GPL-3.0-or-later
 # GIMP 3 on a machine that has none (Debian 12): a Debian root made once
 # with debootstrap, kept outside the clone so later builds, test runs and CI
 # on the same machine reuse it.  GH_GIMP3 picks the GIMP: unset or 3.0 =

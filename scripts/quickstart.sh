@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: GPL-3.0-or-later
 # Quick start on a fresh Debian 12 machine, as root: installs what is
 # missing, makes the two GIMP 3 environments once (scripts/gimp3-env.sh:
 # GIMP 3.0 in a Debian 13 root, GIMP 3.2 in a Debian testing root, reused

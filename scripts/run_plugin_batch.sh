@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: GPL-3.0-or-later
 # The main job: the plug-in, run by gimp-console in a private throw-away GIMP
 # profile, over every PNG of a folder. Prints the statistics of each image
 # (the batch CSV) and writes equalized (per channel) and binarized (Otsu on

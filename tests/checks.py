@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: GPL-3.0-or-later
 """The tally of the CLI's Python tests: one line per check, "ok" or "FAIL" with why."""
 
 

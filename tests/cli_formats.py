@@ -1,4 +1,5 @@
 #!/usr/bin/python3
+# SPDX-License-Identifier: GPL-3.0-or-later
 """The CLI on PNG, JPEG, TIFF and WebP (read and written through GEGL).
 
 Usage: cli_formats.py PATH-TO-gpu-histogram-cli

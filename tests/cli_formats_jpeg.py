@@ -1,4 +1,5 @@
 #!/usr/bin/python3
+# SPDX-License-Identifier: GPL-3.0-or-later
 """The CLI's JPEGs through libjpeg itself against GEGL's path (cli/jpeg_io.c).
 
 Usage: cli_formats_jpeg.py PATH-TO-gpu-histogram-cli

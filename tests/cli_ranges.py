@@ -1,4 +1,5 @@
 #!/usr/bin/python3
+# SPDX-License-Identifier: GPL-3.0-or-later
 """The CLI's parameters at the edges of their ranges, the ranges read from the CLI itself.
 
 Usage: cli_ranges.py PATH-TO-gpu-histogram-cli

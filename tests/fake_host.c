@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* fake_host.c — a CoreHost of GEGL buffers in memory (fake_host.h). */
 #include <string.h>
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* fake_host.h — a CoreHost of GEGL buffers in memory, no GIMP.
  *
  * For the tests that run the plug-in's core (plugin/core/) and the dialog

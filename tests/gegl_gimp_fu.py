@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: GPL-3.0-or-later
 # Python-Fu, run by tests/gegl_module.py in gimp-console-3 (-b - < this):
 # the module's operations as GIMP 3 sees them, appended to a layer as
 # live filters and merged, and the plug-in's procedure of the same

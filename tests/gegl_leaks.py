@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: GPL-3.0-or-later
 """The GEGL module under AddressSanitizer: no memory error, nothing leaked
 per render (it runs inside GIMP's process, render after render).
 

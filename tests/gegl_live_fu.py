@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: GPL-3.0-or-later
 # Python-Fu, run by tests/gegl_module.py after gegl_gimp_fu.py in the same
 # gimp-console-3 session (its load, pixels, pdb and GH_GEGL_REPORT): a live
 # filter is live.  Appends "live <check> <0|1>" lines to the report:

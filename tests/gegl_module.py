@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: GPL-3.0-or-later
 """The GEGL module's operations against the CLI, byte for byte.
 
     gegl_module.py BUILDDIR

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* gegl_run.c — drives the GEGL module for tests/gegl_module.py (the gegl
  * tool is not in GIMP 3's roots): lists the module's operations, and
  * writes an 8-bit PNG as netpbm for the CLI, before or after one

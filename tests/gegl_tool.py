@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: GPL-3.0-or-later
 """The GEGL module in the `gegl` command-line tool, outside GIMP.
 
     gegl_tool.py BUILDDIR

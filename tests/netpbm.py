@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: GPL-3.0-or-later
 """8-bit images for the tests: PNG in (through OpenCV), netpbm out and in.
 
 Shared by the parity tests, which drive the CLI with netpbm files.

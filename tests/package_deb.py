@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: GPL-3.0-or-later
 """The Debian package, installed as a user installs it, in a stock GIMP 3.
 
 Builds the packages in the GIMP 3 root that GH_GIMP3 names (3.0: Debian 13,

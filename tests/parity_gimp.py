@@ -1,4 +1,5 @@
 #!/usr/bin/python3
+# SPDX-License-Identifier: GPL-3.0-or-later
 """Parity with GIMP: the CLI's statistics against gimp-drawable-histogram.
 
 Usage: parity_gimp.py [--host gimp2|gimp3] PATH-TO-gpu-histogram-cli

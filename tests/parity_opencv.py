@@ -1,4 +1,5 @@
 #!/usr/bin/python3
+# SPDX-License-Identifier: GPL-3.0-or-later
 """Parity with OpenCV and numpy: the CLI's Otsu, binarize, equalize and histogram CSV.
 
 Usage: parity_opencv.py PATH-TO-gpu-histogram-cli

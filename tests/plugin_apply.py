@@ -1,4 +1,5 @@
 #!/usr/bin/python3
+# SPDX-License-Identifier: GPL-3.0-or-later
 """The plug-in's equalize and binarize in gimp-console (GIMP 2.10 or 3), checked pixel for
 pixel against OpenCV (gray and per channel on RGB), plus the selection, alpha,
 luminance-only equalize, RUN-WITH-LAST-VALS and every refusal (indexed, layer

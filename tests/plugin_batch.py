@@ -1,4 +1,5 @@
 #!/usr/bin/python3
+# SPDX-License-Identifier: GPL-3.0-or-later
 """plug-in-gpu-histogram-batch in gimp-console (GIMP 2.10 or 3) over a temporary copy of
 testimages/ plus one corrupt file and one indexed PNG: statistics rows for
 every good file and channel, an error row for the corrupt one, the indexed

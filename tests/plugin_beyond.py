@@ -1,4 +1,5 @@
 #!/usr/bin/python3
+# SPDX-License-Identifier: GPL-3.0-or-later
 """CLAHE, histogram matching and multi-level Otsu (issue 17) through GIMP
 (gimp-console, GIMP 2.10 or 3), checked against their references:
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* plugin_describes.c — a call describes its drawable once (issue 25).
  *
  * The plug-in's core (plugin/core/) and the dialog flow (plugin/flow/) on

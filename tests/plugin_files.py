@@ -1,4 +1,5 @@
 #!/usr/bin/python3
+# SPDX-License-Identifier: GPL-3.0-or-later
 """Files the plug-in writes are written whole, nothing lost (GIMP 2.10 or 3):
 
 - kill -9 in the middle of a batch over large images: every result in the

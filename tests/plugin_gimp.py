@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: GPL-3.0-or-later
 """Shared by the plugin_*.py tests: a private gimp-console session of either
 GIMP host with the built plug-in installed, Script-Fu helpers, and the
 pass/fail tally.

@@ -1,4 +1,5 @@
 #!/usr/bin/python3
+# SPDX-License-Identifier: GPL-3.0-or-later
 """Hostile input to every procedure (GIMP 2.10 or 3), each a check:
 
 - arguments out of range, of the wrong type and empty strings in every

@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: GPL-3.0-or-later
 """The GIMP 3 procedures through the GEGL module (issue 26), in GIMP 3.
 
     plugin_live.py PLUGIN MODULE

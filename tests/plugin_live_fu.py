@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: GPL-3.0-or-later
 # Python-Fu, run by tests/plugin_live.py in gimp-console-3 (-b - < this):
 # the GIMP 3 procedures with `live` FALSE and TRUE.  Reads GH_LIVE_CASES
 # (lines of tab-separated fields: PNG, run mode (a Gimp.RunMode name),

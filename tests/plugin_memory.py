@@ -1,4 +1,5 @@
 #!/usr/bin/python3
+# SPDX-License-Identifier: GPL-3.0-or-later
 """The plug-in's memory does not grow with the image (GIMP 2.10 or 3): its
 pixels stream in strips, so the peak resident memory of the plug-in process
 itself (not GIMP's) on a 12000x12000 RGBA layer stays within 128 MiB of its

@@ -1,4 +1,5 @@
 #!/usr/bin/python3
+# SPDX-License-Identifier: GPL-3.0-or-later
 """The plug-in on every precision GIMP offers besides 8-bit perceptual
 (plugin_stats.py and plugin_apply.py cover that one), in one gimp-console
 session (GIMP 2.10 or 3; GIMP 3 calls GAMMA precisions NON-LINEAR):

@@ -1,4 +1,5 @@
 #!/usr/bin/python3
+# SPDX-License-Identifier: GPL-3.0-or-later
 """Images with a colour profile (issue 24) in gimp-console (GIMP 3, or GIMP 2.10 where
 it applies): the plug-in works on the drawable's own stored values, in its own colour
 space, as GIMP's own histogram does.  The images are tests/fixtures/profiled/ (PNG,

@@ -1,4 +1,5 @@
 #!/usr/bin/python3
+# SPDX-License-Identifier: GPL-3.0-or-later
 """The resident process (plugin/gimp*/resident.h) in gimp-console (GIMP 2.10 or
 3): scripts' RUN-NONINTERACTIVE calls are served by one process per GIMP
 session, other run modes pass on to the plug-in in a new process, results are

@@ -1,4 +1,5 @@
 #!/usr/bin/python3
+# SPDX-License-Identifier: GPL-3.0-or-later
 """The plug-in's statistics against its GIMP's own gimp-drawable-histogram, in
 one gimp-console session (GIMP 2.10 or 3): every test image, selections (rectangle, feathered
 ellipse), a layer with offsets, an indexed image, 1x1 and 3000x1 layers, a

@@ -1,4 +1,5 @@
 #!/usr/bin/python3
+# SPDX-License-Identifier: GPL-3.0-or-later
 """Binarize through GIMP's own threshold: the same bytes as the plug-in's pixel path.
 
 plug-in-gpu-histogram-binarize has GIMP do the pixel pass (gimp-drawable-threshold

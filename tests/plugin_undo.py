@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: GPL-3.0-or-later
 """GIMP 3's own Undo and Redo on the procedures through the GEGL module
 (issue 26: "undo restores"), in GIMP 3 with its GUI on a private X server.
 

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: GPL-3.0-or-later
 # Python-Fu, run by tests/plugin_undo.py in GIMP 3 with its GUI (-b - <
 # this): the procedures through the GEGL module, then GIMP's own Undo and
 # Redo, pressed by the test in the image's window.  GH_UNDO_IMAGE: the PNG;

@@ -1,4 +1,5 @@
 #!/usr/bin/python3
+# SPDX-License-Identifier: GPL-3.0-or-later
 """The README's gimp-console examples, run as a reader would run them, in one
 GIMP host: every fenced block right after a `<!-- test: HOST NAME -->` line
 whose HOST is this one is run by bash in a fresh folder holding photo.png

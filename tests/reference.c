@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* reference.c — the plain reference histogram (reference.h). */
 #include "reference.h"
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* reference.h — the plain reference the tests hold every backend to.
  *
  * One pixel at a time, straight from GIMP's definitions: luminance

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* test_api.c — the engine's shared API for hosts, against plain
  * references written here: names and parsing, the statistics table and
  * the 256 levels, the CSV bytes (also under a comma-decimal locale when

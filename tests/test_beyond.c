@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* test_beyond.c — the operations beyond GIMP (issue 17) against plain
  * references written here from their sources' descriptions:
  *

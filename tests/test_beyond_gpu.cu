@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* test_beyond_gpu.cu — CLAHE on the GPU (gpu/ops/clahe_cuda.cu) against the
  * CPU, byte for byte: random 8-bit images of every layout and awkward
  * sizes (1x1, 2x3, not divisible by the grid, wider than a block, tall

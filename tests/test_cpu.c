@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* test_cpu.c — the CPU backend against the plain reference: hundreds of
  * random pictures fed in random pieces, with 1, 2 and 3 threads, and the
  * cases that break narrow counters; every channel set a call may ask

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* test_errors.c — bad input gets an error with a message, and nothing is
  * written outside the caller's outputs: after every error path the output
  * is checked to be as it was.

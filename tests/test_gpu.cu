@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* test_gpu.cu — the CUDA backend and every kernel variant against the
  * plain reference, the raw kernels against plain counts, GIMP 3's
  * luminance on the device for all 2^24 colours, and the fallback to the

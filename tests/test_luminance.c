@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* test_luminance.c — the fast fixed-point luminance bin equals GIMP's own
  * float computation for all 2^24 colours, and value is max(R, G, B). */
 #include "test_util.h"

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* test_luminance_babl.c — GIMP 3's luminance rule (GH_LUMINANCE_LINEAR)
  * against babl itself, the library GIMP 3 computes it with.
  *

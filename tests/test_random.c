@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* test_random.c — random differential testing: every backend and kernel
  * against the plain reference (tests/reference.c) on many small random
  * images.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* test_request.c — the operations' vocabulary (gh_request.h): every
  * default inside its range, every range's edges accepted and the values
  * past them refused with the parameter named, names and parsing, and a

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* test_stats.c — statistics, Otsu and equalization on histograms whose
  * answers are worked out by hand (OpenCV and GIMP parity: parity_*.py). */
 #include "test_util.h"

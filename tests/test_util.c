@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* test_util.c — shared test helpers (test_util.h). */
 #include "test_util.h"
 

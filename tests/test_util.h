@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* test_util.h — what the engine's C tests share: a tiny check harness that
  * ends with the "N passed, N failed" line, a seeded random generator, and
  * random images (odd sizes, padded strides, masks, partial alpha, several

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* test_whole.c — io/whole.h: a file appears under its name only whole.
  * In a fresh folder: the temporary is hidden beside the target (with its
  * extension kept, or a stem given), empty and of mode 0666 less the

@@ -1,4 +1,5 @@
 #!/usr/bin/python3
+# SPDX-License-Identifier: GPL-3.0-or-later
 """The plug-in's dialogs in a real GIMP (with its GUI, on Xvfb), driven by
 key presses and the mouse as a user would, from one batch command; one test
 for both hosts (--host, as the plugin_*.py tests):

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* ui_preview.c — the dialog's preview is what OK does, pixel for pixel.
  *
  * The plug-in's core (plugin/core/preview.c, actions.c) and the dialog

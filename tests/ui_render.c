@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* ui_render.c — the histogram dialog drawn from a known histogram.
  *
  * Built against either glue, with the same checks: GTK 2 (dialog_gtk2,

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* dialog_actions.c — the histogram dialog's actions and their pages
  * (dialog_actions.h). */
 #include "dialog_actions.h"

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* dialog_actions.h — private to ui/: what OK applies, in the histogram
  * dialog's "On OK" frame: one radio button per action (greyed out where
  * the layer cannot be changed, Match without a reference picker), and

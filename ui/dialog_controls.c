@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* dialog_controls.c — each action's own controls (dialog_controls.h). */
 #include "dialog_controls.h"
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* dialog_controls.h — private to ui/: each action's own controls, the page
  * dialog_actions shows under the radio buttons while OK applies that
  * action: the equalize mode, binarize's threshold and Use Otsu, CLAHE's

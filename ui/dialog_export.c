@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* dialog_export.c — the histogram dialog's CSV export and message line
  * (dialog_export.h), and the export's file chooser (dialog_gtk.h). */
 #include "dialog_export.h"

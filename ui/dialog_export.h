@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* dialog_export.h — private to ui/: the histogram dialog's Export CSV
  * button (the host's export_csv hook, after dialog_csv_file_choose) and
  * the message line that says what the export and the preview did

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* dialog_gtk.h — the histogram dialog in GTK, the same for both GIMP hosts.
  *
  * Thin glue: the drawing is histogram_view's, every number and decision

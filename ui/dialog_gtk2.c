@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* dialog_gtk2.c — the histogram dialog in GTK 2 / libgimpui (GIMP 2.10):
  * what GTK 2 does differently from GTK 3 (dialog_toolkit.h lists it) and
  * dialog_run on a drawable id. */

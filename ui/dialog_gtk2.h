@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* dialog_gtk2.h — the histogram dialog (dialog_gtk.h) for the GIMP 2.10
  * host: GTK 2 / libgimpui 2.0, on a drawable named by its id.
  *

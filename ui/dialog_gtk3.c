@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* dialog_gtk3.c — the histogram dialog in GTK 3 / libgimpui 3.0 (GIMP 3):
  * what GTK 3 does differently from GTK 2 (dialog_toolkit.h lists it) and
  * dialog_run on a GimpDrawable. */

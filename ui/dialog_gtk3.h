@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* dialog_gtk3.h — the histogram dialog (dialog_gtk.h) for the GIMP 3
  * host: GTK 3 / libgimpui 3.0, on a GimpDrawable.  GIMP's theme and icon
  * size come from gimp_ui_init; the plot is drawn at the display's scale

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* dialog_hooks.h — what the histogram dialog shares with its hosts and
  * tests, knowing no GTK: the hooks through which a host does the dialog's
  * work, and the names the dialog shows in either toolkit.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* dialog_plot.c — the histogram dialog's plot, its pickers and the
  * pointer on it (dialog_plot.h). */
 #include "dialog_plot.h"

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* dialog_plot.h — private to ui/: the histogram dialog's plot (drawn by
  * histogram_view from dialog_state), its channel and scale pickers above
  * it, and under it the selected range and the level under the pointer;

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* dialog_settings.c — what the histogram dialog remembers between runs
  * (dialog_settings.h). */
 #include "dialog_settings.h"

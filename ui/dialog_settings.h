@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* dialog_settings.h — what the histogram dialog remembers between runs:
  * its settings, a first run's for each procedure's dialog (from the
  * vocabulary, gh_request.h), a procedure's arguments written into them,

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* dialog_state.c — the histogram dialog's model, without any toolkit. */
 #include "dialog_state.h"
 

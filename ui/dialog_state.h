@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* dialog_state.h — the histogram dialog's model, without any toolkit.
  *
  * Everything the dialog shows and decides, kept apart from GTK so that the

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* dialog_stats.c — the histogram dialog's statistics table and backend
  * line (dialog_stats.h). */
 #include "dialog_stats.h"

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* dialog_stats.h — private to ui/: the histogram dialog's statistics, one
  * row per number (DialogStat), one column per channel shown, as
  * dialog_state's texts; beside them the export's button

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* dialog_toolkit.h — private to ui/: what GTK 2 and GTK 3 do differently
  * in the histogram dialog, defined by each glue (dialog_gtk2.c or
  * dialog_gtk3.c) and called by the shared parts (dialog_widgets.h): the

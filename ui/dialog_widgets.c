@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* dialog_widgets.c — the histogram dialog put together from its parts,
  * the same source compiled against GTK 2 and GTK 3 (dialog_widgets.h):
  * the layout, the refresh from the state, the preview, and the helpers

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* dialog_widgets.h — private to ui/: the histogram dialog's widgets, one
  * source for both toolkits, and what its parts share.
  *

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* histogram_view.c — a histogram drawn with cairo, and the pointer's bin. */
 #include "histogram_view.h"
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* histogram_view.h — a histogram drawn with cairo, and the pointer's bin.
  *
  * Pure cairo: no GTK, no GIMP, so the GTK 2 dialog, a GTK 3 / GIMP 3 port

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* cpu_backend.c — multi-threaded CPU histograms (cpu_backend.h). */
 #include "cpu_backend.h"
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* cpu_backend.h — the multi-threaded CPU backend.
  *
  * Each thread counts its share of a piece into private tables (several

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* cuda_backend.cu — the GPU backend's transfer pipeline (cuda_backend.h).
  *
  * SLOTS slots, each with its own stream: pinned staging buffers for a

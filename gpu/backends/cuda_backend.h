@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* cuda_backend.h — the GPU backend: pieces stream through pinned staging
  * buffers on several CUDA streams, so copying one chunk overlaps counting
  * the one before.  C interface over cuda_backend.cu.

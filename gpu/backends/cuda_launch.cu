@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* cuda_launch.cu — launch policy: which kernel variants fit the device,
  * which is fastest, grid and shared memory.
  *

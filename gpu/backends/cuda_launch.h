@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* cuda_launch.h — the launch side of the GPU kernels: which kernel variant,
  * how big a grid, how much shared memory.  Internal to the engine, its
  * tests and the benchmark (CUDA C++ only).

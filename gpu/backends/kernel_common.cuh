@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* kernel_common.cuh — what every histogram kernel shares: which channels a
  * layout yields, loading a group of pixels with 16-byte loads, and the bins
  * and weight of one pixel.

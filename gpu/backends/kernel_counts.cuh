@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* kernel_counts.cuh — per-block histograms of 16-bit pixel counts, two
  * channels to a 32-bit word, in lane copies, for devices that allow a
  * block less shared memory than the 32-copy shared-atomic kernel needs.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* kernel_global.cuh — the last resort: every pixel's weights added straight
  * to the 64-bit result in global memory, with no shared memory at all, so
  * it launches on any device whatever the block may hold.  The launch

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* kernel_lin.cuh — GIMP 3's luminance bin in the kernels: one table of
  * integers in shared memory for the common case, babl's float arithmetic
  * (pixel.h) where a pixel lies near a bin's edge.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* kernel_packed.cuh — per-thread privatized histograms with packed 8-bit
  * counters (four per 32-bit word), as in "Histograms: privatized for fast,
  * level performance".

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* kernel_policy.h — the GPU kernel variants, one row each, as CUB keeps
  * one policy per tuning: what each variant is (technique, lane copies,
  * bank sections, threads a block), which gh_options.kernel family keeps

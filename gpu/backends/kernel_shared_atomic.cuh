@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* kernel_shared_atomic.cuh — per-block histograms in shared memory, updated
  * with shared-memory atomics, in lane copies.
  *

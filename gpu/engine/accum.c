@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* accum.c — the exact accumulator (accum.h). */
 #include "accum.h"
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* accum.h — the engine's exact accumulator, shared by every backend.
  *
  * Every backend sums each pixel's weight into its bins, in integer units:

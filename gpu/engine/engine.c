@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* engine.c — the public engine API (gpu_histogram.h): choosing a backend,
  * the begin / feed / finish cycle, starting the GPU beside the CPU, and
  * falling back to the CPU.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* engine_share.h — what an engine lends the operations beside it (CLAHE's
  * GPU passes and its threads), internal to the engine.
  *

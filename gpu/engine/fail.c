@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* fail.c — one-line error messages (fail.h). */
 #include "fail.h"
 

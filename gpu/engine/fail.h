@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* fail.h — the engine's one way to report an error, internal to the
  * engine: every check that refuses an argument says why in one line.
  *

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* histogram.c — gh_histogram storage and reading weighted counts. */
 #include "fail.h"
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* layout.c — layouts and the input checks (layout.h). */
 #include "layout.h"
 

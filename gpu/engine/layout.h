@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* layout.h — what an image description says, internal to the engine:
  * the bytes of a pixel, the channels a layout has, and the checks every
  * image, piece and strip gets before any backend or operation reads it.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* luminance.c — GIMP 3's luminance rule: babl's sRGB decode (pixel.h).
  *
  * GIMP 3 bins the luminance of a pixel as babl's "Y float" of it: the

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* pixel.h — what one pixel contributes: the derived levels of GIMP 2.10
  * (value, perceptual luminance) and of GIMP 3 (linear luminance).
  *

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* srgb_table.h — babl 0.1.114's sRGB decode of the 256 8-bit levels.
  *
  * Entry v is the float babl gives for "R'G'B' float" v / 255 converted to

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* threads.c — the thread pool (threads.h): threads started once and
  * woken for each call, since starting one costs tens of microseconds and
  * the CPU backend runs a call per piece. */

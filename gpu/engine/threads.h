@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* threads.h — the engine's thread pool, internal to the engine: the CPU
  * backend counts with it, and CLAHE (clahe.c) borrows the engine's, so
  * both honour gh_options.cpu_threads.

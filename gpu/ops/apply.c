@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* apply.c — equalization tables and thresholds applied to strips, and
  * a pixel's level in a channel under either luminance rule. */
 #include "apply.h"

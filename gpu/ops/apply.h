@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* apply.h — the strip loops behind gh_op_apply, internal to the engine:
  * the checks a strip gets, 8-bit tables, and posterizing (binarizing)
  * with either luminance rule. */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* clahe.c — contrast-limited adaptive histogram equalization (gh_clahe_*,
  * gh_op_clahe), as OpenCV 4.6's CLAHE_Impl::apply (imgproc/src/clahe.cpp)
  * computes it on 8-bit data, pixel for pixel:

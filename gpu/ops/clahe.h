@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* clahe.h — CLAHE's geometry, shared by the CPU (clahe.c, the tile
  * histograms; clahe_map.c, the mappings) and the GPU (clahe_cuda.cu), and
  * what gh_op_apply_rect and gh_op_clear (ops.c) call for a CLAHE op;

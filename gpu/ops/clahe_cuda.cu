@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* clahe_cuda.cu — CLAHE's GPU passes over strips (clahe_cuda.h): the
  * tile histograms of a strip, counted on the device and brought back, and
  * the interpolation of a rectangle with mappings the host made; the

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* clahe_cuda.h — CLAHE's GPU passes (clahe_cuda.cu) for 8-bit images,
  * internal to the engine; clahe.c and clahe_map.c call them and finish on
  * the CPU when one fails.

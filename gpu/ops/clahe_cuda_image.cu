@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* clahe_cuda_image.cu — CLAHE of a whole image in memory on the GPU
  * (gh_clahe_cuda_image, clahe_cuda.h), through clahe_kernels.cu's kernels.
  *

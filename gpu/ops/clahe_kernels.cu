@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* clahe_kernels.cu — CLAHE's GPU kernels for 8-bit images and their
  * launches (clahe_kernels.h), with the same integers and the same float
  * operations as clahe.c and clahe_map.c.

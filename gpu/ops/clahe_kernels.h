@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* clahe_kernels.h — CLAHE's GPU kernels (clahe_kernels.cu), internal to
  * the engine's two GPU paths: clahe_cuda.cu (strips) and
  * clahe_cuda_image.cu (whole images).  Each launch is asynchronous on

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* clahe_map.c — CLAHE's tile mappings and their interpolation (gh_op_clahe,
  * gh_clahe_apply; clahe.c counts the tile histograms), as OpenCV 4.6's
  * CLAHE_Impl::apply computes them on 8-bit data, pixel for pixel:

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* colour.c — the luminance-only colour move (colour.h).
  *
  * Luminance-only equalization moves each pixel's colour to a new

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* colour.h — the colour model of the luminance modes (colour.c), internal
  * to the engine: a pixel's colour samples (R, G, B first) moved to a new
  * luminance keeping hue, the luminance being the one the histogram bins

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* match.c — histogram matching (gh_op_match), as scikit-image 0.19's
  * exposure.match_histograms (_match_cumulative_cdf):
  *

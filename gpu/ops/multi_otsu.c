@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* multi_otsu.c — multi-level Otsu thresholds (gh_multi_otsu), as
  * scikit-image 0.19's filters.threshold_multiotsu on 8-bit data.
  *

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* op_kind.c — the checks every gh_op preparation makes (op_kind.h). */
 #include "op_kind.h"
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* op_kind.h — what the gh_op kinds share, internal to the engine: the
  * kinds and the checks every preparation makes (op_kind.c).  ops.c,
  * clahe.c and match.c prepare their kinds through it:

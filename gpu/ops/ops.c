@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* ops.c — what equalize, binarize and posterize do to a strip of pixels
  * (gh_op in gpu_histogram.h), written once for every host: prepared from
  * the image's histogram, then applied strip by strip; the dispatch of

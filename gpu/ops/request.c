@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* request.c — the operations' vocabulary (gh_request.h): the tables of
  * parameters and operations, the one check, and the preparation. */
 #include "gh_request.h"

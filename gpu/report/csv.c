@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* csv.c — the CSV files every host writes (gpu_histogram.h): the same
  * bytes in every locale, so that a GIMP plug-in running in the user's
  * language writes "0.5" where printf would write "0,5".

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* csv.h — the two CSV fields every row of csv.c is made of, internal to
  * the engine (the rows themselves are public: gpu_histogram.h).
  *

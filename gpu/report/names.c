@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* names.c — channel and backend names, and which channels a layout has
  * (gpu_histogram.h, "Shared by every host"): the one spelling every host
  * prints, parses and writes into its CSV files.  The channels' names are

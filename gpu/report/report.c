@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* report.c — what the hosts report from a histogram (gpu_histogram.h,
  * "Shared by every host"): the statistics table the procedures return and
  * the 256 levels the CSV and the dialog show, whatever the bin count. */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* stats.c — statistics, Otsu and equalization over one channel's bins.
  *
  * Pure functions of a histogram.  Mean, median and standard deviation

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* actions.c — the plug-in's one table of operations and its one dispatch
  * (actions.h). */
 #include "actions.h"

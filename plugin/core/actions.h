@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* actions.h — the plug-in's one table of operations and its one dispatch.
  *
  * For each operation of the vocabulary (gpu/gh_request.h): the procedure

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* batch.c — one operation over a set of image files, in one plug-in call.
  *
  * Nothing it writes can be left half-written: each result is saved by

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* batch.h — one operation over a set of image files, in one plug-in call.
  *
  * Loads each file matching a glob (through the host), records its

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* beyond.c — CLAHE, histogram matching and multi-level Otsu on one
  * drawable. */
 #include "beyond.h"

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* beyond.h — what GIMP has no tool for: CLAHE, histogram matching and
  * multi-level Otsu on one drawable (issue 17), for both hosts.
  *

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* call.c — the start and end of a host's procedure call (call.h). */
 #include "call.h"
 

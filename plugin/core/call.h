@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* call.h — the start and end of a host's procedure call, alike in both
  * GIMPs.
  *

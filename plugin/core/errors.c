@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* errors.c — the plug-in's GError domain, shared by the core and hosts. */
 #include "errors.h"
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* errors.h — the plug-in's GError domain, shared by the core and hosts.
  *
  * Every module reports failures as a GError in CORE_ERROR; the code says

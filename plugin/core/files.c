@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* files.c — files written whole (files.h): io/whole.c's, with GErrors,
  * and the tables appended to under a lock. */
 #define _DEFAULT_SOURCE /* flock, realpath */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* files.h — files written whole: what the core writes (a CSV, a batch's
  * results) appears under its name only when complete.
  *

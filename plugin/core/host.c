@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* host.c — what the plug-in's core asks of a GIMP host. */
 #include "host.h"
 

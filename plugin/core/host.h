@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* host.h — what the plug-in's core asks of a GIMP host.
  *
  * The core (plugin/core/) knows GLib, GEGL and babl but no libgimp: every

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* operations.c — analyse, equalize, binarize, export one drawable. */
 #define _POSIX_C_SOURCE 200809L /* fdopen() */
 

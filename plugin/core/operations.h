@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* operations.h — what the procedures do to one drawable: analyse,
  * equalize, binarize, export; the same in every host.
  *

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* preview.c — the dialog's preview of an operation on one drawable
  * (preview.h). */
 #include "preview.h"

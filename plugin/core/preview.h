@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* preview.h — the dialog's preview of an operation on one drawable: what
  * OK does, pixel for pixel, on any rectangle of it.
  *

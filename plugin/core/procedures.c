@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* procedures.c — the procedures' names and every text GIMP shows of them,
  * once for both hosts. */
 #include "procedures.h"

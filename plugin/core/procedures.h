@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* procedures.h — the procedures' names and every text GIMP shows of them,
  * once for both hosts.
  *

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* region.c — pixels between a host's drawable and the engine, in strips. */
 #include "region.h"
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* region.h — pixels between a host's drawable and the engine, in strips.
  *
  * A CoreRegion is the part of a drawable inside the selection, with the

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* view.c — a region's luminance view on its drawable (view.h). */
 #include "view.h"
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* view.h — a region's luminance view (region.h, CORE_VIEW_PAINT and
  * CORE_VIEW_MOVE) on the region's drawable: its histogram from the
  * drawable's, and its strips read from the drawable for layer_view.h,

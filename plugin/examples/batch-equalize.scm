@@ -1,3 +1,4 @@
+; SPDX-License-Identifier: GPL-3.0-or-later
 ; batch-equalize.scm — equalize every image of a folder with the GPU histogram
 ; plug-in, in one call (the GPU starts once for the whole folder).
 ;

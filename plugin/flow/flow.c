@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* flow.c — the dialog flow, once for both GIMP hosts (flow.h). */
 #include "flow.h"
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* flow.h — the dialog flow, once for both GIMP hosts.
  *
  * The procedures with a dialog (analyse, equalize, binarize, CLAHE,

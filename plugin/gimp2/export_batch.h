@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* export_batch.h — the runs of the export and batch procedures, which
  * write files, in GIMP 2.10: their arguments, else their remembered
  * settings (settings.h) or, for an interactive export, the dialog's CSV

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* flow_host.c — the dialog flow's host (flow.h) in libgimp 2.10's calls
  * (flow_host.h). */
 #include "flow_host.h"

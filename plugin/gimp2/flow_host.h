@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* flow_host.h — the dialog flow's host (flow.h) in libgimp 2.10's calls:
  * GTK 2's display, libgimpui 2.0's dialog and reference picker, the
  * dialog's settings kept with gimp_set_data under the procedure's name

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* host.c — the core's CoreHost for GIMP 2.10. */
 #include "host.h"
 

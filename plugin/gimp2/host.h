@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* host.h — the core's CoreHost for GIMP 2.10: drawables are gint32 IDs.
  *
  * Every call the core makes into GIMP, with libgimp 2.0's API; a drawable

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* main.c — gpu-histogram for GIMP 2.10: the plug-in's entry points and the
  * runs of its procedures (the despeckle.c flow: query, run, process).
  *

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* register.c — the plug-in's procedures in GIMP 2.10's form
  * (register.h). */
 #include "register.h"

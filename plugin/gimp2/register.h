@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* register.h — the plug-in's procedures in GIMP 2.10's form: their
  * GimpParamDefs from the core's texts and the operations' table
  * (actions.h), installed as plug-in procedures or as the resident's

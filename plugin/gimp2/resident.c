@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* resident.c — the GIMP 2.10 plug-in's resident process (resident.h). */
 #include <string.h>
 #include <unistd.h>

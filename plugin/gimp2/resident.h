@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* resident.h — the GIMP 2.10 plug-in's resident process: one process per
  * GIMP session that serves scripts' calls, so a call costs its pixels and
  * not a process start (issue 14: ~0.27 s of babl and GEGL start-up per

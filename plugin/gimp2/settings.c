@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* settings.c — what the GIMP 2.10 plug-in remembers with gimp_set_data
  * (settings.h). */
 #include "settings.h"

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* settings.h — what the GIMP 2.10 plug-in remembers with gimp_set_data,
  * as it has always laid it out: the dialog's DialogSettings under each
  * procedure with a dialog, multi-Otsu's arguments as gint32s, the

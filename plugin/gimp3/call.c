@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* call.c — a GIMP 3 call's target, engine, end and failure (call.h). */
 #include "call.h"
 

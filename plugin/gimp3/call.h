@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* call.h — what every GIMP 3 procedure call does alike: its target made
  * once, the process's one engine, its end, and a failed run's values.
  *

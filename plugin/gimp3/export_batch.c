@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* export_batch.c — the runs of the export and batch procedures, which
  * write files (export_batch.h). */
 #include "export_batch.h"

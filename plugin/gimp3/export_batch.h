@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* export_batch.h — the runs of the export and batch procedures, which
  * write files, in GIMP 3: their config's arguments (an interactive export
  * asks for its file with the dialog's CSV file chooser, which goes into

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* filter.c — the GIMP 3 procedures through the GEGL module (filter.h). */
 #include "filter.h"
 

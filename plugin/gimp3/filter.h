@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* filter.h — the GIMP 3 procedures through the GEGL module (gegl/): an
  * operation applied as GIMP's own filter (libgimp's GimpDrawableFilter),
  * merged at once (one undo step, no pixel moved through the plug-in) or

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* flow_host.h — the dialog flow's host (flow.h) in libgimp 3's calls:
  * GIMP's display, libgimpui 3.0's dialog and reference picker, the
  * dialog's settings kept in each procedure's config (the flow's `store`;

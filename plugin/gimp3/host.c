@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* host.c — the plug-in core's host for GIMP 3 (libgimp 3.0). */
 #include "host.h"
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* host.h — the plug-in core's host for GIMP 3: the CoreHost table filled
  * with libgimp 3.0's calls.
  *

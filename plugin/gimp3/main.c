@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* main.c — gpu-histogram for GIMP 3: the GimpPlugIn, and the runs of the
  * analyse and the operations' procedures.
  *

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* register.c — the plug-in's procedures in GIMP 3's form (register.h). */
 #include "register.h"
 

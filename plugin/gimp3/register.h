@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* register.h — the plug-in's procedures in GIMP 3's form: the texts of
  * the core (procedures.h), the arguments and return values of the
  * operations' table (actions.h), each action's dialog settings as aux

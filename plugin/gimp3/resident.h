@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* resident.h — the GIMP 3 plug-in's resident process: one process per
  * GIMP session that serves scripts' calls, so a call costs its pixels and
  * not a process start (issue 14: 0.1-0.5 s per process against GIMP's own
