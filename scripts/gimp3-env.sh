@@ -173,5 +173,5 @@ case ${1:-} in
       [ $# -ge 3 ] || { echo "usage: $0 build SRC BUILDDIR OUT [MESON-OPTION...]" >&2; exit 2; }
       build "$@"
     fi ;;
-  *) sed -n '2,24p' "$0" | sed 's/^# \{0,1\}//'; exit 2 ;;
+  *) sed -n '3,25p' "$0" | sed 's/^# \{0,1\}//'; exit 2 ;;
 esac
