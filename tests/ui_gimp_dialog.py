@@ -8,7 +8,9 @@ for both hosts (--host, as the plugin_*.py tests):
    Otsu marker's orange); Escape (Cancel) must leave the image exactly as it
    was.
 2. Equalize... opens the dialog with Equalize selected (screenshot, copied to
-   SCREENSHOT.png): Return (OK) must give OpenCV's per-channel equalizeHist.
+   SCREENSHOT.png: meson passes the README's doc/images/dialog-gimp2.png and
+   dialog-gimp32.png, so a changed dialog changes its picture): Return (OK)
+   must give OpenCV's per-channel equalizeHist.
 3. Analyze... on an image with a display: Alt+B (Binarize, on the value
    channel shown, Otsu) and Return must give OpenCV's THRESH_BINARY |
    THRESH_OTSU of max(R, G, B); then one Ctrl+Z in the image window must
@@ -411,7 +413,9 @@ def failure_report(t, env, what, shot_path, log_path):
     """A step failed: what was on screen (a screenshot of the whole screen,
     the visible windows' names) and GIMP's last words, as the failure's
     detail."""
-    shot = (Path(shot_path).with_name(Path(shot_path).stem + "-failure.png")
+    # In the working folder (meson's build folder), never beside the
+    # README's pictures.
+    shot = (Path.cwd() / (Path(shot_path).stem + "-failure.png")
             if shot_path else log_path.with_name("failure.png"))
     try:
         x11(env, "import", "-window", "root", str(shot))
