@@ -1,8 +1,9 @@
 #!/usr/bin/python3
 # SPDX-License-Identifier: GPL-3.0-or-later
-"""What a live filter of the GEGL module costs in GIMP 3, against GIMP's own equalize and the plug-in's procedure (which
-applies through the module where GIMP has it, else by its pixel path), on
-a 25.6 MP RGB layer (astronaut.png scaled to 6400 x 4000).
+"""What a live filter of the GEGL module costs in GIMP 3, against GIMP's own
+equalize and the plug-in's procedure (which applies through the module where
+GIMP has it, else by its pixel path), on a 25.6 MP RGB layer (astronaut.png
+scaled to 6400 x 4000).
 
   bench/gegl_calls.py BUILD-IN-ROOT [--gimp 3.0,3.2] [--repeat N]
 

@@ -286,7 +286,7 @@ class Gimp3Gui(Gimp2Gui):
 
     def argv(self, batch):
         """GIMP 3 with its GUI running `batch`, then quitting; with a D-Bus
-        bus of its own (gimp3.md section 8)."""
+        of its own (dbus-run-session; gimp3.md section 8)."""
         args = ["dbus-run-session", "--", "gimp-3", "-n", "-s", "-d", "-f",
                 "--batch-interpreter=plug-in-script-fu-eval", "-b", batch,
                 "-b", "(gimp-quit 1)"]
