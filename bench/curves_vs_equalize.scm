@@ -1,8 +1,8 @@
 ; SPDX-License-Identifier: GPL-3.0-or-later
-;; curves_vs_equalize.scm — issue 27 part 3: what GIMP 2.10 pays for
+;; curves_vs_equalize.scm — what GIMP 2.10 pays for
 ;; gimp-drawable-curves-explicit on one and on three channels of a 25.6 MP RGB
 ;; layer (undo off), beside its own gimp-drawable-equalize and
-;; gimp-drawable-histogram, 3 calls each (BENCHMARKS.md, session 34):
+;; gimp-drawable-histogram, 3 calls each (BENCHMARKS.md, 2026-11-27):
 ;;   gimp-console-2.10 -i -d -f -b - < bench/curves_vs_equalize.scm
 (define (now) (let ((t (gettimeofday))) (+ (* 1000.0 (car t)) (/ (cadr t) 1000.0))))
 (define (mk) (let* ((img (car (gimp-image-new 6400 4000 RGB)))

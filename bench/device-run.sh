@@ -1,6 +1,6 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-3.0-or-later
-# The one command for the lent GPU machine: build for Hopper, run every
+# The one command for the GPU machine: build for Hopper, run every
 # test (GPU ones included) under each shared-memory cap, compute-sanitizer
 # on every kernel under each cap, then the benchmark and CLAHE's beside
 # OpenCV's.  Full logs go to

@@ -1,6 +1,6 @@
 #!/usr/bin/python3
 # SPDX-License-Identifier: GPL-3.0-or-later
-"""A folder of photos equalized (issue 27, part 4): COUNT JPEG photos of 12 MP
+"""A folder of photos equalized: COUNT JPEG photos of 12 MP
 (4000x3000, made from testimages/: a crop of each, scaled up, gray ones made
 RGB, saved at quality 90), each channel equalized and written as JPEG at
 quality 90 into an empty folder, by what a user would run:
@@ -36,7 +36,7 @@ Usage: folder_photos.py CLI PLUGIN-GIMP2 [PLUGIN-GIMP3-IN-ENV] [--count N]
   (PLUGIN-GIMP2 `-`: no GIMP at all, for the GPU host, which has none)
   (--photos: where the photos are made, or reused when already there;
    --module: the GEGL module of the GIMP 3 plug-in's build, installed in its
-   sessions as a user has it: build/gimp3-env/gegl/gpu-histogram-gegl.so)
+   gimp-console runs as a user has it: build/gimp3-env/gegl/gpu-histogram-gegl.so)
 """
 import argparse
 import resource
@@ -52,7 +52,7 @@ import numpy as np
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT / "tests"))
-from plugin_gimp import GimpSession, Host  # noqa: E402
+from plugin_gimp import GimpConsole, Host  # noqa: E402
 
 WIDTH, HEIGHT, QUALITY = 4000, 3000, 90
 
@@ -99,7 +99,7 @@ def check(name, out, photos, seconds, log):
 def script_fu_loop(photos, out, apply):
     """Script-Fu that loads each photo, runs `apply` on its layer `drw` and
     saves it as JPEG with GIMP's defaults (quality 90), through the tests'
-    helpers for either GIMP (tests/plugin_gimp.py), as the batch saves."""
+    Script-Fu for either GIMP (tests/plugin_gimp.py), as the batch saves."""
     define = ("(define (gh-one in out) (let* ((loaded (gh-load in)) (img (car loaded))"
               f" (drw (cadr loaded))) (gimp-image-undo-disable img) {apply}"
               " (gh-save img drw out) (gimp-image-delete img)))")
@@ -111,7 +111,7 @@ def gimp_runs(plugin, host, photos, work, module=None):
     (the same loop with no equalize: the floor of both) in one fresh profile
     of `host` (GIMP 3: with the GEGL `module` if given)."""
     results = {}
-    with GimpSession(plugin, host) as s:
+    with GimpConsole(plugin, host) as s:
         if module and host.gimp3:
             folder = s.dir / "data" / "gegl-0.4" / "plug-ins"
             folder.mkdir(parents=True)

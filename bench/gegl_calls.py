@@ -1,16 +1,16 @@
 #!/usr/bin/python3
 # SPDX-License-Identifier: GPL-3.0-or-later
-"""What a live filter of the GEGL module costs in GIMP 3 (issue 26's speed
-table), against GIMP's own equalize and the plug-in's procedure (which
-applies through the module where GIMP has it, else by its pixel path), on
-a 25.6 MP RGB layer (astronaut.png scaled to 6400 x 4000).
+"""What a live filter of the GEGL module costs in GIMP 3, against GIMP's own
+equalize and the plug-in's procedure (which applies through the module where
+GIMP has it, else by its pixel path), on a 25.6 MP RGB layer (astronaut.png
+scaled to 6400 x 4000).
 
   bench/gegl_calls.py BUILD-IN-ROOT [--gimp 3.0,3.2] [--repeat N]
 
 BUILD-IN-ROOT is a nested build of a GIMP 3 root (build/gimp3-env or
 build/gimp32-env: its gegl/gpu-histogram-gegl.so and plugin/gimp3's
-plug-in; the same sources serve both roots).  Each version runs two
-gimp-console-3 sessions (scripts/gimp3-env.sh), the plug-in in a fresh
+plug-in; the same sources serve both roots).  Each version runs
+gimp-console-3 twice (scripts/gimp3-env.sh), the plug-in in a fresh
 profile, one without the module (the procedure's pixel path) and one with
 it in the user's GEGL folder (every row); undo is off, as in
 bench/gimp_calls.py, and every call works on a fresh copy of the image
@@ -110,8 +110,8 @@ NAMES = [("gimp-equalize", "gimp-drawable-equalize (GIMP's own)"),
          ("filter-clahe", "gpu-histogram:clahe, merged")]
 
 
-def session(build, version, module, repeat, rows):
-    """One gimp-console-3 session's calls into rows {name: [ms]}."""
+def console_run(build, version, module, repeat, rows):
+    """One gimp-console-3 run's calls into rows {name: [ms]}."""
     with tempfile.TemporaryDirectory(dir="/tmp") as tmp:
         tmp = Path(tmp)
         folder = tmp / "data" / "gegl-0.4" / "plug-ins"
@@ -132,7 +132,7 @@ def session(build, version, module, repeat, rows):
                            capture_output=True, env=env)
         report = (tmp / "report").read_text().splitlines() if (tmp / "report").exists() else []
         if len(report) != 1 + repeat * (5 if module else 2):
-            print(f"GIMP {version}: the session stopped: {p.stderr[-2000:]}")
+            print(f"GIMP {version}: gimp-console-3 stopped: {p.stderr[-2000:]}")
             return False
         for line in report:
             name, s = line.split()
@@ -150,11 +150,11 @@ def main():
     for version in a.gimp.split(","):
         rows = {}
         for module in (False, True):
-            if not session(build, version, module, a.repeat, rows):
+            if not console_run(build, version, module, a.repeat, rows):
                 return 1
         gimp = statistics.median(rows["gimp-equalize"])
         print(f"GIMP {version}, 6400 x 4000 RGB, ms (median of {a.repeat}), "
-              "and / GIMP's own equalize (both sessions' calls):")
+              "and / GIMP's own equalize (both runs' calls):")
         for name, what in NAMES:
             ms = statistics.median(rows[name])
             print(f"  {what:48s} {ms:8.1f}  {ms / gimp:5.2f}  "

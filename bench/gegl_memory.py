@@ -1,7 +1,7 @@
 #!/usr/bin/python3
 # SPDX-License-Identifier: GPL-3.0-or-later
-"""GIMP's peak memory on a 100 MP layer through the GEGL module (issue 26:
-"streaming in tiles with bounded memory on a 100 MP layer"), against
+"""GIMP's peak memory on a 100 MP layer through the GEGL module (which
+streams in tiles with bounded memory), against
 GIMP's own equalize and gegl:stretch-contrast (which requests and caches
 the whole input as the module's operations do).
 
@@ -10,7 +10,7 @@ the whole input as the module's operations do).
 
 BUILD-IN-ROOT is a nested build of a GIMP 3 root (build/gimp3-env or
 build/gimp32-env: its gegl/gpu-histogram-gegl.so and plugin/gimp3's
-plug-in).  Each case is a gimp-console-3 session of its own
+plug-in).  Each case is a gimp-console-3 run of its own
 (scripts/gimp3-env.sh), the module in the user's GEGL folder, undo on (as
 a user has it): astronaut.png (RGB u8, or converted to u16) scaled to SIZE x
 SIZE, then the case's call.  Memory is the gimp process's, from
@@ -129,8 +129,8 @@ CASES = ["baseline", "gimp-equalize", "stretch", "filter-equalize", "procedure",
          "filter-equalize-u16", "procedure-u16"]
 
 
-def session(build, version, case, size):
-    """One gimp-console-3 session of one case: its report's fields, or
+def console_run(build, version, case, size):
+    """One gimp-console-3 run of one case: its report's fields, or
     None (printing why)."""
     with tempfile.TemporaryDirectory(dir="/tmp") as tmp:
         tmp = Path(tmp)
@@ -152,7 +152,7 @@ def session(build, version, case, size):
                            capture_output=True, env=env)
         report = tmp / "report"
         if not report.exists():
-            print(f"GIMP {version} {case}: the session stopped: {p.stderr[-2000:]}")
+            print(f"GIMP {version} {case}: gimp-console-3 stopped: {p.stderr[-2000:]}")
             return None
         return report.read_text().split()
 
@@ -179,7 +179,7 @@ def main():
         for case in cases:
             runs = []
             for _ in range(a.repeat):
-                got = session(build, version, case, a.size)
+                got = console_run(build, version, case, a.size)
                 if got is None:
                     return 1
                 runs.append(got)

@@ -1,6 +1,6 @@
 #!/usr/bin/python3
 # SPDX-License-Identifier: GPL-3.0-or-later
-"""Whole-call cost in GIMP (issue 14, target 1): the plug-in's calls against
+"""Whole-call cost in GIMP: the plug-in's calls against
 GIMP's own on 1x1, 1 MP and 25.6 MP RGB images, in gimp-console 2.10 and 3.
 
   histogram: one plug-in-gpu-histogram call against GIMP's five
@@ -13,13 +13,13 @@ GIMP's own on 1x1, 1 MP and 25.6 MP RGB images, in gimp-console 2.10 and 3.
 
 The plug-in's calls are timed twice: served by its resident process (the
 default: plugin/gimp*/resident.h) and, with GPU_HISTOGRAM_RESIDENT=0, each in a
-new process as without it.  Each session is a fresh gimp-console that makes the
+new process as without it.  Each run is a fresh gimp-console that makes the
 image (undo off, so repeated applies keep no copies), makes one call, then N
 more, and reads the clock (Script-Fu's gettimeofday) around them: a call's
 cost is the N calls' time / N, as a script waits for it; the first call is
-reported apart (the resident's starts GEGL and the engine, once per GIMP
-session).  Medians of --repeat sessions.  GIMP's cost on 1x1 counts as at
-least 5 ms (the issue's rule).
+reported apart (the resident's starts GEGL and the engine, once per run
+of GIMP).  Medians of --repeat runs.  GIMP's cost on 1x1 counts as at
+least 5 ms, so that no ratio is taken against a few milliseconds' noise.
 
 Returned (GIMP 2.10, with the histogram): what GIMP takes to return 1580
 doubles to Script-Fu (its own gimp-gradient-get-uniform-samples, 395 samples
@@ -51,7 +51,7 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT / "tests"))
-from plugin_gimp import GimpSession, Host  # noqa: E402
+from plugin_gimp import GimpConsole, Host  # noqa: E402
 
 SIZES = {"1x1": (1, 1), "1MP": (1000, 1000), "25.6MP": (6400, 4000)}
 OPS = ("histogram", "equalize", "binarize")
@@ -60,7 +60,7 @@ GIMP_FLOOR = 5e-3  # s: GIMP's cost on 1x1 counts as at least this
 
 
 def image(w, h, body):
-    # A gradient: every level present, made by GIMP itself inside the session.
+    # A gradient: every level present, made by GIMP itself inside the run.
     return (f"(let* ((img (car (gimp-image-new {w} {h} RGB)))"
             f" (drw (gh-new-layer img {w} {h} RGB-IMAGE \"l\")))"
             " (gimp-image-undo-disable img)"
@@ -141,7 +141,7 @@ def startup_wait(s, repeat):
 def measure(plugin, host, repeat, calls, ops, sizes, whos):
     rows = {}
     digits = 1 if calls >= 20 else 0  # tenths of a ms where many calls were timed
-    with GimpSession(plugin, host) as s:
+    with GimpConsole(plugin, host) as s:
         # Start-up only in a whole run (with the new process's calls).
         waits = startup_wait(s, repeat) if "process" in whos else None
         if waits:
@@ -211,8 +211,8 @@ def main():
         table[name], starts[name] = measure(plugin, Host(name), repeat, calls, ops,
                                                sizes, whos)
     ms = lambda x: f"{x * 1e3:.{1 if calls >= 20 else 0}f}"  # noqa: E731
-    print(f"\nms per call (the {calls} calls after the first, timed in the session), "
-          f"median of {repeat} sessions each; ratios against GIMP (>= 5 ms)")
+    print(f"\nms per call (the {calls} calls after the first, timed in the run), "
+          f"median of {repeat} runs each; ratios against GIMP (>= 5 ms)")
     print("| host | call | image | resident | new process | GIMP | resident / GIMP "
           "| new process / GIMP | resident's first call |")
     print("|---|---|---|---|---|---|---|---|---|")

@@ -2,9 +2,8 @@
 # SPDX-License-Identifier: GPL-3.0-or-later
 # host_bundle.sh CLI OUT.tar.xz — the CLI and ImageMagick's mogrify, built
 # on this Debian machine, packed with their libraries for the GPU host,
-# which has neither GEGL, babl and libjpeg nor ImageMagick
-# (../shared/reference/gpu-machine.md), so that bench/folder_photos.py can
-# time both there (issue 27, part 4). Every library `ldd` names goes in
+# which has neither GEGL, babl and libjpeg nor ImageMagick, so that
+# bench/folder_photos.py can time both there. Every library `ldd` names goes in
 # but glibc's and the C++ runtime's (the host's are newer); each program is
 # started by a wrapper that sets the library paths for itself only (the
 # host's python3 and OpenCV must keep their own). On the host:

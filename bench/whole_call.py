@@ -1,6 +1,6 @@
 #!/usr/bin/python3
 # SPDX-License-Identifier: GPL-3.0-or-later
-"""Whole-call cost of the CLI (issue 14, part a): process start to exit, per image
+"""Whole-call cost of the CLI: process start to exit, per image
 size, --backend cpu against --backend auto, and a batch of files in one process.
 
   whole_call.py PATH-TO-gpu-histogram-cli [--quick] [--dir DIR] [--batch N]
@@ -11,7 +11,7 @@ stops at 12 MP), random P6 files; runs alternate cpu and auto, medians of 7 runs
 is faster).  The batch: N files of 12 MP (default 100; --quick 10) given to ONE CLI
 process (its multi-file mode: one engine, as the plug-in's batch), 3 runs each way,
 with the CLI's --timings line (decode, count on each side, GPU ready, encode).
-The session: what the plug-in's resident process does in a GIMP session, one engine
+The resident's case: what the plug-in's resident process does while GIMP runs, one engine
 kept over calls of any size after large calls started the GPU; as the CLI's
 multi-file mode, large files (48 MP; --quick 12 MP) repeated until AUTO starts the
 GPU for them (twice the work the engine's rule asks for, gpu/engine/engine.c), then 1000
@@ -69,9 +69,9 @@ def compare(cli, files, runs):
     return {b: statistics.median(v) for b, v in got.items()}, got, last
 
 
-def session(cli, tmp, quick):
+def resident_case(cli, tmp, quick):
     """The resident's case: small calls on an engine whose GPU a large call started."""
-    big = os.path.join(tmp, "session-big.ppm")
+    big = os.path.join(tmp, "resident-big.ppm")
     w, h = (4000, 3000) if quick else (8000, 6000)
     write_p6(big, w, h, 7)
     # engine.c: a start when the CPU would take over START_SECONDS (0.35 s)
@@ -81,7 +81,7 @@ def session(cli, tmp, quick):
     rows = []
     for name, w, h, n in (("1 px", 1, 1, 1000), ("1 MP", 1000, 1000, 50),
                           ("12 MP", 4000, 3000, 5)):
-        small = os.path.join(tmp, f"session-{w}.ppm")
+        small = os.path.join(tmp, f"resident-{w}.ppm")
         write_p6(small, w, h, 3)
         med, _, last = compare(cli, bigs + [small] * n, 5)
         rows.append((name, n, {b: (med[b] - alone[b]) / n for b in med}, last["auto"][0]))
@@ -127,7 +127,7 @@ def main():
             files.append(os.path.join(tmp, f"b{k:03d}.ppm"))
             write_p6(files[-1], 4000, 3000, k)
         med, allruns, last = compare(cli, files, 3)
-        sessions = session(cli, tmp, quick)
+        resident = resident_case(cli, tmp, quick)
         print("\nCLI, process start to exit, median (ms); ratio auto / cpu")
         print("| image | cpu | auto | auto / cpu | auto counted by |")
         print("|---|---|---|---|---|")
@@ -137,11 +137,11 @@ def main():
         print(f"| {batch} x 12 MP, one process | {med['cpu'] * 1e3:.0f} | "
               f"{med['auto'] * 1e3:.0f} | {med['auto'] / med['cpu']:.2f} | "
               f"{', '.join(last['auto'][0])} |")
-        print("\nA session (one engine after large files started the GPU, as the resident): a small "
+        print("\nThe resident's case (one engine after large files started the GPU, as the resident): a small "
               "file's cost, ms")
         print("| image | files | cpu | auto | auto / cpu | auto counted by |")
         print("|---|---|---|---|---|---|")
-        for name, n, cost, names in sessions:
+        for name, n, cost, names in resident:
             print(f"| {name} | {n} | {cost['cpu'] * 1e3:.2f} | {cost['auto'] * 1e3:.2f} | "
                   f"{cost['auto'] / cost['cpu']:.2f} | {', '.join(names)} |")
         print(f"\nbatch runs: cpu {[round(t, 3) for t in allruns['cpu']]} s, "

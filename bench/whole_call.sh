@@ -1,6 +1,6 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-3.0-or-later
-# The whole-call benchmark on the lent GPU machine (issue 14): builds the CLI
+# The whole-call benchmark on the GPU machine: builds the CLI
 # in bench/device-run.sh's build folder and runs bench/whole_call.py on it
 # (about a minute after the build).  Output: the table and the batch's
 # --timings lines; also in $OUT/whole_call.log when OUT is set.

@@ -87,16 +87,16 @@ wrap (FILE *out, const char *text)
 
 /* The parameters' lines: the blurb, the range and each operation's
  * default, all the vocabulary's. */
-/* The names of `param`'s values `sep` apart, after `lead`; nothing for a
+/* The names of `param`'s values `sep` apart, after `prefix`; nothing for a
  * number. */
 static void
-print_values (gh_param param, FILE *out, const char *lead, const char *sep)
+print_values (gh_param param, FILE *out, const char *prefix, const char *sep)
 {
   int n;
   const gh_param_value *v = gh_param_values (param, &n);
 
   if (n)
-    fputs (lead, out);
+    fputs (prefix, out);
   for (int k = 0; k < n; k++)
     fprintf (out, "%s%s", k ? sep : "", v[k].nick);
 }

@@ -135,7 +135,7 @@ def main():
         t.run("clahe", ["--clahe-params", f"2,{number(tiles['max'] + 1, True)},8"], False,
               "tiles-x")
         t.run("clahe", ["--clahe-params", "2,8,0"], False, "tiles-y")
-        # The values' names (issue 26: "each-channel"), each the number of its
+        # The values' names ("each-channel"), each the number of its
         # place, for every operation that takes it; "channels", the first
         # name of each channel, stays accepted.
         t.report("mode's and channel's names", None

@@ -1,6 +1,6 @@
 # SPDX-License-Identifier: GPL-3.0-or-later
 # Python-Fu, run by tests/gegl_module.py after gegl_gimp_fu.py in the same
-# gimp-console-3 session (its load, pixels, pdb and GH_GEGL_REPORT): a live
+# gimp-console-3 run (its load, pixels, pdb and GH_GEGL_REPORT): a live
 # filter is live.  Appends "live <check> <0|1>" lines to the report:
 #   edited  a live threshold whose level is changed after it was appended
 #           merges as the procedure at the new level, not the old;

@@ -44,7 +44,7 @@ SKIP = 77
 HERE = Path(__file__).resolve().parent
 IMAGES = HERE.parent / "testimages"
 
-# What scripts and users rely on (issue 26): names, properties, defaults.
+# What scripts and users rely on: names, properties, defaults.
 EXPECTED = {
     "gpu-histogram:equalize": {"mode": "each-channel"},
     "gpu-histogram:clahe": {"clip-limit": "2.000000", "tiles-x": "8",

@@ -1,6 +1,6 @@
 #!/usr/bin/python3
 # SPDX-License-Identifier: GPL-3.0-or-later
-"""Parity of the operations beyond GIMP (issue 17) with OpenCV and scikit-image, through the CLI.
+"""Parity of the operations beyond GIMP with OpenCV and scikit-image, through the CLI.
 
 Usage: parity_beyond.py [--backend auto|cpu|cuda] PATH-TO-gpu-histogram-cli
 (a) --clahe equals cv2.createCLAHE(clip, (tx, ty)).apply pixel for pixel on the test photos

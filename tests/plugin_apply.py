@@ -11,7 +11,7 @@ Ends with "N passed, N failed"; exit 0 all passed, 1 a failure, 77 skipped.
 """
 import csv
 
-from plugin_gimp import ROOT, GimpSession, Snippets, Tally, parse_args, require_gimp, scm_str
+from plugin_gimp import ROOT, GimpConsole, Snippets, Tally, parse_args, require_gimp, scm_str
 
 IMAGES = ROOT / "testimages"
 FIX = ROOT / "tests" / "fixtures" / "gimp"
@@ -196,7 +196,7 @@ def main():
         last = {"plug-in-gpu-histogram-binarize": "(channel 1)\n(threshold 100)",
                 "plug-in-gpu-histogram-equalize": "(mode 1)",
                 "plug-in-gpu-histogram-export": f'(filename "{tmp_csv}")'}
-    with GimpSession(plugin, host, last_values=last) as s:
+    with GimpConsole(plugin, host, last_values=last) as s:
         tmp = s.tmp
         (tmp / "folder.csv").mkdir()
         # 2048x1024 RGB (6 MiB): the astronaut tiled, with noise so that no

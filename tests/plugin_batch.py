@@ -30,7 +30,7 @@ import zlib
 from pathlib import Path
 
 from plugin_apply import gimp_luminance_bins, png
-from plugin_gimp import ROOT, GimpSession, Tally, parse_args, require_gimp, scm_str
+from plugin_gimp import ROOT, GimpConsole, Tally, parse_args, require_gimp, scm_str
 
 HEADER = ["file", "channel", "count", "min", "max", "mean", "median", "std_dev", "otsu", "backend"]
 
@@ -115,7 +115,7 @@ def main():
     example = ROOT / "plugin" / "examples" / "batch-equalize.scm"
     if host.gimp3 and example.with_name("batch-equalize-3.scm").exists():
         example = example.with_name("batch-equalize-3.scm")
-    with GimpSession(plugin, host, scripts=[example]) as s:
+    with GimpConsole(plugin, host, scripts=[example]) as s:
         src = s.tmp / "in"
         src.mkdir()
         good = sorted((ROOT / "testimages").glob("*.png"))

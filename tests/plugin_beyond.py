@@ -1,6 +1,6 @@
 #!/usr/bin/python3
 # SPDX-License-Identifier: GPL-3.0-or-later
-"""CLAHE, histogram matching and multi-level Otsu (issue 17) through GIMP
+"""CLAHE, histogram matching and multi-level Otsu through GIMP
 (gimp-console, GIMP 2.10 or 3), checked against their references:
 
 - plug-in-gpu-histogram-clahe on 8-bit gray (sizes the grid does not divide,
@@ -38,7 +38,7 @@ import csv
 import shutil
 
 from plugin_apply import gimp_luminance, gimp_luminance_bins, png, srgb_to_linear
-from plugin_gimp import ROOT, GimpSession, Snippets, Tally, parse_args, require_gimp, scm_str
+from plugin_gimp import ROOT, GimpConsole, Snippets, Tally, parse_args, require_gimp, scm_str
 
 IMAGES = ROOT / "testimages"
 FIX = ROOT / "tests" / "fixtures" / "gimp"
@@ -215,7 +215,7 @@ def main():
     with tempfile.TemporaryDirectory() as d:
         script = Path(d) / "gh-beyond-calls.scm"
         script.write_text(calls)
-        with GimpSession(plugin, host, scripts=[script], last_values=last) as s:
+        with GimpConsole(plugin, host, scripts=[script], last_values=last) as s:
             run_checks(t, s, host, cv2, np, match_histograms, threshold_multiotsu)
     t.finish()
 

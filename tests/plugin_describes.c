@@ -1,5 +1,6 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
-/* plugin_describes.c — a call describes its drawable once (issue 25).
+/* plugin_describes.c — a call describes its drawable once (each
+ * description is a round trip to GIMP).
  *
  * The plug-in's core (plugin/core/) and the dialog flow (plugin/flow/) on
  * a host made of GEGL buffers in memory (fake_host.h) that counts, per

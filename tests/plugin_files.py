@@ -44,7 +44,7 @@ import time
 from itertools import groupby
 from pathlib import Path
 
-from plugin_gimp import GimpSession, Tally, parse_args, require_gimp, scm_str
+from plugin_gimp import GimpConsole, Tally, parse_args, require_gimp, scm_str
 from plugin_memory import wrap_plugin
 
 HEADER = ["file", "channel", "count", "min", "max", "mean", "median", "std_dev", "otsu", "backend"]
@@ -128,7 +128,7 @@ def main():
     t = Tally()
     root = os.geteuid() == 0
 
-    with GimpSession(plugin, host) as s:
+    with GimpConsole(plugin, host) as s:
         def batch(pattern, op, out, stats):
             return (f"(gh-batch RUN-NONINTERACTIVE {scm_str(pattern)} {op}"
                     f" {scm_str(out)} {scm_str(stats)})")
@@ -225,8 +225,8 @@ def main():
         # ---- a kill inside a row ----------------------------------------------
         # The table above and a limit 2000 bytes past its end, inside the
         # next file's rows (a plug-in limited from its first start: a
-        # session of its own).
-        with GimpSession(plugin, host) as k:
+        # gimp-console of its own).
+        with GimpConsole(plugin, host) as k:
             cut = k.tmp / "cut.csv"
             old = table.read_bytes()
             cut.write_bytes(old)

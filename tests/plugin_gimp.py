@@ -1,27 +1,27 @@
 # SPDX-License-Identifier: GPL-3.0-or-later
-"""Shared by the plugin_*.py tests: a private gimp-console session of either
-GIMP host with the built plug-in installed, Script-Fu helpers, and the
-pass/fail tally.
+"""Shared by the plugin_*.py tests: a private gimp-console of either GIMP
+host (its own profile, HOME and folders) with the built plug-in installed,
+Script-Fu functions for both hosts, and the pass/fail tally.
 
     host, plugin_exe = parse_args("plugin_stats.py")   # [--host gimp2|gimp3] PLUGIN
     require_gimp(host)        # gimp2: exits 77 (skipped) without gimp-console-2.10;
                               # gimp3: fails (exit 1) when GIMP 3 cannot be run
-    with GimpSession(plugin_exe, host) as s:
+    with GimpConsole(plugin_exe, host) as s:
         out = s.run({"tag": "(gh-say \"X\" 1)"})   # {tag: Chunk}
     out["tag"].messages   -> ["X|1"]      (gimp-message lines, "script-fu-Warning: " removed)
     out["tag"].ok         -> False when the command ended in an execution error
     out["tag"].text       -> everything GIMP printed for that command (errors included)
 
 The tests' Script-Fu is written once, for both hosts, in terms of the gh-*
-helpers below (GIMP 2.10 and GIMP 3 name, order and return their PDB
-arguments differently); only the helpers differ by host.  Both hosts run
+functions below (GIMP 2.10 and GIMP 3 name, order and return their PDB
+arguments differently); only those functions differ by host.  Both hosts run
 Script-Fu in its v2 dialect (every PDB call returns a list), which GIMP 3
 keeps by default in batch mode.
 
 Each command is one -b: an error ends only that command. GIMP prints one
 "batch command ..." line after each, which is how the output is split.
 GIMP 3 stops the whole batch at the first failing command ("Stopping at
-failing batch command [i]"): the session then goes on in a new gimp-console
+failing batch command [i]"): the run then goes on in a new gimp-console
 with the commands after it, so a command must not rely on images another
 command opened (none does: files carry results from one to the next).
 
@@ -45,7 +45,7 @@ ROOT = Path(__file__).resolve().parent.parent
 # Both hosts.  Loaded from the profile's scripts/ folder: definitions in one
 # -b do not reach the next, but scripts/ files are loaded before every batch
 # command.
-COMMON_HELPERS = r"""
+COMMON_SCRIPT_FU = r"""
 (define (gh-join xs)
   (cond ((null? xs) "")
         ((null? (cdr xs)) (car xs))
@@ -91,7 +91,7 @@ COMMON_HELPERS = r"""
     channels))
 """
 
-GIMP2_HELPERS = r"""
+GIMP2_SCRIPT_FU = r"""
 (define (gh-active img) (car (gimp-image-get-active-drawable img)))
 (define (gh-load file)
   (let ((img (car (gimp-file-load RUN-NONINTERACTIVE file file))))
@@ -133,7 +133,7 @@ GIMP2_HELPERS = r"""
                     acc)))))
 """
 
-GIMP3_HELPERS = r"""
+GIMP3_SCRIPT_FU = r"""
 (define (gh-active img) (vector-ref (car (gimp-image-get-selected-drawables img)) 0))
 (define (gh-load file)
   (let ((img (car (gimp-file-load RUN-NONINTERACTIVE file))))
@@ -217,7 +217,7 @@ class Host:
         self.label = ("GIMP 3.2" if self.v32 else "GIMP 3") if self.gimp3 else "GIMP 2.10"
         self.console = "gimp-console-3" if self.gimp3 else "gimp-console-2.10"
         self.profile_var = "GIMP3_DIRECTORY" if self.gimp3 else "GIMP2_DIRECTORY"
-        self.helpers = COMMON_HELPERS + (GIMP3_HELPERS if self.gimp3 else GIMP2_HELPERS)
+        self.script_fu = COMMON_SCRIPT_FU + (GIMP3_SCRIPT_FU if self.gimp3 else GIMP2_SCRIPT_FU)
         # The numbers each GIMP gave (tests/fixtures/capture_gimp.sh HOST).
         self.fixtures = ROOT / "tests" / "fixtures" / (
             ("gimp32" if self.v32 else "gimp3") if self.gimp3 else "gimp")
@@ -323,7 +323,11 @@ def require_gimp(host=None, modules=("cv2", "numpy")):
         sys.exit(77)
 
 
-class GimpSession:
+class GimpConsole:
+    """A private gimp-console: a fresh profile (the plug-in and the gh-*
+    Script-Fu installed), HOME and cache in a folder of its own, removed on
+    exit; run() starts gimp-console in it."""
+
     def __init__(self, plugin_exe, host=None, scripts=(), last_values=None):
         """host: a Host (GIMP 2.10 when None); scripts: extra Script-Fu files for
         the profile's scripts/ folder; last_values (GIMP 3): {procedure:
@@ -355,13 +359,13 @@ class GimpSession:
         plug_dir.mkdir(parents=True, exist_ok=True)
         shutil.copy2(self.plugin_exe, plug_dir / "gpu-histogram")
         (self.profile / "scripts").mkdir(exist_ok=True)
-        (self.profile / "scripts" / "gh-test-helpers.scm").write_text(self.host.helpers)
+        (self.profile / "scripts" / "gh-test-functions.scm").write_text(self.host.script_fu)
         for script in self.scripts:
             shutil.copy2(script, self.profile / "scripts" / script.name)
         self.tmp = self.dir / "files"
         self.tmp.mkdir()
         if self.last_values:
-            # "{tmp}" in a value: the session's folder for files.
+            # "{tmp}" in a value: this console's folder for files.
             settings = self.profile / "plug-in-settings"
             settings.mkdir(exist_ok=True)
             for proc, text in self.last_values.items():
@@ -384,8 +388,8 @@ class GimpSession:
         return self._split(log, 1)[0][0]
 
     def run(self, commands):
-        """Runs {tag: scheme} in one session (GIMP 3: one per failing command);
-        returns {tag: Chunk}."""
+        """Runs {tag: scheme} in one gimp-console run (GIMP 3: one more after
+        each failing command); returns {tag: Chunk}."""
         tags = list(commands)
         chunks = []
         while len(chunks) < len(tags):

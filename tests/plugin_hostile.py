@@ -33,7 +33,7 @@ import tempfile
 from pathlib import Path
 
 from plugin_beyond import GIMP2_CALLS, GIMP3_CALLS
-from plugin_gimp import ROOT, GimpSession, Tally, parse_args, require_gimp, scm_str
+from plugin_gimp import ROOT, GimpConsole, Tally, parse_args, require_gimp, scm_str
 from plugin_stats import RGB, check_stats
 
 RGBA = [0, 1, 2, 3, 4, 5]
@@ -58,7 +58,7 @@ def main():
     # plugin_beyond's calls of CLAHE, match and multi-level Otsu.
     calls = Path(tempfile.mkdtemp(prefix="gh-hostile-", dir="/tmp")) / "gh-beyond-calls.scm"
     calls.write_text(GIMP3_CALLS if host.gimp3 else GIMP2_CALLS)
-    with GimpSession(plugin, host, scripts=[calls]) as s:
+    with GimpConsole(plugin, host, scripts=[calls]) as s:
         tmp = s.tmp
         csvf = scm_str(tmp / "x.csv")
         # ---- arguments ---------------------------------------------------
@@ -175,7 +175,7 @@ def main():
         }
         text = {"text layer": drawables.pop("text layer")}
         out = s.run({tag: call for tag, (call, _) in drawables.items()})
-        # Text needs fonts, which the tests' GIMP 2.10 sessions skip (-f).
+        # Text needs fonts, which the tests' GIMP 2.10 runs skip (-f).
         argv = host.argv
         host.argv = lambda commands, *a: [x for x in argv(commands, *a) if x != "-f"]
         out.update(s.run({tag: call for tag, (call, _) in text.items()}))

@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
 # SPDX-License-Identifier: GPL-3.0-or-later
-"""The GIMP 3 procedures through the GEGL module (issue 26), in GIMP 3.
+"""The GIMP 3 procedures through the GEGL module, in GIMP 3.
 
     plugin_live.py PLUGIN MODULE
 
@@ -8,11 +8,11 @@ PLUGIN is the GIMP 3 plug-in, MODULE gpu-histogram-gegl.so of the same
 build.  With GH_GIMP3_ENV and GH_GIMP3 set (scripts/gimp3-env.sh) it runs
 inside that GIMP 3 root; GH_GIMP3_UNAVAILABLE: skipped (77), saying why.
 
-Two gimp-console-3 sessions run the same procedure calls
+Two gimp-console-3 runs make the same procedure calls
 (plugin_live_fu.py), one with the module in the user's GEGL folder, one
 without.  With the module: merged by default (no filter left on the
 layer), one filter made for equalize and CLAHE (the module's: the pixel
-path makes none), equal byte for byte to the session without it (today's
+path makes none), equal byte for byte to the run without it (today's
 pixel path); with live TRUE the layer's filter list holds the module's
 filter, its pixels unchanged until merged, then the same bytes; on
 16-bit, 8-bit linear and float layers too, in the layer's own format.  Without
@@ -96,7 +96,7 @@ SELECTION = ("coffee", "60,40,201,151,12")
 SUCCESS = "3"  # Gimp.PDBStatusType.SUCCESS
 
 
-def session(plugin, module, profile, tmp, name):
+def console_run(plugin, module, profile, tmp, name):
     out = tmp / name
     out.mkdir()
     data = tmp / (name + "-data")
@@ -140,8 +140,8 @@ def linear_to_srgb(v):
 
 def selection_checks(with_out, without_out):
     """The module's filter under SELECTION's feathered ellipse, live and
-    merged at once (the module's session), against the procedure on a
-    copy cropped to the selection's bounds (the pixel path's session):
+    merged at once (the module's run), against the procedure on a
+    copy cropped to the selection's bounds (the pixel path's run):
     GIMP gives the module the bounds' pixels, each counted fully, and
     blends the result into the layer by the selection's value in linear
     light (Replace).  (what, ok) pairs."""
@@ -207,10 +207,10 @@ def main():
     fails = []
     with tempfile.TemporaryDirectory() as tmp:
         tmp = Path(tmp)
-        with_out, with_rows = session(plugin, module, profile, tmp, "module")
-        without_out, without_rows = session(plugin, None, profile, tmp, "pixels")
+        with_out, with_rows = console_run(plugin, module, profile, tmp, "module")
+        without_out, without_rows = console_run(plugin, None, profile, tmp, "pixels")
         if len(with_rows) != len(CASES) or len(without_rows) != len(CASES):
-            fails.append("a session stopped early")
+            fails.append("a gimp-console-3 run stopped early")
         for n, (png, proc, args, serves, *mode) in enumerate(CASES):
             if n >= min(len(with_rows), len(without_rows)):
                 break

@@ -15,7 +15,7 @@ process for GIMP) after starting a watcher that reads the process's VmHWM,
 the kernel's high-water mark of its resident set, every 5 ms until it is
 gone (so only growth in its last 5 ms could be missed).  Scripts' calls
 are served by the resident process (plugin/gimp2/resident.h), which GIMP
-starts with each session and kills when it quits: a session's peak is
+starts with each gimp-console and kills when it quits: a run's peak is
 that of every plug-in process it ran.  GIMP runs as a new user's would
 (no BABL_LUT set).
 
@@ -24,7 +24,7 @@ Ends with "N passed, N failed"; exit 0 all passed, 1 a failure, 77 skipped.
 """
 import time
 
-from plugin_gimp import GimpSession, Tally, parse_args, require_gimp
+from plugin_gimp import GimpConsole, Tally, parse_args, require_gimp
 
 MARGIN_KB = 128 * 1024
 KEEP_KB = 128 * 1024  # KEEP_BYTES, plugin/core/region.c
@@ -70,16 +70,16 @@ os.execv(real, sys.argv)
 '''
 
 
-def wrap_plugin(session, fsize=None):
-    """Puts a wrapper in the plug-in's place in `session`'s profile (before
+def wrap_plugin(console, fsize=None):
+    """Puts a wrapper in the plug-in's place in `console`'s profile (before
     GIMP first queries it); returns the log it appends a line to for each
     plug-in process once it is gone: 'PEAK-KiB ARGUMENTS' ('-run' among the
     arguments of a process that ran calls).  fsize: a file size limit
     (bytes) for the plug-in: a write beyond it is cut short and the plug-in
     killed (SIGXFSZ) in the middle of that write."""
-    plug = session.profile / "plug-ins" / "gpu-histogram" / "gpu-histogram"
-    real = session.dir / "gpu-histogram-real"
-    log = session.dir / "plugin-processes.log"
+    plug = console.profile / "plug-ins" / "gpu-histogram" / "gpu-histogram"
+    real = console.dir / "gpu-histogram-real"
+    log = console.dir / "plugin-processes.log"
     plug.rename(real)
     plug.write_text(WRAPPER.format(real=str(real), log=str(log), fsize=fsize))
     plug.chmod(0o755)
@@ -106,7 +106,7 @@ def main():
     host, plugin = parse_args("plugin_memory.py")
     require_gimp(host, modules=())  # skipped only without GIMP
     t = Tally()
-    with GimpSession(plugin, host) as s:
+    with GimpConsole(plugin, host) as s:
         s.env.pop("BABL_LUT", None)  # as a new user runs GIMP
         log = wrap_plugin(s)
         peak = {}

@@ -1,8 +1,8 @@
 #!/usr/bin/python3
 # SPDX-License-Identifier: GPL-3.0-or-later
 """The plug-in on every precision GIMP offers besides 8-bit perceptual
-(plugin_stats.py and plugin_apply.py cover that one), in one gimp-console
-session (GIMP 2.10 or 3; GIMP 3 calls GAMMA precisions NON-LINEAR):
+(plugin_stats.py and plugin_apply.py cover that one), in one private
+gimp-console (GIMP 2.10 or 3; GIMP 3 calls GAMMA precisions NON-LINEAR):
 
 - statistics (count, mean, median, std-dev per channel) equal to
   gimp-drawable-histogram's on an RGB, an RGBA and a gray photo, and under a
@@ -34,7 +34,7 @@ Ends with "N passed, N failed"; exit 0 all passed, 1 a failure, 77 skipped.
 """
 import sys
 
-from plugin_gimp import ROOT, GimpSession, Tally, parse_args, require_gimp, scm_str
+from plugin_gimp import ROOT, GimpConsole, Tally, parse_args, require_gimp, scm_str
 from plugin_stats import RGB, GRAY, check_export, check_stats, close
 
 IMAGES = ROOT / "testimages"
@@ -171,7 +171,7 @@ def main():
     import cv2
     import numpy as np
     t = Tally()
-    with GimpSession(plugin, host) as s:
+    with GimpConsole(plugin, host) as s:
         tmp = s.tmp
         ramp = write_ramps(tmp)
         out = s.run(commands(tmp, host))

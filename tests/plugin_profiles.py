@@ -1,6 +1,6 @@
 #!/usr/bin/python3
 # SPDX-License-Identifier: GPL-3.0-or-later
-"""Images with a colour profile (issue 24) in gimp-console (GIMP 3, or GIMP 2.10 where
+"""Images with a colour profile in gimp-console (GIMP 3, or GIMP 2.10 where
 it applies): the plug-in works on the drawable's own stored values, in its own colour
 space, as GIMP's own histogram does.  The images are tests/fixtures/profiled/ (PNG,
 JPEG and TIFF with embedded ICC profiles: Adobe RGB, Display P3, ProPhoto, a gray
@@ -42,7 +42,7 @@ from pathlib import Path
 
 from plugin_apply import gimp_luminance, gimp_luminance_bins
 from plugin_beyond import GIMP2_CALLS, GIMP3_CALLS, clahe, match_levels, posterized
-from plugin_gimp import ROOT, GimpSession, Snippets, Tally, parse_args, require_gimp, scm_str
+from plugin_gimp import ROOT, GimpConsole, Snippets, Tally, parse_args, require_gimp, scm_str
 from plugin_stats import check_stats
 
 PROFILED = ROOT / "tests" / "fixtures" / "profiled"
@@ -69,7 +69,7 @@ LUMINANCE = ("adobe.png", "gama_chrm.png", "p3_alpha.png", "prophoto16.png")
 # GIMP 3 above 8 bits in another space than sRGB: babl picks its conversion to
 # "Y float" among paths by timing them, per process, and GIMP's own
 # gimp-drawable-histogram of prophoto16.tif's luminance under the ellipse was std-dev
-# 36.88601485 in one session and 36.88597646 in the next (3.0.4: one pixel one bin
+# 36.88601485 in one run and 36.88597646 in the next (3.0.4: one pixel one bin
 # apart); the plug-in, another process, gives one or the other.  So those luminances
 # are compared within 1e-5, and a count of pixels on a side of a 1024-bin threshold
 # within 2.
@@ -224,7 +224,7 @@ def main():
         script = Path(d) / "gh-profile-calls.scm"
         script.write_text((GIMP3_CALLS if host.gimp3 else GIMP2_CALLS) + COMMON_CALLS
                           + PROFILE_CALLS[host.name])
-        with GimpSession(plugin, host, scripts=[script]) as s:
+        with GimpConsole(plugin, host, scripts=[script]) as s:
             run_checks(t, s, host, cv2, np, threshold_multiotsu)
     t.finish()
 

@@ -1,12 +1,12 @@
 #!/usr/bin/python3
 # SPDX-License-Identifier: GPL-3.0-or-later
 """The resident process (plugin/gimp*/resident.h) in gimp-console (GIMP 2.10 or
-3): scripts' RUN-NONINTERACTIVE calls are served by one process per GIMP
-session, other run modes pass on to the plug-in in a new process, results are
+3): scripts' RUN-NONINTERACTIVE calls are served by one process for as
+long as GIMP runs, other run modes pass on to the plug-in in a new process, results are
 the same as without the resident, the procedures look the same to scripts, and
 when the resident dies the plug-in answers again.
 
-The same session (one profile, the same input files) runs the same commands
+The same gimp-console (one profile, the same input files) runs the same commands
 twice: with GPU_HISTOGRAM_RESIDENT=trace (the resident says on stderr which
 calls it served or passed on) and with GPU_HISTOGRAM_RESIDENT=0 (every call a
 new process, as without the resident).
@@ -21,7 +21,7 @@ import signal
 import subprocess
 
 from plugin_apply import png
-from plugin_gimp import ROOT, Chunk, GimpSession, Tally, parse_args, require_gimp, scm_str
+from plugin_gimp import ROOT, Chunk, GimpConsole, Tally, parse_args, require_gimp, scm_str
 
 TRACE = re.compile(r"gpu-histogram resident (\d+): (\S+) (served|passed on \((.*)\))")
 # The procedures, as the core names them.
@@ -96,7 +96,7 @@ def run_and_kill(s, first, busy, after):
             killed = pid
             os.kill(killed, signal.SIGKILL)
     p.wait(timeout=400)
-    chunks, _ = GimpSession._split("".join(lines), 3)
+    chunks, _ = GimpConsole._split("".join(lines), 3)
     return chunks, killed
 
 
@@ -105,7 +105,7 @@ def main():
     require_gimp(host)
     import numpy as np
     t = Tally()
-    with GimpSession(plugin, host) as s:
+    with GimpConsole(plugin, host) as s:
         (s.tmp / "in").mkdir()
         for f in ("camera.png", "coffee.png"):
             shutil.copy(ROOT / "testimages" / f, s.tmp / "in" / f)
@@ -130,7 +130,7 @@ def main():
                           "plug-in-gpu-histogram", "plug-in-gpu-histogram-binarize",
                           "plug-in-gpu-histogram", "plug-in-gpu-histogram-export",
                           "plug-in-gpu-histogram-batch"], served)
-        t.check("one resident process for the whole session",
+        t.check("one resident process for the whole run",
                 len({x[0] for x in served}) == 1, served)
         rep = traces(on["repeat"].text)
         t.check("RUN-WITH-LAST-VALS passed on to the plug-in",

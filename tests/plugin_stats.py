@@ -1,7 +1,7 @@
 #!/usr/bin/python3
 # SPDX-License-Identifier: GPL-3.0-or-later
 """The plug-in's statistics against its GIMP's own gimp-drawable-histogram, in
-one gimp-console session (GIMP 2.10 or 3): every test image, selections (rectangle, feathered
+one private gimp-console (GIMP 2.10 or 3): every test image, selections (rectangle, feathered
 ellipse), a layer with offsets, an indexed image, 1x1 and 3000x1 layers, a
 selection that misses the layer; and the CSV export.  (Other precisions:
 plugin_precision.py.)
@@ -15,7 +15,7 @@ import os
 import sys
 from pathlib import Path
 
-from plugin_gimp import ROOT, GimpSession, Tally, parse_args, require_gimp, scm_str
+from plugin_gimp import ROOT, GimpConsole, Tally, parse_args, require_gimp, scm_str
 
 CHANNELS = ["value", "red", "green", "blue", "alpha", "luminance"]
 # PNG colour type (IHDR byte 25) -> the channels GIMP's PDB accepts
@@ -144,7 +144,7 @@ def main():
     host, plugin, cli = parse_args("plugin_stats.py", extra=("cli",))
     require_gimp(host)
     t = Tally()
-    with GimpSession(plugin, host) as s:
+    with GimpConsole(plugin, host) as s:
         todo = cases(s.tmp)
         out = s.run({tag: scheme for tag, (scheme, _) in todo.items()})
         backends = set()

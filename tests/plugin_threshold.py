@@ -26,7 +26,7 @@ gimp-console of either GIMP, on every input that decides it:
   light, its threshold the stored samples).  Their pixel path is still
   checked against the engine, the luminance edge colours included.
 
-The commands run in three sessions: GPU_HISTOGRAM_BINARIZE=gimp (test-only: a
+The commands run in three gimp-console runs: GPU_HISTOGRAM_BINARIZE=gimp (test-only: a
 binarize GIMP's threshold would not do fails, so what passes was delegated),
 =pixels (the plug-in moves the pixels itself, as before) and, for the selection
 and precision cases, unset (what users get).  The delegated results must equal
@@ -34,8 +34,8 @@ the pixel path's byte for byte, and the engine's gh_op_binarize as
 gpu-histogram-cli computes it on the same pixels (with the threshold Otsu
 chose); the cases kept on the pixel path must be refused under =gimp.
 One allowance: GIMP's blend of a partly selected pixel is not always the same
-from one session to the next (1 level at a handful of pixels, under load: seen
-in GIMP 3 between two sessions that both delegate, and in GIMP 2.10 in one run
+from one run to the next (1 level at a handful of pixels, under load: seen
+in GIMP 3 between two runs that both delegate, and in GIMP 2.10 in one run
 of several), so there the soft-selection cases allow 1 level at 1 in 1000 of
 those samples.  Everything else is exact.
 
@@ -46,7 +46,7 @@ import subprocess
 import tempfile
 from pathlib import Path
 
-from plugin_gimp import GimpSession, Tally, parse_args, require_gimp, scm_str
+from plugin_gimp import GimpConsole, Tally, parse_args, require_gimp, scm_str
 
 CHANNELS = {"value": 0, "red": 1, "green": 2, "blue": 3, "alpha": 4, "luminance": 5}
 WEIGHTS = (0.22248840, 0.71690369, 0.06060791)
@@ -139,7 +139,7 @@ def make_inputs(tmp):
 
     # A soft selection with every level (its alpha): unselected at the left,
     # fully selected at the right, every level between.  (GIMP's own
-    # feathering is not the same from one GIMP 3 session to the next.)
+    # feathering is not the same from one GIMP 3 run to the next.)
     yy, xx = np.mgrid[0:384, 0:512]
     sel = np.where(xx < 128, 0, np.where(xx >= 384, 255, (xx * 7 + yy * 13) % 256))
     save("soft-mask.png", np.dstack([np.zeros((384, 512), np.uint8), sel.astype(np.uint8)]))
@@ -218,7 +218,7 @@ PROFILED = {"profile value": 0, "profile luminance": 5}
 
 
 def commands(host, files, tmp, light=False):
-    """light: the soft and precision cases only (the session without the
+    """light: the soft and precision cases only (the run without the
     variable: it takes the same decisions)."""
     cmds = {}
     for tag, name, channel, t, sel in cases():
@@ -265,7 +265,7 @@ def commands(host, files, tmp, light=False):
     return cmds
 
 
-ROWS_HELPER = r"""
+ROWS_SCRIPT = r"""
 ;; Row t of the drawable binarized at threshold t, a one-row selection each.
 (define (gh-rows img drw ch width)
   (gimp-context-set-feather FALSE)
@@ -313,7 +313,7 @@ def result(tmp, tag, chunk):
 
 def same(t, what, got, want, partly=None):
     """got, want: (image, thresholds).  partly: where the selection is partial,
-    where GIMP's blend is not always the same from one session to the next
+    where GIMP's blend is not always the same from one run to the next
     (the module's docstring): there, up to 1 level apart at 1 in 1000
     samples at most."""
     import numpy as np
@@ -351,11 +351,11 @@ def main():
     with tempfile.TemporaryDirectory(prefix="gh-threshold-", dir="/tmp") as d:
         inputs = Path(d)
         files = make_inputs(inputs)
-        helper = inputs / "gh-rows.scm"
-        helper.write_text(ROWS_HELPER)
+        rows_script = inputs / "gh-rows.scm"
+        rows_script.write_text(ROWS_SCRIPT)
         results = {}
         for mode in ("gimp", "pixels", None):
-            with GimpSession(plugin, host, scripts=[helper]) as s:
+            with GimpConsole(plugin, host, scripts=[rows_script]) as s:
                 if mode:
                     s.env["GPU_HISTOGRAM_BINARIZE"] = mode
                 out = s.run(commands(host, files, s.tmp, light=mode is None))

@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 # SPDX-License-Identifier: GPL-3.0-or-later
 """GIMP 3's own Undo and Redo on the procedures through the GEGL module
-(issue 26: "undo restores"), in GIMP 3 with its GUI on a private X server.
+(an Undo restores the layer), in GIMP 3 with its GUI on a private X server.
 
     plugin_undo.py PLUGIN MODULE
 
@@ -43,7 +43,7 @@ IMAGE = HERE.parent / "testimages" / "coffee.png"
 # included; GIMP 3.2 took minutes to make one on a loaded machine
 # (gegl_module.py).
 LIMIT = 420
-# What this test started, each in a session of its own: killed whatever
+# What this test started, each in a process group of its own: killed whatever
 # happens (stop, or the last-resort alarm in main).
 STARTED = []
 
@@ -86,7 +86,7 @@ def x_server():
 
 
 def stop(process):
-    """Ends a process and everything it started (its own session)."""
+    """Ends a process and everything it started (its own process group)."""
     try:
         os.killpg(process.pid, signal.SIGKILL)
     except ProcessLookupError:
@@ -236,7 +236,7 @@ def main():
                 lines, why, log = run_gimp(plugin, module, Path(tmp), profile)
             except RuntimeError as e:  # no X server
                 lines, why, log = [], str(e), ""
-    print(f"GIMP's session: {time.monotonic() - start:.1f} s")
+    print(f"GIMP's run: {time.monotonic() - start:.1f} s")
     fails = []
     for line in lines:
         if line == "done":

@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
-/* test_beyond.c — the operations beyond GIMP (issue 17) against plain
+/* test_beyond.c — the operations beyond GIMP against plain
  * references written here from their sources' descriptions:
  *
  *   clahe:      8-bit CLAHE streamed in shuffled strips and applied in

@@ -776,11 +776,11 @@ finish_exact (gh_engine *e, const test_picture *p, const char *what)
   gh_histogram_clear (&want);
 }
 
-/* AUTO on a real GPU (issue 14): create does not wait for the context; a
- * piece fed at once is counted by the CPU and the GPU takes the rest once
- * it is ready, exactly, named for both; then a GPU that fails mid-image
- * under AUTO is news (gh_engine_gpu_failed, issue 13) and the name says
- * why. */
+/* AUTO on a real GPU (a call never waits for the GPU's start): create
+ * does not wait for the context; a piece fed at once is counted by the CPU
+ * and the GPU takes the rest once it is ready, exactly, named for both;
+ * then a GPU that fails mid-image under AUTO is news
+ * (gh_engine_gpu_failed) and the name says why. */
 static void
 check_auto (void)
 {

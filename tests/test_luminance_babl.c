@@ -12,7 +12,7 @@
  * off) and the other on all but 4 colours in babl 0.1.114 (GIMP 3.0.4)
  * and 20 in 0.1.128 (GIMP 3.2.6), the bounds held here.  GIMP's own
  * histogram takes whichever path its babl chose, so those colours' bins
- * differ between GIMP sessions too.
+ * differ between runs of GIMP too.
  * It also reports how many colours babl's direct "R'G'B' u8" -> "Y float"
  * fish bins differently (not GIMP's path; reported only), and, for float
  * input, how many of a dense sample of R'G'B' floats bin differently among

@@ -56,7 +56,7 @@ check_ranges (void)
         CHECK (gh_param_check ((gh_param) p, s->min + 0.5, &err) != GH_OK,
                "%s whole", s->name);
     }
-  /* The drift issue 25 names: one range for every host. */
+  /* No drift between the hosts: one range for every host. */
   CHECK (gh_param_get (GH_PARAM_CLIP_LIMIT)->max == 256
            && gh_param_get (GH_PARAM_CLASSES)->min == 3
            && gh_param_get (GH_PARAM_CLASSES)->max
@@ -68,7 +68,7 @@ check_ranges (void)
            && v == GH_CHANNEL_LUMINANCE, "parse channel name");
   CHECK (gh_param_parse (GH_PARAM_MODE, "luminance", &v, &err) == GH_OK
            && v == GH_EQUALIZE_LUMINANCE, "parse mode name");
-  /* One table of the values' names (issue 26: "each-channel"), which the
+  /* One table of the values' names ("each-channel"), which the
    * engine's channel names and the GEGL enums read; "channels" stays an
    * alias. */
   {

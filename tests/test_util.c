@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
-/* test_util.c — shared test helpers (test_util.h). */
+/* test_util.c — functions the tests share (test_util.h). */
 #include "test_util.h"
 
 #include "reference.h"

@@ -44,7 +44,7 @@ Every wait is bounded: a window that does not come ends the test there, with
 a screenshot of the whole screen (SCREENSHOT-failure.png), the visible
 windows' names and GIMP's last lines, GIMP and its plug-ins killed; the
 test ends within 560 s (meson's limit: 600).  Each run has a fresh X server
-(xvfb-run -a), a fresh GIMP profile and a fresh HOME (GimpSession).
+(xvfb-run -a), a fresh GIMP profile and a fresh HOME (GimpConsole).
 
 Usage: ui_gimp_dialog.py [--host gimp2|gimp3] PATH-TO-gpu-histogram [SCREENSHOT.png]
 GIMP 2.10 is gimp-2.10 on the PATH.  GIMP 3 runs natively (gimp-3 on the
@@ -64,7 +64,7 @@ import time
 from pathlib import Path
 
 from plugin_beyond import clahe, match_levels, posterized
-from plugin_gimp import ROOT, GimpSession, Tally, parse_args, require_gimp, scm_str
+from plugin_gimp import ROOT, GimpConsole, Tally, parse_args, require_gimp, scm_str
 
 TITLE = "Histogram (GPU)"
 CHOOSER = "Export Histogram as CSV"
@@ -231,7 +231,7 @@ class Gimp2Gui:
             skip("gimp-2.10 not found")
         require_gimp(self.host, ("cv2", "numpy", "skimage"))
 
-    def prepare(self, session, env):
+    def prepare(self, console, env):
         pass
 
     def argv(self, batch):
@@ -277,9 +277,9 @@ class Gimp3Gui(Gimp2Gui):
                 ROOT / "scripts" / "gimp3-env.sh")
         require_gimp(self.host, ("cv2", "numpy", "skimage"))
 
-    def prepare(self, session, env):
+    def prepare(self, console, env):
         # The first start's welcome dialog would take the focus.
-        with open(session.profile / "gimprc", "a") as rc:
+        with open(console.profile / "gimprc", "a") as rc:
             rc.write("(show-welcome-dialog no)\n")
         env["NO_AT_BRIDGE"] = "1"
         # Xvfb's authority file (under /tmp) the GIMP 3 root sees too.
@@ -287,8 +287,8 @@ class Gimp3Gui(Gimp2Gui):
             env["XAUTHORITY"] = os.environ["XAUTHORITY"]
 
     def argv(self, batch):
-        """GIMP 3 with its GUI running `batch`, then quitting; in a D-Bus
-        session of its own (gimp3.md section 8)."""
+        """GIMP 3 with its GUI running `batch`, then quitting; with a D-Bus
+        of its own (dbus-run-session; gimp3.md section 8)."""
         args = ["dbus-run-session", "--", "gimp-3", "-n", "-s", "-d", "-f",
                 "--batch-interpreter=plug-in-script-fu-eval", "-b", batch,
                 "-b", "(gimp-quit 1)"]
@@ -373,7 +373,7 @@ def main():
     # meson kills the test at 600 s: the dialogs get until 480 s after the
     # start, GIMP's end what is left before 560 s, so the test always reports.
     start = time.time()
-    with GimpSession(plugin, host) as s:
+    with GimpConsole(plugin, host) as s:
         env = dict(s.env, DISPLAY=os.environ["DISPLAY"])
         gui.prepare(s, env)
         f = {name: s.tmp / name for name in FILES + gui.files}
@@ -401,7 +401,7 @@ def main():
 
 def stop(gimp):
     """Ends GIMP and everything it started (its plug-ins, D-Bus), inside the
-    GIMP 3 root too: they share its session."""
+    GIMP 3 root too: they share its process group."""
     try:
         os.killpg(gimp.pid, signal.SIGKILL)
     except ProcessLookupError:

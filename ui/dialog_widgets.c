@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
 /* dialog_widgets.c — the histogram dialog put together from its parts,
  * the same source compiled against GTK 2 and GTK 3 (dialog_widgets.h):
- * the layout, the refresh from the state, the preview, and the helpers
+ * the layout, the refresh from the state, the preview, and the functions
  * the parts share. */
 #include "dialog_widgets.h"
 

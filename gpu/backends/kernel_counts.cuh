@@ -87,7 +87,7 @@
  * cap): two lanes a copy, where the 4 copies that fit beside the usual
  * counts and sums left 8 lanes a copy meeting in banks (16.4 shared-memory
  * wavefronts per 32 pixels against 9.8, 0.57 of the read ceiling;
- * BENCHMARKS.md, issue 27).  Its 16 KB come from the odd table (16-bit
+ * BENCHMARKS.md, 2026-11-27).  Its 16 KB come from the odd table (16-bit
  * counts, gh_odd_halves) and the partial sums (1 copy). */
 #define GH_CT_TIGHT_SLOTS 16
 
@@ -111,7 +111,7 @@ gh_odd_copies ()
  * whose pixels differ a little rarely meet at one word.  (32-bit counts in
  * 8 copies, four lanes a copy, the same memory, ran as fast on scattered
  * colours and up to 0.05 of the read ceiling faster on flat ones, but
- * have not been through compute-sanitizer: BENCHMARKS.md, session 34.) */
+ * have not been through compute-sanitizer: BENCHMARKS.md, 2026-11-27.) */
 template <bool LIN, int LSLOTS>
 __host__ __device__ constexpr bool
 gh_odd_halves ()

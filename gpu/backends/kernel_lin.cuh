@@ -6,7 +6,7 @@
  * The float path costs three table lookups, five float operations and
  * two conversions through double a pixel; its lookups at scattered levels
  * meet in banks.  That held the kernels at 0.58-0.72 of the read ceiling
- * where GIMP 2.10's luminance ran at 0.88 (BENCHMARKS.md, issue 27).
+ * where GIMP 2.10's luminance ran at 0.88 (BENCHMARKS.md, 2026-11-26).
  * Here a pixel costs three conflict-free lookups and two multiply-adds:
  *
  *   T[v] = rn (rn (L[v] * WG) * 255 * 2^24) + OFFSET   (L: srgb_table.h)

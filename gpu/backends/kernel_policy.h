@@ -71,7 +71,7 @@ struct gh_variant_policy
    * before shared-atomic/32, whole images having run it at 0.83-0.87 of
    * the read ceiling and shared-atomic/32 at 0.76-0.81 (it adds alpha a
    * pixel too, one more shared-memory add beside the table's three
-   * lookups) where the probe had them level (BENCHMARKS.md, issue 27). */
+   * lookups) where the probe had them level (BENCHMARKS.md, 2026-11-26). */
   int tie, tie_linear;
   /* Rank among the variants offered untimed after the family's timed
    * ones, by their usual speed (lower first). */

@@ -42,7 +42,7 @@
 #define GH_HAVE_CUDA 0
 #endif
 
-/* Measured on the GPU machine (issue 14, BENCHMARKS.md): a CUDA context
+/* Measured on the GPU machine (BENCHMARKS.md, 2026-11-23): a CUDA context
  * takes about 0.35 s to start in a fresh process; one host thread counts
  * about 150 M RGBA pixels/s of GIMP's six channels. */
 #define START_SECONDS 0.35

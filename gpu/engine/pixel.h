@@ -19,7 +19,7 @@
  * (about 80 instructions, taken by 2848 of the 2^24 colours) inlined at
  * each of the 16 pixels a kernel bins a step was half of the GIMP
  * kernels' code and cost the counts kernel 0.04-0.07 of the read
- * ceiling on soft-edged layers (BENCHMARKS.md, issue 13). */
+ * ceiling on soft-edged layers (BENCHMARKS.md, 2026-11-23). */
 #define GH_HOSTDEV_RARE inline __host__ __device__ __noinline__
 #else
 #define GH_HOSTDEV static inline

@@ -60,8 +60,8 @@ gh_pixel_level_with (gh_layout layout, const uint8_t *p, gh_channel channel,
 /* The rows of a strip through byte tables, written once and specialised
  * for each layout through the constant bpp and colours: a sample is one
  * load from its table and one store, where a loop over a run-time layout
- * with the clamp inside took about twice as long (BENCHMARKS.md, session
- * 35). */
+ * with the clamp inside took about twice as long (BENCHMARKS.md,
+ * 2026-11-27). */
 static inline __attribute__ ((always_inline)) void
 apply_rows (uint8_t *pixels, size_t width, size_t height, size_t stride,
             const int bpp, const int colours, const uint8_t (*t)[256])

@@ -55,7 +55,7 @@ struct gh_clahe {
 /* Under AUTO the GPU counts and maps CLAHE only for an engine of fewer CPU
  * threads than this: on the H100 host, 12 MP with 8 x 8 tiles took the GPU
  * 6-8 ms gray and 18-21 ms RGB, the CPU 24 and 73 ms on one thread, 4.0
- * and 10.4 ms on 16 (BENCHMARKS.md, 2026-11-26, issue 27 part 1): the CPU
+ * and 10.4 ms on 16 (BENCHMARKS.md, 2026-11-26): the CPU
  * is as fast from about 4 threads on. */
 #define GH_CLAHE_GPU_THREADS 4
 
@@ -63,7 +63,7 @@ struct gh_clahe {
  * this many pixels, whatever the threads: on the H100 host, 16 threads,
  * the GPU's whole call took 0.17 / 0.25 ms at 500 x 500 gray / RGB against
  * the CPU's 0.39 / 0.97, and 0.98 / 1.87 ms at 12 MP against 2.6 / 8.1
- * (BENCHMARKS.md, session 31); below it a GPU's fixed costs (a dozen CUDA
+ * (BENCHMARKS.md, 2026-11-26); below it a GPU's fixed costs (a dozen CUDA
  * calls, two streams' events) are not measured to pay. */
 #define GH_CLAHE_IMAGE_GPU_PIXELS 250000
 

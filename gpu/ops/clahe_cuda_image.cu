@@ -38,14 +38,14 @@
  * the image.  An image is cut into BANDS bands where that keeps them
  * within BAND_MIN..BAND_MAX: on the H100 host, 12 MP gray in 3 bands took
  * 1.0-1.3 ms, in 6 1.25-1.3 and in 12 1.95-2.1 (each band costs the
- * threads' wake-ups and a dozen CUDA calls; BENCHMARKS.md, session 31). */
+ * threads' wake-ups and a dozen CUDA calls; BENCHMARKS.md, 2026-11-26). */
 #define BUFS 4
 #define BANDS 3
 #define BAND_MIN ((size_t) 1 << 20)
 #define BAND_MAX ((size_t) 8 << 20)
 /* Page-locked, the bands need no buffers: 3 let the copies in and out
  * overlap (H200 host, 12 MP RGB 1.41 ms in 3 bands, 1.58 in one: one count,
- * mapping and interpolation launch; BENCHMARKS.md, session 32). */
+ * mapping and interpolation launch; BENCHMARKS.md, 2026-11-26). */
 #define DIRECT_BANDS 3
 
 /* A whole image's buffers, kept by the engine between calls. */

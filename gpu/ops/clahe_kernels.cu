@@ -457,7 +457,7 @@ map_kernel (gh_clahe_geom g, uint8_t *pixels, size_t pitch, int x0, int y0,
  * (MAP_ROWS, or 16 where the tables would pass 48 KB): the threads of an
  * item walk down the block's rows MAP_THREADS / items apart, so each
  * computes its word's column weights once for all of them.  On the H100
- * (BENCHMARKS.md, session 33) 32 rows were the best of 16, 32 and 64 for
+ * (BENCHMARKS.md, 2026-11-27) 32 rows were the best of 16, 32 and 64 for
  * gray, 64 for RGB: a 12 MP gray band has too few words for 64. */
 #define MAP_THREADS 256
 #define MAP_ROWS(bpp) ((bpp) >= 3 ? 64 : 32)

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
 /* beyond.h — what GIMP has no tool for: CLAHE, histogram matching and
- * multi-level Otsu on one drawable (issue 17), for both hosts.
+ * multi-level Otsu on one drawable, for both hosts.
  *
  * The same rules as operations.h: the part of the drawable inside the
  * selection's bounds is read in strips and, for the operations that

@@ -17,12 +17,14 @@
  * message around it), and file_load returns an image without a layer
  * with *drawable NULL (the core reports it and closes the image).
  * Added since: threshold, GIMP's own, for binarize; item_facts, the
- * name, group and lock that describe no longer asks (issue 14); describe
- * takes the call's target (CoreTarget), which replaced the facts a run
- * handed over through a hidden static (issue 25); the target carries its
- * drawable's description once made (core_describe, issue 25);
- * apply_inside, the batch's operation applied in GIMP's own process where
- * that is exact (issue 27).
+ * name, group and lock that describe no longer asks (each is a round trip
+ * to GIMP that a histogram does not need); describe takes the call's
+ * target (CoreTarget), which replaced the facts a run handed over through
+ * a hidden static (a call's facts now travel with it); the target
+ * carries its drawable's description once made (core_describe: a call
+ * describes its drawable once); apply_inside, the batch's operation
+ * applied in GIMP's own process where that is exact (no pixels sent to
+ * the plug-in and back).
  */
 #ifndef GH_CORE_HOST_H
 #define GH_CORE_HOST_H
@@ -126,8 +128,8 @@ typedef struct
 
   /* Fills `info` (cleared or zeroed before) for target->drawable;
    * returns info->exists.  Every PDB call is a round trip to GIMP (about
-   * 0.1 ms): a host asks what one call of a procedure needs, once (issue
-   * 14); what target->asked says the run asked is taken from it. */
+   * 0.1 ms): a host asks what one call of a procedure needs, once; what
+   * target->asked says the run asked is taken from it. */
   gboolean    (*describe)         (const CoreTarget *target,
                                    CoreDrawableInfo *info);
   /* What only a message or an apply's check needs, asked there and not

@@ -70,7 +70,7 @@ set_drawable_error (GError **error, const CoreRegion *region,
 }
 
 /* Group and lock are asked here, before an apply, not by describe: a
- * histogram needs neither (issue 14). */
+ * histogram needs neither, and each is a round trip to GIMP. */
 static gboolean
 check_changeable (const CoreRegion *region, GError **error)
 {

@@ -22,7 +22,8 @@
  * Added since the interface was first declared: core_engine_ensure, the
  * one engine of a plug-in process, created alike by both hosts, and
  * core_engine_fallback_note.  Binarize has GIMP do its pixel pass where
- * GIMP's threshold gives the same pixels (issue 14).
+ * GIMP's threshold gives the same pixels (no pixels sent to the plug-in
+ * and back).
  */
 #ifndef GH_CORE_OPERATIONS_H
 #define GH_CORE_OPERATIONS_H

@@ -131,7 +131,7 @@ const CoreProcText core_proc_resident = {
   "Serves gpu-histogram's calls from scripts in one process",
   "Started by GIMP when it starts; not to be called. It answers scripts' "
   "RUN-NONINTERACTIVE calls of the plug-in's procedures in one process for "
-  "the whole GIMP session (no process start per call) and passes every "
+  "as long as GIMP runs (no process start per call) and passes every "
   "other call on to the plug-in. GPU_HISTOGRAM_RESIDENT=0 in GIMP's "
   "environment switches it off.",
   "",

@@ -44,7 +44,7 @@ extern const CoreProcText core_proc_equalize; /* plug-in-gpu-histogram-equalize 
 extern const CoreProcText core_proc_binarize; /* plug-in-gpu-histogram-binarize */
 extern const CoreProcText core_proc_export;   /* plug-in-gpu-histogram-export   */
 extern const CoreProcText core_proc_batch;    /* plug-in-gpu-histogram-batch    */
-/* Beyond GIMP (issue 17). */
+/* Beyond GIMP: what it has no tool for. */
 extern const CoreProcText core_proc_clahe;      /* plug-in-gpu-histogram-clahe       */
 extern const CoreProcText core_proc_match;      /* plug-in-gpu-histogram-match       */
 extern const CoreProcText core_proc_multi_otsu; /* plug-in-gpu-histogram-multi-otsu  */

@@ -26,7 +26,7 @@
  * calls core_region_keep first: the reading pass then keeps an 8-bit
  * region of up to KEEP_BYTES (128 MiB: a 33 MP RGBA photo) in memory and
  * the apply takes its pixels from there, not from GIMP again, which in
- * GIMP 2.10 is a round trip per 64 x 64 tile (BENCHMARKS.md, issue 14).
+ * GIMP 2.10 is a round trip per 64 x 64 tile (BENCHMARKS.md, 2026-11-24).
  *
  * core_region_read hands every strip (and its selection mask) to a
  * function, for operations that read the pixels in passes of their own
@@ -111,7 +111,7 @@ typedef struct
 /* Whether work on `pixels` pixels shows a progress bar: above a million,
  * where a call takes long enough to be seen.  Below, a host asks GIMP for
  * none (and passes no CoreProgress): each update is a round trip to GIMP
- * that costs more than a small image's pixels (issue 14). */
+ * that costs more than a small image's pixels. */
 gboolean core_progress_shown (gsize pixels);
 
 /* The luminance rule for the region's samples (layer_format.h): the
@@ -128,7 +128,8 @@ void core_region_image (const CoreRegion *region, gh_image *image);
 const Babl *core_region_layer_format (const CoreRegion *region);
 
 /* The drawable's name, for a message (a new string): asked of the host
- * only when a message is made (issue 14). */
+ * only when a message is made: a round trip to GIMP that a call without
+ * one does not pay. */
 gchar *core_region_name (const CoreRegion *region);
 
 /* FALSE with a calling error when the drawable does not exist. */

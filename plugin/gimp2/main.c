@@ -211,7 +211,7 @@ start_gegl (void)
 {
   /* The plug-in uses GEGL's buffers, never its operations: without a
    * module folder gegl_init loads none, which was 56 % of a small call's
-   * time (BENCHMARKS.md, issue 14).  A plug-in process only. */
+   * time (BENCHMARKS.md, 2026-11-23).  A plug-in process only. */
   g_setenv ("GEGL_PATH", "/nonexistent/gpu-histogram/no-gegl-modules", TRUE);
   /* GEGL's tile cache here would be GIMP's (tile-cache-size: half the
    * memory by default) and keep every tile read or written, the whole

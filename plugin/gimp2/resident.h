@@ -1,8 +1,8 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
 /* resident.h — the GIMP 2.10 plug-in's resident process: one process per
- * GIMP session that serves scripts' calls, so a call costs its pixels and
- * not a process start (issue 14: ~0.27 s of babl and GEGL start-up per
- * process against GIMP's own 5-50 ms).
+ * run of GIMP that serves scripts' calls, so a call costs its pixels and
+ * not a process start (~0.27 s of babl and GEGL start-up per process
+ * against GIMP's own 5-50 ms).
  *
  * GIMP starts every extension procedure that takes no arguments when it
  * starts, and waits for its ack; core_proc_resident is one.  Its run

@@ -1,8 +1,8 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
 /* resident.h — the GIMP 3 plug-in's resident process: one process per
- * GIMP session that serves scripts' calls, so a call costs its pixels and
- * not a process start (issue 14: 0.1-0.5 s per process against GIMP's own
- * few ms).  The GIMP 2.10 host has the same (plugin/gimp2/resident.h).
+ * run of GIMP that serves scripts' calls, so a call costs its pixels and
+ * not a process start (0.1-0.5 s per process against GIMP's own few
+ * ms).  The GIMP 2.10 host has the same (plugin/gimp2/resident.h).
  *
  * GIMP starts every persistent procedure that takes no arguments when it
  * starts, and waits for it to be ready; core_proc_resident is one.  Its
