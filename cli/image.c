@@ -110,6 +110,7 @@ cli_image_open (const char *path, cli_image *im)
   file_format f = format_of (path);
 
   memset (im, 0, sizeof *im);
+  im->path = path;
   if (f != FORMAT_GEGL)
     return open_netpbm (path, im, f == FORMAT_UNKNOWN);
 #ifdef GH_HAVE_JPEG
@@ -169,7 +170,8 @@ cli_image_read_rows (cli_image *im, void *buf, size_t rows)
   if (!rc)
     rc = pnm_read_rows (&im->pnm, buf, rows);
   if (rc)
-    return fprintf (cli_err (), "the image file is truncated\n"), -1;
+    return fprintf (cli_err (), "%s: the image file is truncated\n", im->path),
+           -1;
   im->next_row += rows;
   return 0;
 }
@@ -195,7 +197,8 @@ cli_image_rewind (cli_image *im)
 {
   im->next_row = 0;
   if (!im->gegl && !im->jpeg && pnm_rewind (&im->pnm))
-    return fprintf (cli_err (), "cannot read the image again\n"), -1;
+    return fprintf (cli_err (), "%s: cannot read the image again\n", im->path),
+           -1;
   return 0;
 }
 

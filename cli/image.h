@@ -37,6 +37,7 @@ typedef struct cli_jpeg_image cli_jpeg_image;
 typedef struct cli_jpeg_output cli_jpeg_output;
 
 typedef struct {
+  const char *path; /* as opened, not copied: its messages name it */
   size_t width, height;
   gh_layout layout; /* its value is the samples per pixel */
   gh_sample sample; /* U8, or F32 above 8 bits */

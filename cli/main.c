@@ -13,14 +13,16 @@
  * Here: the files through one engine, several at once (--threads): each
  * file decoded, counted, applied and encoded on one of the workers, the
  * engine's calls one at a time (count.h's lock), what each file prints
- * kept and printed in input order.  options.c: the command line;
- * count.c: the passes that count; operations.c: one operation;
- * results.c: what is written; streams.c: where prints go.
+ * kept and printed in input order, with a progress line and a summary
+ * (progress.h).  options.c: the command line; count.c: the passes that
+ * count; operations.c: one operation; results.c: what is written;
+ * streams.c: where prints go.
  */
 #define _POSIX_C_SOURCE 200809L /* open_memstream */
 #include "count.h"
 #include "operations.h"
 #include "options.h"
+#include "progress.h"
 #include "results.h"
 #include "streams.h"
 
@@ -157,6 +159,7 @@ typedef struct {
   int rc;
   cli_timers timers;
   cli_file *files;
+  cli_progress progress;
 } cli_run;
 
 /* The engine, made for the first file that opens (`im`, input `at`): 0,
@@ -233,8 +236,9 @@ print_file (cli_file *f)
 }
 
 /* A worker: takes the next input until none is left, its prints kept in
- * memory when several workers run (open_memstream; where that fails,
- * printed at once). */
+ * memory when there are several inputs (open_memstream; where that fails,
+ * printed at once), so they print in order and a refusal's reason reaches
+ * the summary. */
 static void *
 worker (void *arg)
 {
@@ -256,7 +260,7 @@ worker (void *arg)
           return NULL;
         }
       f = &run->files[i];
-      if (run->workers > 1 && (out = open_memstream (&f->out, &f->out_len))
+      if (run->o->n_inputs > 1 && (out = open_memstream (&f->out, &f->out_len))
           && (err = open_memstream (&f->err, &f->err_len)))
         cli_streams_set (out, err);
       rc = run_input (run, i, &timers);
@@ -271,8 +275,14 @@ worker (void *arg)
       run->stop |= rc == 2;
       run->timers.decode += timers.decode;
       run->timers.encode += timers.encode;
+      cli_progress_file (&run->progress, rc == 0, err ? f->err : NULL,
+                         err ? f->err_len : 0);
       while (run->printed < run->o->n_inputs && run->files[run->printed].done)
-        print_file (&run->files[run->printed++]);
+        {
+          cli_progress_clear (&run->progress);
+          print_file (&run->files[run->printed++]);
+        }
+      cli_progress_draw (&run->progress);
       pthread_mutex_unlock (&run->lock);
     }
 }
@@ -297,9 +307,11 @@ run_workers (cli_run *run)
     pthread_join (threads[k], NULL);
   free (threads);
   /* Stopped for want of an engine: what the files begun printed. */
+  cli_progress_clear (&run->progress);
   for (int i = run->printed; i < run->o->n_inputs; i++)
     if (run->files[i].done)
       print_file (&run->files[i]);
+  cli_progress_finish (&run->progress);
 }
 
 /* Memory freed after a file kept for the next: glibc would return the
@@ -342,6 +354,7 @@ main (int argc, char **argv)
       cli_options_clear (&o);
       return 1;
     }
+  cli_progress_init (&run.progress, o.n_inputs, o.quiet);
   run_workers (&run);
   if (run.engine && o.timings)
     print_timings (run.engine, o.n_inputs, &run.timers, run.create, start);

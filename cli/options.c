@@ -20,6 +20,9 @@ static const char usage_head[] =
   "                    once as --threads, each printed after a 'file:\n"
   "                    NAME' line, in the order given\n"
   "  --timings         print where the time went on stderr\n"
+  "  --quiet           with several inputs, no progress line (shown on\n"
+  "                    stderr when it is a terminal) and no summary at\n"
+  "                    the end\n"
   "  --backend B       auto (default), cpu or cuda\n"
   "  --threads N       the CPU threads counting, and the files decoded\n"
   "                    and encoded at once (default 0: one per core)\n"
@@ -309,6 +312,8 @@ cli_parse_args (int argc, char **argv, cli_options *o)
         o->inputs[o->n_inputs++] = a;
       else if (!strcmp (a, "--timings"))
         o->timings = 1;
+      else if (!strcmp (a, "--quiet"))
+        o->quiet = 1;
       else if (i + 1 == argc)
         {
           fprintf (stderr, "%s needs a value\n", a);

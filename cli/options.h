@@ -20,6 +20,7 @@ typedef struct {
   const char **inputs; /* into argv */
   int n_inputs;
   int timings;
+  int quiet;       /* --quiet: no progress line, no summary */
   const char *mask, *histogram, *reference;
   /* --equalize FILE, --binarize FILE, ...: by operation; NULL not asked */
   const char *output[GH_NUM_REQS];

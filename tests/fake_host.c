@@ -5,6 +5,9 @@
 #include "fake_host.h"
 
 gint fake_closed_describes;
+GPtrArray *fake_progress_texts;
+gboolean   fake_progress_monotone = TRUE;
+gdouble    fake_progress_last;
 gint fake_closed_images;
 
 const Babl *
@@ -135,13 +138,16 @@ fake_tile_height (void)
 void
 fake_progress_text (const gchar *text)
 {
-  (void) text;
+  if (fake_progress_texts)
+    g_ptr_array_add (fake_progress_texts, g_strdup (text));
 }
 
 void
 fake_progress_update (gdouble fraction)
 {
-  (void) fraction;
+  if (fraction < fake_progress_last || fraction < 0.0 || fraction > 1.0)
+    fake_progress_monotone = FALSE;
+  fake_progress_last = fraction;
 }
 
 void

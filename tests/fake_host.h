@@ -59,6 +59,14 @@ typedef struct
 extern gint fake_closed_describes;
 extern gint fake_closed_images;
 
+/* What the progress bar was told since a test cleared them: each
+ * progress_text's text in order (a test that does not look leaves them
+ * NULL: nothing kept), and whether every progress_update's fraction was
+ * in 0..1 and no smaller than the one before, and the last. */
+extern GPtrArray *fake_progress_texts;
+extern gboolean   fake_progress_monotone;
+extern gdouble    fake_progress_last;
+
 /* The layer's storage format: 8-bit perceptual or float, RGB or gray,
  * with or without alpha, in `space`. */
 const Babl *fake_format (const Fake *f);

@@ -12,7 +12,9 @@
  * check, the preview's format, the preview of every action, CLAHE's at two
  * parameter sets) describes it once, and OK once more: OK must see a
  * selection changed while the dialog was open, which is checked too (only
- * the new selection's pixels change).  The preview's scratch layers and
+ * the new selection's pixels change).  A batch tells the progress bar
+ * each file's place and path ("Histogram batch 2/3: DIR/1.png"), its bar
+ * moving only forward and ending full.  The preview's scratch layers and
  * match's reference are other drawables, not counted against the call's.
  *
  * Ends with "N passed, N failed".
@@ -327,6 +329,9 @@ check_batch (gh_engine **engine, const gchar *dir)
       GError *error = NULL;
 
       fake_closed_describes = fake_closed_images = 0;
+      fake_progress_texts = g_ptr_array_new_with_free_func (g_free);
+      fake_progress_monotone = TRUE;
+      fake_progress_last = 0.0;
       CHECK (core_batch_run (&host, engine, pattern, operations[k], out,
                              stats, &done, &failed, &failures, &error)
              && done == 3 && failed == 0,
@@ -336,6 +341,28 @@ check_batch (gh_engine **engine, const gchar *dir)
              && fake_closed_describes == fake_closed_images,
              "batch %d: %d describes of %d files, 1 each expected",
              operations[k], fake_closed_describes, fake_closed_images);
+      CHECK (fake_progress_texts->len >= 3, "batch %d: %u progress texts, a file each "
+             "expected", operations[k], fake_progress_texts->len);
+      for (gint f = 0; f < 3 && (guint) f < fake_progress_texts->len; f++)
+        {
+          /* A file's text: its place, then its path. */
+          gchar      *place = g_strdup_printf ("Histogram batch %d/3: ", f + 1);
+          gchar      *name = g_strdup_printf ("/%d.png", f);
+          gboolean    found = FALSE;
+          for (guint i = 0; i < fake_progress_texts->len; i++)
+            {
+              const gchar *text = g_ptr_array_index (fake_progress_texts, i);
+              found |= g_str_has_prefix (text, place) && g_str_has_suffix (text, name);
+            }
+          CHECK (found, "batch %d: the progress bar says '%s...%s'", operations[k],
+                 place, name);
+          g_free (place);
+          g_free (name);
+        }
+      CHECK (fake_progress_monotone && fake_progress_last == 1.0,
+             "batch %d: the progress bar moves forward and ends full (last %g)",
+             operations[k], fake_progress_last);
+      g_clear_pointer (&fake_progress_texts, g_ptr_array_unref);
       g_free (failures);
       g_clear_error (&error);
     }
