@@ -106,8 +106,8 @@ def cub_row(out):
         m = re.match(r"(\S+)\s+([\d.]+)\s+([\d.]+)\s+([\d.]+)\s+\|\s+(.*)$", line)
         if m and m.group(1) != "input":
             chosen = float(m.group(5).split()[-2])
-            got.append(f"{chosen / float(m.group(3)):.2f} {m.group(1)}")
-    return "x, ".join(got) + "x"
+            got.append(f"{chosen / float(m.group(3)):.2f}x {m.group(1)}")
+    return ", ".join(got)
 
 
 def gray_row(out):
@@ -164,9 +164,9 @@ def opencv_six(out):
     one, many = [], []
     for line in section(out, "== Beside OpenCV"):
         toks = line.split()
-        if len(toks) == 10 and toks[0] != "input":
+        if len(toks) == 9 and toks[0] != "input":
             one.append(float(toks[5]))
-            many.append(float(toks[9]))
+            many.append(float(toks[8]))
     return rng(one, suffix="x") + " (1 thread), " + rng(many, "{:.1f}", "x") + " (all threads)"
 
 
@@ -234,7 +234,7 @@ def folder(out):
             cur = {}
             runs.append(cur)
             continue
-        m = re.match(r"(\S.*?)\s+([\d.]+)\s+([\d.]+)\s{3}", line)
+        m = re.match(r"(\S.*?)\s+(\d+\.\d{3})\s+(\d+\.\d{3})\s{3}", line)
         if cur is not None and m:
             cur[m.group(1)] = float(m.group(2))
     if not runs:
@@ -306,7 +306,7 @@ def gegl_memory(case, base):
     """The case's extra MiB over GIMP's own equalize's, for each GIMP."""
     def parse(out):
         got, version, extra = [], None, {}
-        for line in out.splitlines() + ["GIMP end,"]:
+        for line in out.splitlines() + ["GIMP end, 0 x 0"]:
             m = re.match(r"GIMP (\S+), \d+ x \d+", line)
             if m:
                 if version and case in extra and base in extra:
