@@ -7,10 +7,12 @@ against, what bounds it and the command that measures it.
       runs each row's command of CLASS (gpu, cpu16, dev) on this machine
       and prints the table in markdown with today's date and the measured
       ratios; a row this machine cannot run (no GPU, no GIMP, a path not
-      built) is named, with why, in one line and skipped.  --build: the
+      built) is named, with why, in one line and skipped; exit 1 when a
+      row's command gave no figure.  --build: the
       build folder (default build-device for gpu and cpu16, as
       bench/device-run.sh makes it, build for dev); --only: the rows whose
-      "what" contains TEXT.  Each distinct command runs once.
+      "what" TEXT (a regular expression) matches.  Each distinct command
+      runs once.
   bench/tables.py check BENCHMARKS.md
       every table row carries a date (YYYY-MM-DD), a machine class and a
       command naming a bench/ script or a built program, is a row of this
@@ -570,9 +572,10 @@ def run(cls, build, only):
         name = subprocess.run("nvidia-smi --query-gpu=name --format=csv,noheader",
                               shell=True, capture_output=True, text=True).stdout.strip()
         machine += f", {name.splitlines()[0]}" if name else ""
-    outputs, lines, skipped = {}, [], []
+    outputs, skipped, failed = {}, [], 0
+    print(f"`bench/tables.py run {cls}`\n\n{HEADER}", flush=True)
     for what, anchor, bound, cmd, parse, needs in ROWS[cls]:
-        if only and only not in what:
+        if only and not re.search(only, what):
             continue
         c = command(cmd, build)
         why = cannot(c, needs, build)
@@ -590,13 +593,14 @@ def run(cls, build, only):
             ratio = parse(out)
         except (ValueError, KeyError, IndexError) as e:
             ratio = f"failed (exit {rc}: {e})"
-        lines.append(md_row(what, ratio, anchor, bound, machine, today, c))
-    print(f"`bench/tables.py run {cls}`\n\n{HEADER}")
-    if lines:
-        print("\n".join(lines))
+            failed += 1
+            print(out[-3000:], file=sys.stderr)
+        print(md_row(what, ratio, anchor, bound, machine, today, c), flush=True)
+    if skipped:
+        print()
     for s in skipped:
         print(s)
-    return 0
+    return 1 if failed else 0
 
 
 # ---------------------------------------------------------------- check
