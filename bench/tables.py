@@ -116,7 +116,7 @@ def gray_row(out):
     vals = []
     for line in section(out, "== Gray images on the GPU"):
         toks = line.split()
-        if toks and toks[0] != "input":
+        if len(toks) == 7 and toks[0] != "input":
             vals.append(float(toks[-1]))
     return rng(vals) + " of read"
 
@@ -146,7 +146,7 @@ def cpu_bench(out):
         toks = line.split()
         if toks[0] == "level":
             level = (float(toks[1]), float(toks[2]))
-        elif toks[0] != "input" and len(toks) >= 3:
+        elif len(toks) == 3 and re.fullmatch(r"[\d.]+", toks[1] + toks[2]):
             rows[toks[0]] = (float(toks[1]), float(toks[2]))
     if level is None:
         raise ValueError("no CPU level line")
@@ -212,7 +212,8 @@ def ncu_clahe(image_bytes):
         total = 0.0
         for r in csv.DictReader(io.StringIO("\n".join(lines))):
             if r.get("Metric Name") == "gpu__time_duration.sum":
-                scale = {"nsecond": 1e-9, "usecond": 1e-6, "msecond": 1e-3}[r["Metric Unit"]]
+                scale = {"ns": 1e-9, "nsecond": 1e-9, "us": 1e-6, "usecond": 1e-6,
+                         "ms": 1e-3, "msecond": 1e-3}[r["Metric Unit"]]
                 total += float(r["Metric Value"].replace(",", "")) * scale
         if not total:
             raise ValueError("no kernel times in ncu's CSV")
@@ -402,7 +403,7 @@ ROWS = {
          "the interpolation's float operations (bound by instruction issue)",
          NCU % "rgb.ppm", ncu_clahe(36e6), ["gpu", "ncu", "clahe-files"]),
         ("CLI, 100 files of 12 MP in one process, auto", "the same with --backend cpu (ours / it)",
-         "reading the files; AUTO keeps a single file on the CPU", "bash bench/whole_call.sh",
+         "decoding the files (about half); AUTO keeps a single file on the CPU", "bash bench/whole_call.sh",
          whole_batch, ["gpu"]),
     ],
     "cpu16": [
