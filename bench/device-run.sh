@@ -8,6 +8,8 @@
 #   bash bench/device-run.sh [megapixels]
 # STAGES="tests sanitizers bench" (the default) picks the parts to run,
 # STAGES=clahe: CLAHE's benchmark at 12 and 48 MP and its kernels (ncu);
+# STAGES=tables: BENCHMARKS.md's GPU-host and 16-core tables regenerated
+# (bench/tables.py run gpu, run cpu16; the benchmark alone on the device);
 # CAPS="0 163 99 64" the caps and TOOLS="memcheck racecheck synccheck
 # initcheck" the sanitizers, so a run can be split over calls of the
 # device's time limit (racecheck under none and 163 KB takes ~300 s alone;
@@ -175,7 +177,17 @@ for f in gray.pgm rgb.ppm; do
 done
 summary+=("CLAHE kernels (ncu): $(grep -c gpu__time_duration "$out"/ncu-clahe-*.csv | tr '\n' ' ')")
 fi
+# BENCHMARKS.md's tables (STAGES=tables): each row's command, today's figures.
+if want tables; then
+t1=$SECONDS
+python3 bench/tables.py run gpu --build "$build" > "$out/tables.md" 2> "$out/tables-run.txt"
+summary+=("tables gpu: exit $? ($((SECONDS - t1)) s)")
+t1=$SECONDS
+python3 bench/tables.py run cpu16 --build "$build" >> "$out/tables.md" 2>> "$out/tables-run.txt"
+summary+=("tables cpu16: exit $? ($((SECONDS - t1)) s)")
+fi
 cat "$out/device.txt"
 printf '%s\n' "${summary[@]}"
 if want bench; then cat "$out/bench.log" "$out/bench-clahe.log"; fi
 if want clahe && ! want bench; then cat "$out/bench-clahe.log"; fi
+if want tables; then cat "$out/tables.md"; fi
