@@ -93,7 +93,7 @@ class Sshd:
             f"AuthorizedKeysFile {d / 'authorized_keys'}\nPidFile {d / 'sshd.pid'}\n"
             "PasswordAuthentication no\nKbdInteractiveAuthentication no\nUsePAM no\n"
             "PermitRootLogin prohibit-password\nStrictModes no\nMaxStartups 64\n"
-            "MaxSessions 64\nSubsystem sftp internal-sftp\n")
+            "Subsystem sftp internal-sftp\n")
         hostkey = (d / "host.pub").read_text().split()[:2]
         (d / "known_hosts").write_text(f"[127.0.0.1]:{self.port} {' '.join(hostkey)}\n")
         (d / "ssh_config").write_text("".join(
