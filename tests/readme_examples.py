@@ -57,7 +57,7 @@ from plugin_gimp import ROOT, Tally, parse_args, require_gimp
 
 MARK = re.compile(r"^<!-- test: (gimp2|gimp3|cli) (\w+) -->$")
 # What makes a fenced block an example that a test must run.
-RUNNABLE = re.compile(r"gimp-console|gpu-histogram-cli|script-fu|python-fu|plug-in-gpu-histogram"
+RUNNABLE = re.compile(r"gimp-console|gpu-histogram-cli(?![\w.-])|script-fu|python-fu|plug-in-gpu-histogram"
                       r"|from gi\.repository", re.IGNORECASE)
 
 
