@@ -284,9 +284,9 @@ static gboolean
 binarize_apply (const CoreRegion *region, gint channel, gint bin,
                 const CoreProgress *progress, GError **error)
 {
-  /* Testing only (README): =pixels makes binarize always move the pixels
-   * itself, =gimp refuses one GIMP's threshold would not do, so a test
-   * compares both paths and knows which one ran. */
+  /* Testing only (doc/colour-and-precision.md): =pixels makes binarize
+   * always move the pixels itself, =gimp refuses one GIMP's threshold
+   * would not do, so a test compares both paths and knows which one ran. */
   const gchar *path = g_getenv ("GPU_HISTOGRAM_BINARIZE");
   gh_op        op;
   gh_error     err;

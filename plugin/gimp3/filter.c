@@ -128,7 +128,7 @@ module_gives_the_same (const CoreTarget *target, const CoreRequest *req,
     return FALSE;
   /* GIMP crops a filter's input to the selection's bounds: the module
    * counts the bounding box unweighted where the procedure weighs each
-   * pixel by the selection (gegl/README.md). */
+   * pixel by the selection (doc/live-filters.md). */
   if (! gimp_selection_is_empty (image))
     return FALSE;
   /* The channels a drawable lacks: the procedure refuses them, the
@@ -143,7 +143,7 @@ module_gives_the_same (const CoreTarget *target, const CoreRequest *req,
   /* Luminance in a space other than sRGB: the module takes the space's,
    * as the procedure does, but through babl in GIMP's process, whose
    * conversions differ from the plug-in's by a level on a pixel now and
-   * then (gegl/README.md); the procedure keeps its own path there. */
+   * then (doc/live-filters.md); the procedure keeps its own path there. */
   luminance = gh_request_on_luminance (r) >= 0;
   if (! gray && luminance && ! image_is_srgb (image))
     return FALSE;
