@@ -8,7 +8,7 @@ manual page and the AppStream metadata.
       procedures' date string give
   meta.py man PAGE CLI     the page renders without a warning and names
       every option of `CLI --help`
-  meta.py appstream FILE   appstreamcli validate --pedantic: no issue but
+  meta.py appstream FILE   appstreamcli validate --pedantic: nothing said but
       the upper case GIMP's id forces on an addon's
   meta.py reuse            reuse lint in the source tree
 
@@ -100,10 +100,10 @@ def check_appstream(checks, path):
     need("appstreamcli")
     p = run("appstreamcli", "validate", "--no-net", "--pedantic", "--no-color", path)
     # GIMP's id is org.gimp.GIMP, so an addon's id has its capitals.
-    issues = [line for line in p.stdout.splitlines() if re.match(r"[EWIP]: ", line)
+    said = [line for line in p.stdout.splitlines() if re.match(r"[EWIP]: ", line)
               and "cid-contains-uppercase-letter" not in line]
-    checks.report("appstreamcli validate --pedantic: valid, no issue",
-                  None if p.returncode == 0 and not issues
+    checks.report("appstreamcli validate --pedantic: valid, nothing said",
+                  None if p.returncode == 0 and not said
                   else f"exit {p.returncode}: {p.stdout.strip()} {p.stderr.strip()}")
 
 
