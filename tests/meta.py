@@ -74,7 +74,7 @@ def check_version(checks, version, cli, plugins):
     # GIMP keeps no version of a procedure: the date string carries it.
     for plugin in plugins:
         data = Path(plugin).read_bytes()
-        checks.report(f"{Path(plugin).name}: the procedures' date string names the version",
+        checks.report(f"{plugin}: the procedures' date string names the version",
                       None if f", version {version}\0".encode() in data else "not found")
 
 
