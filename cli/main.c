@@ -2,7 +2,8 @@
 /* gpu-histogram-cli — the engine from the command line, on image files
  * (netpbm; PNG, JPEG, TIFF and WebP where built with GEGL: image.h).
  *
- * Prints the backend and the statistics of every channel; optionally
+ * Prints its version, the backend and the statistics of every channel
+ * (CSV after a "generator:" and a "backend:" line); optionally
  * writes the histogram as CSV and a copy of the image through each
  * operation asked for (equalize, binarize, CLAHE, match, posterize), the
  * operations and their parameters being the engine's vocabulary
@@ -20,6 +21,7 @@
  */
 #define _POSIX_C_SOURCE 200809L /* open_memstream */
 #include "count.h"
+#include "gh_version.h"
 #include "operations.h"
 #include "options.h"
 #include "progress.h"
@@ -346,6 +348,8 @@ main (int argc, char **argv)
       return rc < 0 ? 0 : rc;
     }
   run.o = &o;
+  /* Which version wrote the numbers, once above them. */
+  printf ("generator: gpu-histogram-cli %s\n", GH_VERSION);
   keep_freed_memory ();
   pthread_mutex_init (&run.lock, NULL);
   if (!(run.files = calloc ((size_t) o.n_inputs, sizeof *run.files)))

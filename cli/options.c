@@ -5,13 +5,15 @@
  * the others, the aliases kept from before the vocabulary, and the text. */
 #include "options.h"
 
+#include "gh_version.h"
+
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 static const char usage_head[] =
-  "usage: gpu-histogram-cli [options] INPUT...\n"
+  "Usage: gpu-histogram-cli [options] INPUT...\n"
   "  INPUT             an image: 8-bit netpbm (P5, P6 or P7: GRAYSCALE,\n"
   "                    GRAYSCALE_ALPHA, RGB, RGB_ALPHA) and, in a build\n"
   "                    with GEGL, PNG, JPEG, TIFF or WebP (.png, .jpg,\n"
@@ -40,6 +42,8 @@ static const char usage_head[] =
   "                    export it (bin,value,red,green,blue,alpha,luminance)\n"
   "  --list-params     print the parameters' names, kinds, ranges,\n"
   "                    operations and value names as CSV, and exit\n"
+  "  --help            print this help and exit\n"
+  "  --version         print the version and exit\n"
   "Operations, each writing a copy of the image (--mode, --channel, ...\n"
   "below) in the format of FILE's extension (netpbm for .pgm, .ppm, .pnm,\n"
   ".pam or none), at the input's bit depth, alpha and colour profile;\n"
@@ -51,8 +55,9 @@ static const char usage_head[] =
   "                    'threshold: T')\n"
   "  --clahe FILE      OpenCV's createCLAHE(clip-limit, (tiles-x, tiles-y))\n"
   "                    .apply per channel, or on the luminance\n"
-  "  --match FILE      its histogram matched to --reference's (scikit-\n"
-  "                    image's match_histograms, rounded to the nearest)\n"
+  "  --match FILE      its histogram matched to --reference's\n"
+  "                    (scikit-image's match_histograms, rounded to the\n"
+  "                    nearest)\n"
   "  --reference REF   the image --match matches\n"
   "  --posterize FILE  each of --classes classes of --channel painted with\n"
   "                    its level (prints scikit-image's threshold_multiotsu\n"
@@ -67,6 +72,10 @@ static const char usage_tail[] =
   "  --multi-otsu K    the same as --classes K, and print posterize's\n"
   "                    thresholds (with no --posterize too)\n"
   "A --channel not given that a gray image lacks (luminance) is its value.\n"
+  "Printed on stdout: 'generator: gpu-histogram-cli VERSION', then for\n"
+  "each input (after a 'file: NAME' line when several are given) a\n"
+  "'backend: ...' line and the statistics of each channel as CSV\n"
+  "(channel,count,pixels,percentile,min,max,mean,median,std_dev,otsu).\n"
   "Output files appear only when complete (written under a temporary\n"
   "name in the same folder, then renamed).\n";
 
@@ -308,6 +317,8 @@ cli_parse_args (int argc, char **argv, cli_options *o)
         return usage (stdout), -1;
       if (!strcmp (a, "--list-params"))
         return list_params (), -1;
+      if (!strcmp (a, "--version"))
+        return printf ("gpu-histogram-cli %s\n", GH_VERSION), -1;
       if (a[0] != '-' || a[1] != '-')
         o->inputs[o->n_inputs++] = a;
       else if (!strcmp (a, "--timings"))

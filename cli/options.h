@@ -39,8 +39,8 @@ typedef struct {
                       for output[k], 1 for histogram */
 } cli_options;
 
-/* 0: run; -1: done (--help, --list-params printed), exit 0; 2: a usage
- * error, said on stderr with the usage. */
+/* 0: run; -1: done (--help, --list-params, --version printed), exit 0;
+ * 2: a usage error, said on stderr with the usage. */
 int cli_parse_args (int argc, char **argv, cli_options *options);
 void cli_options_clear (cli_options *options);
 

@@ -15,8 +15,10 @@
 # DIR/TARGET/ (default out/deb/TARGET/).  dpkg-buildpackage builds in its
 # source tree and writes beside it, so each target builds in a copy of the
 # working tree in build-deb/TARGET/.  Missing build dependencies are
-# installed with apt (as root).  DEB_BUILD_OPTIONS (nocheck, parallel=N) and
-# DEB_BUILD_PROFILES (pkg.gpu-histogram.nocuda) are passed on.  Where
+# installed with apt (as root), and the target's own lintian checks the
+# packages: an error or a warning fails the build.  DEB_BUILD_OPTIONS
+# (nocheck, parallel=N) and DEB_BUILD_PROFILES (pkg.gpu-histogram.nocuda)
+# are passed on.  Where
 # nvcc works (/usr/local/cuda/bin or the PATH), the packages have the CUDA
 # backend (debian/rules); the roots see this machine's /usr/local/cuda
 # (GH_CUDA, mounted read-only by scripts/gimp3-env.sh).
@@ -66,6 +68,13 @@ if ! dpkg-checkbuilddeps 2>/dev/null; then
     || { tail -20 ../apt.log >&2; echo "build-deb: cannot install the build dependencies" >&2; exit 1; }
 fi
 dpkg-buildpackage -b -us -uc -jauto
+# lintian of the distribution built on: an error or a warning fails the
+# build, but for those debian/<package>.lintian-overrides explains.
+command -v lintian >/dev/null || install lintian
+cd ..
+echo "build-deb: lintian $(lintian --version | cut -d" " -f2)"
+lintian --fail-on error,warning --display-info --info *.deb \
+  || { echo "build-deb: lintian: an error or a warning above" >&2; exit 1; }
 '
 
 for t in "${targets[@]}"; do

@@ -3,7 +3,8 @@
 
 Builds the packages in the GIMP 3 root that GH_GIMP3 names (3.0: Debian 13,
 3.2: Debian testing) with scripts/build-deb.sh (which installs the build
-dependencies there), installs them with apt into a clean copy of that root
+dependencies there and runs that root's lintian: no error, no warning but
+those debian/*.lintian-overrides explain), installs them with apt into a clean copy of that root
 (an overlay over it, gone afterwards: nothing of the repository's builds is
 installed there), and runs every
 procedure in that GIMP's own gimp-console-3 with a fresh profile and no
@@ -12,7 +13,8 @@ gimp-drawable-histogram, each apply changes the pixels as it should, the
 GEGL module's equalize, appended as a live filter and merged, equals the
 procedure's, every
 file written exists and loads, and the installed CLI gives the plug-in's
-numbers.  Reports itself skipped (77) where the root is not set up or this
+numbers and the package's version; the manual page and the AppStream
+metadata are in the packages.  Reports itself skipped (77) where the root is not set up or this
 is not root (the root needs it).
 
 Usage: package_deb.py [DIR]   (GH_GIMP3 in the environment: 3.0 or 3.2)
@@ -259,6 +261,16 @@ def main():
                                capture_output=True, text=True, timeout=1200)
             debs_dir, log = tmp / "deb" / TARGET, r.stdout[-3000:] + r.stderr[-3000:]
         built = time.monotonic() - start
+        if len(sys.argv) == 1:
+            # build-deb.sh ran the root's lintian on every package: its
+            # version line and its tags, from the build's log.
+            blog = ROOT / "build-deb" / TARGET / "build.log"
+            lines = blog.read_text(errors="replace").splitlines() if blog.exists() else []
+            ran = [x[len("build-deb: "):] for x in lines if x.startswith("build-deb: lintian ")]
+            tags = [x for x in lines if x[:3] in ("E: ", "W: ", "I: ", "X: ", "P: ")]
+            print("\n".join(["lintian tags:"] + tags) if tags else "lintian: no tags")
+            t.check(f"{ran[0] if ran else 'lintian'}: no error and no warning on the packages",
+                    ran and not any(x[:3] in ("E: ", "W: ") for x in tags), "\n".join(tags) or log)
         debs = {p.name.split("_")[0]: p for p in debs_dir.glob("*.deb")}
         t.check(f"the packages build ({built:.0f} s)" if len(sys.argv) == 1 else "the packages are there",
                 {"gimp-plugin-gpu-histogram", "gpu-histogram-cli"} <= set(debs), log)
@@ -268,6 +280,14 @@ def main():
         files = subprocess.run(["dpkg-deb", "-c", str(plugin_deb)], capture_output=True, text=True).stdout
         t.check("the plug-in goes to GIMP 3's system plug-in folder", "." + PLUGIN in files, files)
         t.check("the GEGL module goes to GEGL's system module folder", "." + MODULE in files, files)
+        t.check("the AppStream metadata goes to /usr/share/metainfo",
+                "./usr/share/metainfo/org.gimp.GIMP.gpu_histogram.metainfo.xml" in files, files)
+        cli_files = subprocess.run(["dpkg-deb", "-c", str(debs["gpu-histogram-cli"])],
+                                   capture_output=True, text=True).stdout
+        t.check("the CLI's manual page is in its package",
+                "./usr/share/man/man1/gpu-histogram-cli.1.gz" in cli_files, cli_files)
+        deb_version = subprocess.run(["dpkg-deb", "-f", str(debs["gpu-histogram-cli"]), "Version"],
+                                     capture_output=True, text=True).stdout.strip()
         depends = subprocess.run(["dpkg-deb", "-f", str(plugin_deb), "Depends"],
                                  capture_output=True, text=True).stdout.strip()
         print(f"Depends: {depends}")
@@ -302,6 +322,7 @@ echo "INSTALLED|$(inside dpkg -L gimp-plugin-gpu-histogram | grep -c /gpu-histog
 inside ldd "$plugin" | sed 's/^/LDD|/'
 inside find /usr /opt -name 'libcudart*' -o -name nvcc | sed 's/^/CUDA-IN-ROOT|/'
 inside gpu-histogram-cli mask.pgm 2>&1 | sed 's/^/CLI|/'
+inside gpu-histogram-cli --version 2>&1 | sed 's/^/VERSION|/'
 inside gpu-histogram-cli --backend cuda mask.pgm 2>&1 >/dev/null | sed 's/^/CUDA-ASKED|/'
 HOME=$work/home GIMP3_DIRECTORY=$work/profile inside timeout 300 \
   gimp-console-3 -i --batch-interpreter=python-fu-eval -b - --quit < script.py 2>&1
@@ -353,6 +374,10 @@ grep 'plug-in-def .*gpu-histogram/gpu-histogram' "$work/profile/pluginrc" | sed 
                 any(x.startswith("backend: ") for x in cli) and len(got) == 7 and len(pgm) == 7
                 and all(abs(a - b) <= max(1e-6 * abs(b), 1e-6) for a, b in zip(got, pgm)),
                 f"CLI {got}, plug-in {pgm}")
+        version = field("VERSION")
+        t.check("the installed CLI's --version is the package's upstream version",
+                version == [f"gpu-histogram-cli {deb_version.split('-')[0]}"],
+                f"{version}, package {deb_version}")
         # No GPU here: asked for one, the CLI says why not in one line.
         asked = field("CUDA-ASKED")
         t.check("--backend cuda without a GPU: one line saying why, then the CPU",

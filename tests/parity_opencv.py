@@ -222,10 +222,13 @@ def check_backend(checks, cli, tmp, rgb):
     print("--backend cuda:", got[0] if got else None, "|", told[0] if told else None)
     checks.report("--backend cuda: the GPU's name, or the fallback told once", problem)
     rc, got, many, err = run(str(src), str(src), str(src))
-    blocks = many.split("file: ")[1:]
+    # The "generator:" line once above all, then a block per file.
+    head, *blocks = many.split("file: ")
+    generator, alone = one.split("\n", 1)
     checks.report("three files in one process: each as one alone",
-                  None if rc == 0 and len(blocks) == 3
-                  and all(b.split("\n", 1)[1] == one for b in blocks)
+                  None if rc == 0 and len(blocks) == 3 and head == generator + "\n"
+                  and generator.startswith("generator: gpu-histogram-cli ")
+                  and all(b.split("\n", 1)[1] == alone for b in blocks)
                   else f"exit {rc}, {len(blocks)} blocks, stderr {err!r}")
 
 

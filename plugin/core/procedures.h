@@ -15,11 +15,14 @@
 
 #include <glib.h>
 
+#include "gh_version.h"
+
 #define CORE_PLUG_IN_BINARY "gpu-histogram"
 #define CORE_MENU_PATH      "<Image>/Filters/Histogram (GPU)"
 #define CORE_AUTHOR         "gpu-histogram contributors"
 #define CORE_COPYRIGHT      "GPL-3.0-or-later"
-#define CORE_DATE           "2026"
+/* GIMP keeps no version of a procedure: its date string carries it. */
+#define CORE_DATE           "2026, version " GH_VERSION
 
 typedef struct
 {
