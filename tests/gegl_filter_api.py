@@ -64,10 +64,13 @@ OPS = {
 TROUBLE = ("-WARNING", "-CRITICAL", "is not registered", ": Warning: ")
 # GIMP's batch mode prints these itself at its start and exit: a new
 # profile's first start queries the Script-Fu interpreter without a
-# display (GIMP 3.0), and --quit closes the python-eval plug-in's pipe.
-GIMP_OWN = ("cannot open display", "gimp_wire_read(): unexpected EOF")
-# And this whenever a plug-in's last flush finds GIMP's end of the pipe
-# closed already: GIMP 3.0.4's file-png, after a load, on a busy machine.
+# display (GIMP 3.0), and --quit closes the python-eval plug-in's pipe
+# and finalizes GIMP while plug-ins still hold their contexts.
+GIMP_OWN = ("cannot open display", "gimp_wire_read(): unexpected EOF",
+            "list of contexts not empty upon exit")
+# And this whenever a plug-in's last flush as it exits finds GIMP's end
+# of the pipe closed already: GIMP 3.0.4's file-png and script-fu, now and
+# then.
 LAST_FLUSH = "gimp_flush(): error: Broken pipe"
 
 
@@ -136,9 +139,13 @@ def trouble(log, fails):
         fails.append("the Python-Fu did not run to its end")
         begin, end = begin or 0, end or len(lines)
     for k, line in enumerate(lines):
-        if any(t in line for t in TROUBLE) and LAST_FLUSH not in line and (
-                begin < k < end or not any(o in line for o in GIMP_OWN)):
+        if not any(t in line for t in TROUBLE):
+            continue
+        if LAST_FLUSH not in line and (begin < k < end
+                                       or not any(o in line for o in GIMP_OWN)):
             fails.append(f"GIMP printed: {line.strip()}")
+        else:
+            print(f"GIMP's own: {line.strip()}")
 
 
 def main():
@@ -205,13 +212,20 @@ def main():
             if r["types"]:
                 fails.append(f"{r['spec']}: the module's types are known in the "
                              "script's process: the check proves nothing")
+            before = len(fails)
             check_spec(r["spec"], r["props"], specs.get(r["spec"], []), fails)
-            print(f"ok   {r['spec']}: {len(r['props'])} properties, as the module's")
+            ok = len(fails) == before
+            same = ", as the module's" if ok else ""
+            print(f"{'ok  ' if ok else 'FAIL'} {r['spec']}: a script's config has "
+                  f"{len(r['props'])} properties{same}")
         elif "case" in r:
             n += 1
             what = f"{r['by']} {r['case']} " + " ".join(f"{k}={v}" for k, v in
                                                         r["values"].items())
             live = r["listed"] is not None
+            change = OPS[r["case"]]["change"]
+            if r["by"] == "python" and change:
+                what += f" ({change[0]} set while live)"
             ok = r["changed"] and r["same"] and (not live or (r["listed"] and r["unchanged"]))
             if r["config"] is not None and r["config"] != OPS[r["case"]]["values"]:
                 ok = False
