@@ -64,11 +64,15 @@ param_spec (gh_operation operation, gh_param param)
                                | G_PARAM_STATIC_STRINGS;
   GParamSpec          *spec;
 
+  /* GEGL's enum spec, not GLib's: the module's enum types exist only in
+   * the processes that load the module, and GIMP 3 hands a GEGL enum to
+   * plug-ins (scripts) as a choice of the values' nicks, where a GLib enum
+   * of an unknown type empties the filter's whole config there. */
   if (param == GH_PARAM_MODE || param == GH_PARAM_CHANNEL)
-    return g_param_spec_enum (s->name, s->label, s->blurb,
-                              param == GH_PARAM_MODE ? mode_type
-                                                     : channel_type,
-                              (gint) def, flags);
+    return gegl_param_spec_enum (s->name, s->label, s->blurb,
+                                 param == GH_PARAM_MODE ? mode_type
+                                                        : channel_type,
+                                 (gint) def, flags);
   if (s->is_integer)
     {
       spec = gegl_param_spec_int (s->name, s->label, s->blurb, (gint) s->min,

@@ -2,7 +2,8 @@
 /* operation.h — the module's GEGL operations: one GeglOperationFilter
  * class per operation of the vocabulary (gh_request.h), its properties
  * made from that operation's parameters (names, labels, blurbs, ranges,
- * steps, defaults), mode and channel as enums.
+ * steps, defaults), mode and channel as GEGL enums (which GIMP 3 hands to
+ * scripts as choices of the values' nicks).
  *
  *   static const GhGeglOpInfo info = { GH_REQ_EQUALIZE,
  *     "gpu-histogram:equalize", "Equalize (GPU histogram)",

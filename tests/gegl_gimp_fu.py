@@ -7,12 +7,14 @@
 # or a Gimp.Precision name), selection ("" or a rectangle "x,y,w,h"),
 # operation, procedure, output PNM ("" for none), tolerance ("" exact,
 # else "PIXELS,LIMIT": at most PIXELS pixels with a sample more than LIMIT
-# apart, in the sample's units), PROP=VALUE...); writes GH_GEGL_REPORT: "ops <names>", "menu
-# <operation> <path>" and per case "case <n> <live filter listed> <pixels
-# unchanged while live> <changed once merged> <merged equals the
-# procedure's, within the tolerance> <"exact", or how far apart: pixels
-# beyond LIMIT (0 without a tolerance) and the largest difference>".  Converted layers and those above 8 bits are compared as
-# floats.
+# apart, in the sample's units), PROP=VALUE... (mode and channel by their
+# values' nicks, as GIMP hands a GEGL enum to scripts)); writes
+# GH_GEGL_REPORT: "ops <names>", "menu <operation> <path>" and per case
+# "case <n> <live filter listed> <pixels unchanged while live> <changed
+# once merged> <merged equals the procedure's, within the tolerance>
+# <"exact", or how far apart: pixels beyond LIMIT (0 without a tolerance)
+# and the largest difference>".  Converted layers and those above 8 bits
+# are compared as floats.
 import os
 import gi
 gi.require_version("Gimp", "3.0")
@@ -57,8 +59,17 @@ def load(png, precision, selection):
     return img, img.get_layers()[0]
 
 
-# The plug-in process has no GEGL operations until GEGL starts in it: the
-# filter's config needs the module's enum types (mode, channel).
+def number(config, name):
+    """A property of a filter's config as the procedures take it: mode's and
+    channel's nick (GIMP's choice for a GEGL enum) as its number."""
+    spec, value = config.find_property(name), config.get_property(name)
+    if spec.value_type == GObject.TYPE_STRING:
+        return Gimp.param_spec_choice_get_choice(spec).get_id(value)
+    return value
+
+
+# The operations GEGL lists here, in the plug-in process (the module's
+# folder is GIMP's).
 Gegl.init(None)
 report = open(os.environ["GH_GEGL_REPORT"], "w")
 ops = sorted(o for o in Gegl.list_operations() if o.startswith("gpu-histogram:"))
@@ -78,11 +89,9 @@ for n, line in enumerate(open(os.environ["GH_GEGL_CASES"])):
     config = flt.get_config()
     for p in props:
         name, value = p.split("=")
-        # Enums come as their numbers: the module's enum types are known
-        # to GObject here, not to GI.
-        spec = config.find_property(name)
-        config.set_property(name, float(value) if spec.value_type == GObject.TYPE_DOUBLE
-                            else int(value))
+        kind = config.find_property(name).value_type
+        config.set_property(name, value if kind == GObject.TYPE_STRING
+                            else float(value) if kind == GObject.TYPE_DOUBLE else int(value))
     flt.update()
     layer.append_filter(flt)
     listed = any(f.get_operation_name() == op for f in layer.get_filters())
@@ -99,8 +108,7 @@ for n, line in enumerate(open(os.environ["GH_GEGL_CASES"])):
     args.set_core_object_array("drawables", [layer2])
     for spec in config.list_properties():
         if args.find_property(spec.name) and spec.name not in ("image", "drawables"):
-            value = config.get_property(spec.name)
-            value = value if isinstance(value, float) else int(value)
+            value = number(config, spec.name)
             # The procedure refuses a gray layer's luminance; the operation
             # reads the gray level, as the procedure's value.
             if spec.name == "channel" and layer2.is_gray() and value == 5:
@@ -130,7 +138,7 @@ def match_cases(path):
     directly where GIMP refuses it appended), against
     plug-in-gpu-histogram-match with that layer as its reference.  Lines
     of GH_GEGL_MATCH_CASES: PNG, reference PNG, the reference's precision
-    ("" or a Gimp.Precision name), mode (a number), output PNM ("" for
+    ("" or a Gimp.Precision name), mode (its nick), output PNM ("" for
     none), tolerance (as GH_GEGL_CASES'); reported as "match <n> <listed>
     <unchanged while appended> <changed once merged> <merged equals the
     procedure's, within the tolerance>"."""
@@ -141,7 +149,8 @@ def match_cases(path):
         ref, ref_layer = load(ref_png, ref_precision, "")
         before = pixels(layer, "u8")
         flt = Gimp.DrawableFilter.new(layer, "gpu-histogram:match", "gpu-histogram")
-        flt.get_config().set_property("mode", int(mode))
+        flt.get_config().set_property("mode", mode)
+        mode = number(flt.get_config(), "mode")
         flt.set_aux_input("aux", ref_layer)
         flt.update()
         # GIMP 3.0.4 and 3.2.6 refuse it live ("effects with an 'aux' pad
@@ -163,7 +172,7 @@ def match_cases(path):
         args.set_property("image", img2)
         args.set_core_object_array("drawables", [layer2])
         args.set_property("reference", ref_layer)
-        args.set_property("mode", int(mode))
+        args.set_property("mode", mode)
         status = proc.run(args).index(0)
         by_procedure = (pixels(layer2, "u8") if status == Gimp.PDBStatusType.SUCCESS
                         else None)

@@ -86,31 +86,27 @@ def run(cmd, env=None, stdin=None):
 
 
 def read_list(driver, env, fails):
-    """The module's operations: {op: {prop: default}}, and the enums'
-    values {op: {prop: {nick: number}}}."""
+    """The module's operations, their properties and defaults against
+    EXPECTED."""
     rc, out, err = run([driver, "list"], env)
     if rc != 0:
         fails.append(f"gegl_run list: exit {rc}: {err.strip()}")
-        return {}
-    ops, enums, current = {}, {}, None
+        return
+    ops, current = {}, None
     for line in out.splitlines():
         if not line.startswith("  "):
             current, menu = line.split("\t")
-            ops[current], enums[current] = {}, {}
+            ops[current] = {}
             if not menu.startswith("<Image>/Filters/"):
                 fails.append(f"{current}: menu path {menu!r}")
             continue
-        name, _type, default, *more = line.strip().split("\t")
+        name, _type, default, *_ = line.strip().split("\t")
         ops[current][name] = default
-        if more and "=" in more[0]:
-            enums[current][name] = dict((nick, value) for nick, value in
-                                        (v.split("=") for v in more[0].split(",")))
     if set(ops) != set(EXPECTED):
         fails.append(f"operations {sorted(ops)}, expected {sorted(EXPECTED)}")
     for op, props in EXPECTED.items():
         if ops.get(op) != props:
             fails.append(f"{op}: properties {ops.get(op)}, expected {props}")
-    return enums
 
 
 def differ(a, b):
@@ -161,16 +157,6 @@ ON_LUMINANCE = [("gpu-histogram:equalize", ["mode=luminance"]),
                 ("gpu-histogram:posterize", ["channel=luminance"])]
 
 
-def numbered(op, props, enums):
-    """PROP=VALUE with enum values as their numbers (GI has no class for
-    the module's enums)."""
-    numbers = []
-    for p in props:
-        name, value = p.split("=")
-        numbers.append(f"{name}={enums.get(op, {}).get(name, {}).get(value, value)}")
-    return numbers
-
-
 def match_jobs(cli, tmp):
     """Match of each image (and with a varying alpha) to the next one's
     histogram, each mode, against the CLI's --match: (gegl_run lines,
@@ -195,7 +181,7 @@ def match_jobs(cli, tmp):
     return lines, jobs
 
 
-def match_gimp_cases(jobs, enums, tmp):
+def match_gimp_cases(jobs, tmp):
     """The match jobs without alpha on IN_GIMP's images, for
     gegl_gimp_fu.py (GH_GEGL_MATCH_CASES); the colour image's each-channel
     one again with its reference at 16 bits (counted as floats in the
@@ -207,13 +193,12 @@ def match_gimp_cases(jobs, enums, tmp):
         if j["alpha"] or j["png"].stem not in IN_GIMP:
             continue
         out = j["theirs"].with_name(j["theirs"].name.replace("cli", "gimp"))
-        mode = enums.get("gpu-histogram:match", {}).get("mode", {}).get(j["mode"])
-        lines.append("\t".join(map(str, [j["png"], j["ref"], "", mode, out, ""])))
+        lines.append("\t".join(map(str, [j["png"], j["ref"], "", j["mode"], out, ""])))
         names.append(f"GIMP {j['what']}")
         compared.append((f"GIMP {j['what']}", out, j["theirs"]))
         if j["png"].stem == PRECISE[0] and j["mode"] == "each-channel":
-            lines.append("\t".join(map(str, [j["png"], j["ref"], PRECISE[1][0], mode, "",
-                                              ""])))
+            lines.append("\t".join(map(str, [j["png"], j["ref"], PRECISE[1][0], j["mode"],
+                                              "", ""])))
             names.append(f"GIMP {j['what']} reference {PRECISE[1][0]}")
         # Luminance outside sRGB (babl's, as IN_SPACE's, within its
         # tolerance): to an Adobe RGB reference, and of an Adobe RGB
@@ -221,14 +206,14 @@ def match_gimp_cases(jobs, enums, tmp):
         if j["png"].stem == PRECISE[0] and j["mode"] == "luminance":
             adobe, tolerance = IN_SPACE[0][0], IN_SPACE[0][2]
             for png, ref in ((j["png"], PROFILED / adobe), (PROFILED / adobe, j["png"])):
-                lines.append("\t".join(map(str, [png, ref, "", mode, "", tolerance])))
+                lines.append("\t".join(map(str, [png, ref, "", j["mode"], "", tolerance])))
                 names.append(f"GIMP {png.name} gpu-histogram:match {ref.name} "
                              "mode=luminance")
     (tmp / "match-cases").write_text("\n".join(lines) + "\n")
     return names, compared
 
 
-def in_gimp(build, jobs, enums, tmp, fails, matches=()):
+def in_gimp(build, jobs, tmp, fails, matches=()):
     """The jobs without alpha on IN_GIMP's images as live filters in GIMP
     3, merged, each compared with the procedure there; returns [(what,
     GIMP's result, the CLI's)] for the 8-bit ones."""
@@ -259,7 +244,6 @@ def in_gimp(build, jobs, enums, tmp, fails, matches=()):
         seen.add((j["png"], j["op"]))
         if not first and j["png"].stem != PRECISE[0]:
             continue
-        numbers = numbered(j["op"], j["props"], enums)
         out = j["theirs"].with_name(j["theirs"].name.replace("cli", "gimp"))
         variants = [("", "")]
         if j["png"].stem == PRECISE[0] and first:
@@ -268,18 +252,17 @@ def in_gimp(build, jobs, enums, tmp, fails, matches=()):
             cases.append("\t".join([str(j["png"]), precision, selection, j["op"],
                                     PROCEDURES[j["op"]],
                                     "" if precision or selection else str(out), ""]
-                                   + numbers))
+                                   + j["props"]))
             names.append(f"{j['what']} {precision or 'u8'}"
                          + (f" selection {selection}" if selection else ""))
         compared.append((f"GIMP {j['what']}", out, j["theirs"]))
     for image, precision, tolerance in IN_SPACE:
         for op, props in ON_LUMINANCE:
             cases.append("\t".join([str(PROFILED / image), precision, "", op,
-                                    PROCEDURES[op], "", tolerance]
-                                   + numbered(op, props, enums)))
+                                    PROCEDURES[op], "", tolerance] + props))
             names.append(f"{image} {precision or 'as stored'} {op} {' '.join(props)}")
     (tmp / "cases").write_text("\n".join(cases) + "\n")
-    match_names, match_compared = match_gimp_cases(matches, enums, tmp)
+    match_names, match_compared = match_gimp_cases(matches, tmp)
     env = {k: v for k, v in os.environ.items() if k != "GEGL_PATH"}
     # BABL_LUT=0, as the plug-in tests run GIMP 3 (plugin_gimp.py): babl
     # switches a conversion to a look-up table once a process has used it
@@ -369,7 +352,7 @@ def main():
     print(f"GEGL {version.strip() or '?'}")
     start = time.time()
     fails = []
-    enums = read_list(driver, env, fails)
+    read_list(driver, env, fails)
     with tempfile.TemporaryDirectory() as tmp:
         tmp = Path(tmp)
         # Every image and case through one gegl_run (GEGL starts once).
@@ -432,7 +415,7 @@ def main():
             fails.append(f"match without a reference: exit {rc}, not the input "
                          f"with one warning: {err.strip()}")
         print(f"GEGL: {len(compared)} results in {time.time() - start:.1f} s")
-        compared += in_gimp(build, jobs, enums, tmp, fails, matches)
+        compared += in_gimp(build, jobs, tmp, fails, matches)
         for what, mine, theirs in compared:
             d = differ(mine, theirs)
             print(f"{'ok  ' if not d else 'FAIL'} {what}" + (f": {d}" if d else ""))

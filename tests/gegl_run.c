@@ -5,7 +5,8 @@
  * operation.
  *
  *   GEGL_PATH=build/gegl gegl_run list   -- names, menu paths, properties
- *                                        (type, default, range or values)
+ *                                        (type, default, range or values,
+ *                                        label, blurb, values' labels)
  *   gegl_run load IN.png OUT.pnm [--alpha]
  *   gegl_run apply OPERATION IN.png OUT.pnm [--alpha] [PROP=VALUE...]
  *   gegl_run apply-aux OPERATION IN.png AUX.png OUT.pnm [--alpha]
@@ -70,6 +71,15 @@ list (void)
               for (guint v = 0; v < e->n_values; v++)
                 printf ("%s%s=%d", v ? "," : "\t", e->values[v].value_nick,
                         e->values[v].value);
+            }
+          printf ("\t%s\t%s", g_param_spec_get_nick (props[p]),
+                  g_param_spec_get_blurb (props[p]));
+          if (G_IS_PARAM_SPEC_ENUM (props[p]))
+            {
+              GEnumClass *e = G_PARAM_SPEC_ENUM (props[p])->enum_class;
+
+              for (guint v = 0; v < e->n_values; v++)
+                printf ("%s%s", v ? "," : "\t", e->values[v].value_name);
             }
           printf ("\n");
           g_free (text);

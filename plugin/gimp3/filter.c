@@ -168,7 +168,8 @@ filter_new (GimpDrawable *drawable, const gchar *name)
 }
 
 /* The request's parameters into the filter's config, by the vocabulary's
- * names (the module's properties are made from them); FALSE where the
+ * names (the module's properties are made from them): mode and channel
+ * by their values' nicks, GIMP's choice for a GEGL enum; FALSE where the
  * module's properties are not those (another version of it). */
 static gboolean
 set_config (GimpDrawableFilter *filter, const gh_request *r)
@@ -184,12 +185,16 @@ set_config (GimpDrawableFilter *filter, const gh_request *r)
         G_OBJECT_GET_CLASS (config), p->name);
       gdouble              x = gh_request_get (r, op->params[k]);
       GValue               value = G_VALUE_INIT;
+      gint                 n;
 
       if (! spec)
         return FALSE;
       g_value_init (&value, spec->value_type);
-      if (G_IS_PARAM_SPEC_ENUM (spec))
-        g_value_set_enum (&value, (gint) x);
+      /* The request is checked (gimp3_filter_apply): x is one of the
+       * values, which are numbered from 0. */
+      if (GIMP_IS_PARAM_SPEC_CHOICE (spec))
+        g_value_set_string (&value,
+                            gh_param_values (op->params[k], &n)[(gint) x].nick);
       else if (G_IS_PARAM_SPEC_INT (spec))
         g_value_set_int (&value, (gint) x);
       else if (G_IS_PARAM_SPEC_DOUBLE (spec))
@@ -232,9 +237,9 @@ gimp3_filter_apply (const CoreTarget *target, const CoreRequest *req,
 
   if (! core_request_check (&req->request, error))
     return GIMP3_FILTER_FAILED;
-  /* The plug-in's GEGL must know the module too: the filter's config
-   * carries its enum types (mode, channel).  Asked first: it costs no
-   * round trip to GIMP, and without the module the call pays none. */
+  /* The plug-in's GEGL looks in GIMP's module folders: asked first, it
+   * costs no round trip to GIMP, and without the module the call pays
+   * none. */
   if (! name || ! gegl_has_operation (name)
       || ! module_gives_the_same (target, req, live))
     return GIMP3_FILTER_NOT_HERE;
