@@ -55,7 +55,9 @@ from plugin_apply import gimp_luminance_bins, png
 from plugin_beyond import check_luminance, clahe, match_levels, posterized
 from plugin_gimp import ROOT, Tally, parse_args, require_gimp
 
-MARK = re.compile(r"^<!-- test: (gimp2|gimp3|cli) (\w+) -->$")
+# Host "scale": doc/scale.md's recipes, run by tests/scale_parallel.py
+# (they need an sshd and a Slurm of the test's own).
+MARK = re.compile(r"^<!-- test: (gimp2|gimp3|cli|scale) (\w+) -->$")
 # What makes a fenced block an example that a test must run.
 RUNNABLE = re.compile(r"gimp-console|gpu-histogram-cli(?![\w.-])|script-fu|python-fu|plug-in-gpu-histogram"
                       r"|from gi\.repository", re.IGNORECASE)

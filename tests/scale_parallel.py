@@ -1,32 +1,31 @@
 #!/usr/bin/python3
 # SPDX-License-Identifier: GPL-3.0-or-later
-"""doc/scale.md's recipes, run: a folder of photos spread over machines
-gives the same files as one run on one machine.
+"""doc/scale.md's recipes, run as written: a folder of photos spread over
+machines gives the same files as one run on one machine.
 
-An sshd of the test's own listens on 127.0.0.1 at a free port (host and
-user keys made here, the keys' known_hosts and an ssh_config of its own, so
-nothing else is reached); two ssh "hosts" (gh-a, gh-b) point at it.
-
-1. GNU parallel over gh-a, gh-b and this machine (":"), each job one photo
-   sent with --transferfile, its result brought back with --return and
-   both removed there with --cleanup: every output byte for byte the one
-   local run's, every host used (the --joblog's Host column).
-2. The same with one job killed (SIGKILL, once) and the run resumed with
-   --resume-failed on the same --joblog: nothing missing, every output
-   the local run's, only the killed job run again.
-3. A shared folder: -X batches (several photos a CLI call) on the three
-   hosts, --workdir the folder: every output the local run's.
-4. scripts/slurm-array.sh's shares (its GH_SLURM_DRY_RUN listing) for 1..9
-   tasks over 0..23 files, from array index 0 and from 5: each file in
-   exactly one share, in order, shares differing by at most one file.
-5. A single-node Slurm of the test's own (munged, slurmctld and slurmd on
-   this machine, private ports, key and folders; about a second to start):
-   `sbatch --wait --array=0-2 scripts/slurm-array.sh LIST --equalize ...`
-   gives the local run's files.
-6. One process per GPU, as doc/scale.md writes it for two GPUs, with a
-   stand-in CLI that logs its CUDA_VISIBLE_DEVICES and --threads before
-   running the real one (on the CPU here): slots 0 and 1 each used, each
-   call with half the cores, the local run's files.
+The blocks of doc/scale.md marked `<!-- test: scale NAME -->` run in bash
+in a folder holding photos/*.jpg (JPEGs cut from testimages/), with this
+machine's sizes put in (the Slurm array 0-2 of 1 CPU each, --wait; two
+GPUs), against:
+- an sshd of the test's own on 127.0.0.1 at a free port (host and user
+  keys made here, its own known_hosts and ssh_config naming it host1 and
+  host2: GNU parallel's PARALLEL_SSH), nothing else reached;
+- a single-node Slurm of its own (munged, slurmctld, slurmd on this
+  machine, private ports, key and folders; about a second to start);
+- `gpu-histogram-cli` on the PATH a stand-in that records what each call
+  was given (CUDA_VISIBLE_DEVICES, --threads) and runs the real one (on the
+  CPU here), passed to the ssh hosts with parallel's --env PATH.
+Checked, each against one local run of the CLI on the same photos:
+1. transfer: every result back, byte for byte; every host took jobs.
+2. transfer with one job killed (SIGKILL, once), then the same command
+   with --resume-failed: the killed job's result missing after the first,
+   nothing missing after the second, only that job run again.
+3. shared: -X batches on three hosts, --workdir the folder.
+4. slurm: the array's results; and scripts/slurm-array.sh's shares (its
+   GH_SLURM_DRY_RUN listing) for 1..9 tasks over 0..23 files, from array
+   index 0 and from 5: each file in exactly one share, in order, shares
+   differing by at most one file.
+5. gpus: slots 0 and 1 each used, each call with half the cores.
 
 Usage: scale_parallel.py PATH-TO-gpu-histogram-cli
 Ends with "N passed, N failed"; exit 0 all passed, 1 a failure, 77 skipped
@@ -45,10 +44,11 @@ from pathlib import Path
 import cv2
 
 from checks import Checks
+from readme_examples import blocks
 
 ROOT = Path(__file__).resolve().parent.parent
 SLURM = ROOT / "scripts" / "slurm-array.sh"
-HOSTS = ["gh-a", "gh-b", ":"]
+HOSTS = ["host1", "host2", ":"]  # as doc/scale.md names them
 
 
 def skip(why):
@@ -62,8 +62,14 @@ def free_port():
         return s.getsockname()[1]
 
 
+def recipes():
+    """{NAME: code} of doc/scale.md's blocks marked for this test."""
+    return {name: code for where, host, name, code in blocks()
+            if host == "scale" and where.startswith("doc/scale.md:") and code}
+
+
 def photos(folder, n=12):
-    """n photo-like PNGs cut from testimages/ (distinct crops and sizes)."""
+    """n photo-like JPEGs cut from testimages/ (distinct crops and sizes)."""
     folder.mkdir()
     sources = sorted((ROOT / "testimages").glob("*.png"))
     names = []
@@ -71,13 +77,13 @@ def photos(folder, n=12):
         img = cv2.imread(str(sources[k % len(sources)]), cv2.IMREAD_UNCHANGED)
         h, w = img.shape[:2]
         crop = img[k * 7 % (h // 3):, k * 11 % (w // 3):]
-        names.append(f"photo{k:02d}.png")
-        cv2.imwrite(str(folder / names[-1]), crop)
+        names.append(f"photo{k:02d}.jpg")
+        cv2.imwrite(str(folder / names[-1]), crop, [cv2.IMWRITE_JPEG_QUALITY, 90])
     return names
 
 
 class Sshd:
-    """A private sshd on 127.0.0.1 and an ssh_config naming it gh-a, gh-b."""
+    """A private sshd on 127.0.0.1 and an ssh_config naming it host1, host2."""
 
     def __init__(self, tmp):
         self.dir = tmp / "ssh"
@@ -108,7 +114,7 @@ class Sshd:
                                       "-E", self.log])
         self.ssh = f"ssh -F {d / 'ssh_config'}"
         for _ in range(100):
-            if subprocess.run(self.ssh.split() + ["gh-a", "true"],
+            if subprocess.run(self.ssh.split() + ["host1", "true"],
                               capture_output=True).returncode == 0:
                 return
             time.sleep(0.1)
@@ -150,12 +156,13 @@ class Slurm:
             "SelectTypeParameters=CR_CPU\nReturnToService=2\nMpiDefault=none\n"
             f"NodeName={node} CPUs=2 State=UNKNOWN\n"
             f"PartitionName=main Nodes={node} Default=YES MaxTime=INFINITE State=UP\n")
-        self.env = dict(os.environ, SLURM_CONF=str(conf))
+        self.conf = conf
         for daemon in ("slurmctld", "slurmd"):
-            subprocess.run([daemon, "-f", conf], env=self.env, check=True)
+            subprocess.run([daemon, "-f", conf], env=dict(os.environ, SLURM_CONF=str(conf)),
+                           check=True)
         for _ in range(120):
-            p = subprocess.run(["sinfo", "-h", "-o", "%T"], env=self.env, capture_output=True,
-                               text=True)
+            p = subprocess.run(["sinfo", "-h", "-o", "%T"], capture_output=True, text=True,
+                               env=dict(os.environ, SLURM_CONF=str(conf)))
             if "idle" in p.stdout:
                 return
             time.sleep(0.5)
@@ -171,12 +178,13 @@ class Slurm:
                 pass
 
 
-def same_files(ref, folder, names):
-    """None when every name's file in `folder` equals ref's, else why."""
-    missing = [n for n in names if not (folder / n).exists()]
+def same_files(ref, pairs):
+    """None when every (file, reference name) pair holds the local run's
+    bytes, else why."""
+    missing = [str(f) for f, _ in pairs if not f.exists()]
     if missing:
         return f"missing {missing}"
-    differ = [n for n in names if (folder / n).read_bytes() != (ref / n).read_bytes()]
+    differ = [str(f) for f, n in pairs if f.read_bytes() != (ref / n).read_bytes()]
     return f"not the local run's bytes: {differ}" if differ else None
 
 
@@ -203,147 +211,151 @@ def main():
     if os.geteuid() != 0:
         skip("sshd of the test's own needs root here")
     checks = Checks()
+    doc = recipes()
+    checks.report("doc/scale.md has the four recipes",
+                  None if sorted(doc) == ["gpus", "shared", "slurm", "transfer"]
+                  else f"found {sorted(doc)}")
     with tempfile.TemporaryDirectory() as d:
         tmp = Path(d)
         names = photos(tmp / "photos")
-        out_names = [n.replace(".png", "-eq.png") for n in names]
+        stems = [n[:-4] for n in names]
         ref = tmp / "ref"
         ref.mkdir()
-        p = subprocess.run([cli, "--quiet", "--equalize", ref / "%n-eq.png"]
+        p = subprocess.run([cli, "--quiet", "--equalize", ref / "%n.jpg"]
                            + [tmp / "photos" / n for n in names], capture_output=True, text=True)
         if p.returncode != 0 and "built without GEGL" in p.stderr:
-            skip("the CLI reads no PNG (built without GEGL)")
+            skip("the CLI reads no JPEG (built without GEGL)")
         if p.returncode != 0:
             raise SystemExit(f"the local run failed: {p.stderr}")
-        sshd = Sshd(tmp)
-        try:
-            env = dict(os.environ, PARALLEL_HOME=str(tmp / "parallel-home"))
-            base = ["parallel", "--will-cite", "--ssh", sshd.ssh, "-S", ",".join(HOSTS)]
+        # The stand-in: what each call was given, a kill on request, the CLI.
+        calls = tmp / "calls.log"
+        stand_in = tmp / "bin" / "gpu-histogram-cli"
+        stand_in.parent.mkdir()
+        stand_in.write_text(
+            "#!/bin/sh\nthreads=none prev=\n"
+            'for a; do [ "$prev" = --threads ] && threads=$a; prev=$a; done\n'
+            f'echo "${{CUDA_VISIBLE_DEVICES:-none}} $threads" >> {calls}\n'
+            '# GH_TEST_KILL_ONCE=MARKER:FILE: the first call on FILE dies as a killed job.\n'
+            'if [ -n "${GH_TEST_KILL_ONCE:-}" ]; then\n'
+            '  marker=${GH_TEST_KILL_ONCE%%:*} victim=${GH_TEST_KILL_ONCE#*:}\n'
+            '  for a; do\n'
+            '    if [ "$a" = "$victim" ] && [ ! -e "$marker" ]; then touch "$marker"; kill -KILL $$; fi\n'
+            '  done\nfi\n'
+            f'exec {cli} "$@"\n')
+        stand_in.chmod(0o755)
 
-            # 1. Each photo sent, equalized there, brought back.
-            work = tmp / "transfer"
-            shutil.copytree(tmp / "photos", work)
-            p = subprocess.run(base + ["--transferfile", "{}", "--return", "{.}-eq.png",
-                                       "--cleanup", "--joblog", "jobs.log", "-j", "2",
-                                       cli, "--quiet", "--equalize", "{.}-eq.png", "{}",
-                                       ":::"] + names,
-                               cwd=work, env=env, capture_output=True, text=True, timeout=300)
+        def folder(name):
+            """A fresh folder with photos/ and out/, the recipe's working folder."""
+            work = tmp / name
+            shutil.copytree(tmp / "photos", work / "photos")
+            (work / "out").mkdir()
+            return work
+
+        sshd = Sshd(tmp)
+        slurm = None
+        env = dict(os.environ, PATH=f"{stand_in.parent}:{os.environ['PATH']}",
+                   PARALLEL_SSH=sshd.ssh, PARALLEL_HOME=str(tmp / "parallel-home"),
+                   # The stand-in's PATH (and its kill switch) on the ssh hosts too.
+                   PARALLEL="--will-cite --env PATH --env GH_TEST_KILL_ONCE",
+                   GH_TEST_KILL_ONCE="")
+
+        def run(code, work, **extra):
+            return subprocess.run(["bash", "-euc", code], cwd=work, env=dict(env, **extra),
+                                  capture_output=True, text=True, timeout=300)
+
+        try:
+            # 1. transfer: each photo sent, equalized there, brought back.
+            work = folder("transfer")
+            p = run(doc["transfer"], work)
             rows = joblog(work / "jobs.log") if (work / "jobs.log").exists() else []
-            checks.report("ssh: --transferfile, --return, --cleanup give the local run's files",
-                          f"parallel exit {p.returncode}: {p.stderr[-400:]}" if p.returncode
-                          else same_files(ref, work, out_names))
+            checks.report("transfer: --transferfile, --return, --cleanup give the local run's "
+                          "files",
+                          f"exit {p.returncode}: {p.stderr[-400:]}" if p.returncode
+                          else same_files(ref, [(work / "photos" / f"{s}-eq.jpg", f"{s}.jpg")
+                                                for s in stems]))
             used = sorted({r[0] for r in rows})
-            checks.report("ssh: every host took jobs (joblog's Host column)",
+            checks.report("transfer: every host took jobs (the joblog's Host column)",
                           None if used == sorted(HOSTS) else f"hosts used {used}")
 
-            # 2. One job killed once, then --resume-failed.
-            work = tmp / "resume"
-            shutil.copytree(tmp / "photos", work)
-            killed = tmp / "killed-once"
-            job = tmp / "job.sh"
-            job.write_text("#!/bin/sh\n# The fourth photo's first run dies as a killed job would.\n"
-                           f"if [ \"$1\" = {names[3]} ] && [ ! -e {killed} ]; then\n"
-                           f"  touch {killed}; kill -KILL $$\nfi\n"
-                           f"exec {cli} --quiet --equalize \"${{1%.png}}-eq.png\" \"$1\"\n")
-            job.chmod(0o755)
-            run = base + ["--transferfile", "{}", "--return", "{.}-eq.png", "--cleanup",
-                          "--joblog", "jobs.log", "-j", "2", job, "{}", ":::"] + names
-            first = subprocess.run(run, cwd=work, env=env, capture_output=True, text=True,
-                                   timeout=300)
-            lost = [n for n in out_names if not (work / n).exists()]
-            checks.report("ssh: a killed job shows as failed and its file is missing",
-                          None if first.returncode != 0 and lost == [out_names[3]]
+            # 2. transfer, one job killed once, then --resume-failed.
+            work = folder("resume")
+            kill = f"{tmp / 'killed-once'}:{names[3]}"
+            first = run(doc["transfer"], work, GH_TEST_KILL_ONCE=kill)
+            results = [(work / "photos" / f"{s}-eq.jpg", f"{s}.jpg") for s in stems]
+            lost = [f.name for f, _ in results if not f.exists()]
+            checks.report("transfer: a killed job shows as failed, its result missing",
+                          None if first.returncode != 0 and lost == [f"{stems[3]}-eq.jpg"]
                           else f"exit {first.returncode}, missing {lost}")
-            again = subprocess.run(run[:1] + ["--resume-failed"] + run[1:], cwd=work, env=env,
-                                   capture_output=True, text=True, timeout=300)
+            # As the document says: the parallel line again, on the same list.
+            lines = doc["transfer"].splitlines()
+            again = [line for line in lines if not line.startswith("ls ")]
+            again = run("\n".join(again).replace("parallel ", "parallel --resume-failed ", 1),
+                        work, GH_TEST_KILL_ONCE=kill)
             rows = joblog(work / "jobs.log")
-            reruns = [r for r in rows if r[3].endswith(names[3])]
-            checks.report("ssh: --resume-failed runs the killed job again, nothing missing, "
+            checks.report("transfer: --resume-failed runs the killed job again, nothing missing, "
                           "the local run's files",
-                          f"parallel exit {again.returncode}: {again.stderr[-400:]}"
-                          if again.returncode
-                          else f"joblog rows {len(rows)}: {len(names) + 1} expected"
-                          if len(rows) != len(names) + 1 or len(reruns) != 2
-                          else same_files(ref, work, out_names))
+                          f"exit {again.returncode}: {again.stderr[-400:]}" if again.returncode
+                          else f"{len(rows)} joblog rows, {len(names) + 1} expected"
+                          if len(rows) != len(names) + 1
+                          else same_files(ref, results))
 
-            # 3. A shared folder, several photos a CLI call.
-            out = tmp / "shared-out"
-            out.mkdir()
-            p = subprocess.run(base + ["--workdir", str(tmp), "-X", "-j", "1", cli, "--quiet",
-                                       "--equalize", str(out / "%n-eq.png"), ":::"]
-                               + [str(tmp / "photos" / n) for n in names],
-                               env=env, capture_output=True, text=True, timeout=300)
+            # 3. shared: several photos a CLI call, on three hosts.
+            work = folder("shared")
+            p = run(doc["shared"], work)
             checks.report("shared folder: -X batches on three hosts give the local run's files",
-                          f"parallel exit {p.returncode}: {p.stderr[-400:]}" if p.returncode
-                          else same_files(ref, out, out_names))
+                          f"exit {p.returncode}: {p.stderr[-400:]}" if p.returncode
+                          else same_files(ref, [(work / "out" / n, n) for n in names]))
         finally:
             sshd.stop()
 
-        # 4. Slurm's shares, then three tasks for real.
+        # 4. slurm: the array at this machine's size, then the shares.
+        try:
+            slurm = Slurm(tmp)
+            work = folder("slurm")
+            code = (doc["slurm"].replace("--array=0-99", "--array=0-2 --wait")
+                    .replace("--cpus-per-task=8", "--cpus-per-task=1")
+                    .replace("scripts/slurm-array.sh", str(SLURM)))
+            p = run(code, work, SLURM_CONF=str(slurm.conf))
+            logs = "".join(f.read_text() for f in work.glob("gpu-histogram-*.log"))
+            checks.report("slurm: the array's tasks give the local run's files",
+                          f"exit {p.returncode}: {p.stderr[-300:]} {logs[-300:]}" if p.returncode
+                          else same_files(ref, [(work / "out" / n, n) for n in names]))
+        finally:
+            if slurm:
+                slurm.stop()
         bad = []
-        for count in range(1, 10):
-            for files in range(0, 24):
-                lst = tmp / "list.txt"
-                lst.write_text("".join(f"f{k}\n" for k in range(files)))
-                for start in (0, 5):
+        lst = tmp / "list.txt"
+        for files in range(0, 24):
+            lst.write_text("".join(f"f{k}\n" for k in range(files)))
+            for count in range(1, 10):
+                for first in (0, 5):
                     shares = []
-                    for task in range(start, start + count):
-                        env = dict(os.environ, SLURM_ARRAY_TASK_ID=str(task),
-                                   SLURM_ARRAY_TASK_MIN=str(start),
-                                   SLURM_ARRAY_TASK_COUNT=str(count), GH_SLURM_DRY_RUN="1")
-                        r = subprocess.run(["bash", SLURM, lst], env=env, capture_output=True,
-                                           text=True)
+                    for task in range(first, first + count):
+                        r = subprocess.run(["bash", SLURM, lst], capture_output=True, text=True,
+                                           env=dict(os.environ, SLURM_ARRAY_TASK_ID=str(task),
+                                                    SLURM_ARRAY_TASK_MIN=str(first),
+                                                    SLURM_ARRAY_TASK_COUNT=str(count),
+                                                    GH_SLURM_DRY_RUN="1"))
                         shares.append(r.stdout.split())
-                    flat = [f for s in shares for f in s]
-                    sizes = [len(s) for s in shares]
+                    flat = [f for share in shares for f in share]
+                    sizes = [len(share) for share in shares]
                     if flat != [f"f{k}" for k in range(files)] or max(sizes) - min(sizes) > 1:
-                        bad.append((count, files, start, sizes))
+                        bad.append((count, files, first, sizes))
         checks.report("slurm-array.sh: every file in exactly one share, in order, shares even",
                       f"wrong shares (tasks, files, first index, sizes): {bad[:5]}" if bad
                       else None)
-        lst = tmp / "photos.list"
-        lst.write_text("".join(f"{tmp / 'photos' / n}\n" for n in names))
-        out = tmp / "slurm-out"
-        out.mkdir()
-        slurm = Slurm(tmp)
-        try:
-            p = subprocess.run(["sbatch", "--wait", "--array=0-2", "--cpus-per-task=1",
-                                f"--output={tmp / 'slurm-%A_%a.log'}",
-                                f"--export=ALL,GH_CLI={cli}", SLURM, lst,
-                                "--equalize", out / "%n-eq.png"],
-                               env=slurm.env, capture_output=True, text=True, timeout=300)
-            logs = "".join(f.read_text() for f in tmp.glob("slurm-*.log"))
-            checks.report("slurm: sbatch --array=0-2 gives the local run's files",
-                          f"sbatch exit {p.returncode}: {p.stderr[-300:]} {logs[-300:]}"
-                          if p.returncode else same_files(ref, out, out_names))
-        finally:
-            slurm.stop()
 
-        # 6. One process per GPU (two), the CLI a stand-in that logs.
-        out = tmp / "gpus-out"
-        out.mkdir()
-        seen = tmp / "gpus.log"
-        stand_in = tmp / "bin" / "gpu-histogram-cli"
-        stand_in.parent.mkdir()
-        stand_in.write_text(f"#!/bin/sh\necho \"$CUDA_VISIBLE_DEVICES $3\" >> {seen}\n"
-                            f"exec {cli} \"$@\"\n")
-        stand_in.chmod(0o755)
-        recipe = ("gpus=2\n"
-                  "ls photos/*.png | parallel --will-cite -j \"$gpus\" -X "
-                  "'CUDA_VISIBLE_DEVICES=$(({%} - 1)) gpu-histogram-cli --quiet "
-                  "--threads '$(( $(nproc) / gpus ))' --equalize gpus-out/%n-eq.png {}'\n")
-        env = dict(os.environ, PATH=f"{stand_in.parent}:{os.environ['PATH']}",
-                   PARALLEL_HOME=str(tmp / "parallel-home"))
-        p = subprocess.run(["bash", "-c", recipe], cwd=tmp, env=env, capture_output=True,
-                           text=True, timeout=300)
-        calls = sorted(seen.read_text().split("\n")[:-1]) if seen.exists() else []
-        half = str(max(os.cpu_count() // 2, 0))
-        checks.report("one process per GPU: slots 0 and 1, half the cores each, the local "
-                      "run's files",
+        # 5. gpus: two GPUs, the stand-in recording each process's share.
+        work = folder("gpus")
+        calls.unlink(missing_ok=True)
+        p = run(doc["gpus"].replace("$(nvidia-smi -L | wc -l)", "2"), work)
+        seen = sorted(calls.read_text().split("\n")[:-1]) if calls.exists() else []
+        half = str(os.cpu_count() // 2)
+        checks.report("gpus: slots 0 and 1, half the cores each, the local run's files",
                       f"exit {p.returncode}: {p.stderr[-300:]}" if p.returncode
-                      else f"calls (CUDA_VISIBLE_DEVICES, --threads): {calls}"
-                      if calls != [f"0 {half}", f"1 {half}"]
-                      else same_files(ref, out, out_names))
+                      else f"calls (CUDA_VISIBLE_DEVICES, --threads): {seen}"
+                      if seen != [f"0 {half}", f"1 {half}"]
+                      else same_files(ref, [(work / "out" / n, n) for n in names]))
     print(f"{checks.passed} passed, {checks.failed} failed")
     return 1 if checks.failed else 0
 
