@@ -7,6 +7,24 @@
 #include <gexiv2/gexiv2.h>
 #include <stdio.h>
 
+/* gexiv2 0.16 (GIMP 3.2's) gives the calls that take a GError the plain
+ * names, the try_ ones of 0.14 (Debian 12's) deprecated. */
+#if GEXIV2_CHECK_VERSION (0, 15, 0)
+#define erase_exif_thumbnail gexiv2_metadata_erase_exif_thumbnail
+#define get_orientation gexiv2_metadata_get_orientation
+#define set_orientation gexiv2_metadata_set_orientation
+#define has_tag gexiv2_metadata_has_tag
+#define get_tag_long gexiv2_metadata_get_tag_long
+#define set_tag_long gexiv2_metadata_set_tag_long
+#else
+#define erase_exif_thumbnail gexiv2_metadata_try_erase_exif_thumbnail
+#define get_orientation gexiv2_metadata_try_get_orientation
+#define set_orientation gexiv2_metadata_try_set_orientation
+#define has_tag gexiv2_metadata_try_has_tag
+#define get_tag_long gexiv2_metadata_try_get_tag_long
+#define set_tag_long gexiv2_metadata_try_set_tag_long
+#endif
+
 struct cli_metadata
 {
   GExiv2Metadata *md;
@@ -70,7 +88,7 @@ cli_metadata_read (const char *path)
       && !gexiv2_metadata_has_iptc (md))
     goto out;
   /* The thumbnail would show the input, not the result. */
-  gexiv2_metadata_try_erase_exif_thumbnail (md, &err);
+  erase_exif_thumbnail (md, &err);
   if (err)
     {
       fprintf (cli_err (), "%s: metadata: %s; written without\n", path,
@@ -79,7 +97,7 @@ cli_metadata_read (const char *path)
     }
   m = g_new0 (cli_metadata, 1);
   m->md = g_steal_pointer (&md);
-  m->orientation = (int) gexiv2_metadata_try_get_orientation (m->md, &err);
+  m->orientation = (int) get_orientation (m->md, &err);
   if (err || m->orientation < 1 || m->orientation > 8)
     m->orientation = 1;
 out:
@@ -102,16 +120,16 @@ swap_tags (GExiv2Metadata *md, const char *x, const char *y, GError **err)
 {
   glong a, b = 0;
 
-  if (!gexiv2_metadata_try_has_tag (md, x, err) || *err
-      || !gexiv2_metadata_try_has_tag (md, y, err) || *err)
+  if (!has_tag (md, x, err) || *err
+      || !has_tag (md, y, err) || *err)
     return;
-  a = gexiv2_metadata_try_get_tag_long (md, x, err);
+  a = get_tag_long (md, x, err);
   if (!*err)
-    b = gexiv2_metadata_try_get_tag_long (md, y, err);
+    b = get_tag_long (md, y, err);
   if (!*err)
-    gexiv2_metadata_try_set_tag_long (md, x, b, err);
+    set_tag_long (md, x, b, err);
   if (!*err)
-    gexiv2_metadata_try_set_tag_long (md, y, a, err);
+    set_tag_long (md, y, a, err);
 }
 
 /* The tags of pixels turned upright: the orientation 1 and, where they
@@ -121,8 +139,7 @@ set_upright (cli_metadata *m, GError **err)
 {
   if (m->upright || m->orientation == 1)
     return;
-  gexiv2_metadata_try_set_orientation (m->md, GEXIV2_ORIENTATION_NORMAL,
-                                       err);
+  set_orientation (m->md, GEXIV2_ORIENTATION_NORMAL, err);
   if (!*err && m->orientation >= 5)
     swap_tags (m->md, "Exif.Photo.PixelXDimension",
                "Exif.Photo.PixelYDimension", err);

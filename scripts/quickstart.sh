@@ -15,7 +15,7 @@ cd "$(dirname "$0")/.."
 
 packages=(gcc meson ninja-build pkg-config python3-numpy python3-opencv
           python3-skimage gimp libgimp2.0-dev xvfb xauth xdotool imagemagick
-          debootstrap)
+          debootstrap libgexiv2-dev libimage-exiftool-perl)
 missing=()
 for p in "${packages[@]}"; do
   dpkg -s "$p" >/dev/null 2>&1 || missing+=("$p")
