@@ -75,8 +75,9 @@ static const char usage_tail[] =
   "name in the same folder, then renamed).\n"
 #ifdef GH_HAVE_GEXIV2
   "Metadata: the EXIF, XMP and IPTC of a PNG, JPEG, TIFF or WebP input\n"
-  "are kept in PNG, JPEG, TIFF and WebP files written (gexiv2; the EXIF\n"
-  "thumbnail is left out); netpbm files hold none.\n";
+  "are kept in the PNG, JPEG, TIFF and WebP files written from it\n"
+  "(gexiv2; WebP holds no IPTC; the EXIF thumbnail is left out);\n"
+  "netpbm files hold none.\n";
 #else
   "Metadata: this build keeps none (built without gexiv2): files\n"
   "written have no EXIF, XMP or IPTC, and --auto-orient finds no\n"
