@@ -301,7 +301,7 @@ cli_gegl_output_close (cli_output *out, int ok)
   cli_gegl_output *o = out->gegl;
   int rc = -1;
 
-  if (ok && !save (out))
+  if (ok && !save (out) && !cli_output_metadata (out, o->temp))
     {
       int errsv = io_whole_commit (o->temp, out->path);
       if (errsv)

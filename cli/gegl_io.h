@@ -6,8 +6,9 @@
  * strip of rows at a time; a result is set into a GeglBuffer of the
  * input's stored format (bit depth and colour space, hence the ICC
  * profile where the saver writes one) a strip at a time and saved by the
- * saver of its extension under a temporary name beside the target, then
- * renamed over it (io/whole.h).  GEGL is started on the first call.
+ * saver of its extension under a temporary name beside the target, the
+ * input's metadata written into it (metadata.h), then renamed over it
+ * (io/whole.h).  GEGL is started on the first call.
  *
  * A JPEG whose headers libjpeg cannot read is refused by jpeg_io.c
  * before GEGL's loader sees it (where built with libjpeg: GH_HAVE_JPEG):

@@ -202,6 +202,29 @@ cli_image_rewind (cli_image *im)
   return 0;
 }
 
+/* `im`'s metadata, read once (a netpbm file has none). */
+static cli_metadata *
+image_metadata (cli_image *im)
+{
+#ifdef GH_HAVE_GEXIV2
+  if (!im->metadata_read && (im->gegl || im->jpeg))
+    im->metadata = cli_metadata_read (im->path);
+#endif
+  im->metadata_read = 1;
+  return im->metadata;
+}
+
+int
+cli_image_orientation (cli_image *im)
+{
+#ifdef GH_HAVE_GEXIV2
+  return cli_metadata_orientation (image_metadata (im));
+#else
+  (void) im;
+  return 1;
+#endif
+}
+
 void
 cli_image_close (cli_image *im)
 {
@@ -211,8 +234,13 @@ cli_image_close (cli_image *im)
 #ifdef GH_HAVE_JPEG
   cli_jpeg_close (im->jpeg);
 #endif
+#ifdef GH_HAVE_GEXIV2
+  cli_metadata_free (im->metadata);
+#endif
   im->gegl = NULL;
   im->jpeg = NULL;
+  im->metadata = NULL;
+  im->metadata_read = 0;
   pnm_close (&im->pnm);
 }
 
@@ -246,15 +274,26 @@ netpbm_header (const cli_image *im, pnm_image *h)
 }
 
 int
-cli_output_open (cli_output *out, const char *path, const cli_image *im,
-                 int quality)
+cli_output_open (cli_output *out, const char *path, cli_image *im_in,
+                 int quality, int upright)
 {
   file_format f = format_of (path);
+  /* What is written: `im_in` as stored, or turned upright (by a quarter
+   * for orientations 5..8). */
+  cli_image turned = *im_in, *im = &turned;
   pnm_image header;
   int errsv;
 
   memset (out, 0, sizeof *out);
   out->path = path;
+  out->metadata = image_metadata (im_in);
+  out->upright = upright;
+  if (upright && cli_image_orientation (im_in) >= 5)
+    {
+      turned.width = im_in->height;
+      turned.height = im_in->width;
+      turned.row_bytes = im_in->row_bytes / im_in->width * turned.width;
+    }
   out->row_bytes = im->row_bytes;
   if (f == FORMAT_UNKNOWN)
     return fprintf (cli_err (), "cannot write %s: its extension is none of "
@@ -287,6 +326,18 @@ cli_output_open (cli_output *out, const char *path, const cli_image *im,
       return -1;
     }
   return 0;
+}
+
+int
+cli_output_metadata (cli_output *out, const char *temp)
+{
+#ifdef GH_HAVE_GEXIV2
+  return cli_metadata_write (out->metadata, temp, out->path, out->upright);
+#else
+  (void) out;
+  (void) temp;
+  return 0;
+#endif
 }
 
 int

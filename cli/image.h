@@ -5,7 +5,8 @@
  * through libjpeg itself where the build has it (jpeg_io.h).  An image is
  * read a strip of rows at a time in the engine's terms (layout, sample,
  * bins), and a result written a strip at a time into a file that appears
- * whole or not at all (io/whole.h).
+ * whole or not at all (io/whole.h), with the input's EXIF, XMP and IPTC
+ * where the format holds them and the build has gexiv2 (metadata.h).
  *
  * 8-bit files are read as bytes (256 bins); files of more bits as floats
  * (0..1 in the file's own tone curve, 1024 bins), as the GIMP plug-ins
@@ -16,7 +17,7 @@
  *   cli_image_read_rows (&im, buf, rows);                 -- row_bytes each
  *   cli_image_rewind (&im);
  *   cli_output out;
- *   if (cli_output_open (&out, "eq.jpg", &im, quality)) ...
+ *   if (cli_output_open (&out, "eq.jpg", &im, quality, 0)) ...
  *   cli_output_write_rows (&out, buf, rows);
  *   cli_output_close (&out, ok);                          -- 0: in place
  *   cli_image_close (&im);
@@ -28,6 +29,7 @@
 #define CLI_IMAGE_H
 
 #include "gpu_histogram.h"
+#include "metadata.h"
 #include "pnm.h"
 #include "whole.h"
 
@@ -47,6 +49,9 @@ typedef struct {
   pnm_image pnm;         /* netpbm: open */
   cli_gegl_image *gegl;  /* the other formats */
   cli_jpeg_image *jpeg;  /* a JPEG read by libjpeg itself */
+  const char *path;      /* not copied */
+  cli_metadata *metadata; /* read with the first output: metadata.h */
+  int metadata_read;
 } cli_image;
 
 int cli_image_open (const char *path, cli_image *im);
@@ -59,6 +64,9 @@ int cli_image_read_rows (cli_image *im, void *buf, size_t rows);
 const void *cli_image_held_rows (cli_image *im, size_t rows);
 int cli_image_rewind (cli_image *im);
 void cli_image_close (cli_image *im);
+/* The orientation of `im`'s metadata, 1..8 (1: none; netpbm has none),
+ * its metadata read if not yet. */
+int cli_image_orientation (cli_image *im);
 /* Frees what this thread kept for its next image. */
 void cli_image_thread_done (void);
 /* `path`'s extension, its dot included, or NULL. */
@@ -70,16 +78,24 @@ typedef struct {
   io_whole_file pnm;        /* netpbm: open */
   cli_gegl_output *gegl;    /* the other formats */
   cli_jpeg_output *jpeg;    /* a JPEG written by libjpeg itself */
+  cli_metadata *metadata;   /* the input's, not owned */
+  int upright;              /* its pixels are turned by its orientation */
 } cli_output;
 
-/* A file like `im` (size, layout, bit depth, colour profile), its format
- * from the extension of `path`: netpbm (.pgm, .ppm, .pnm, .pam or none;
- * 8-bit only) or, with GEGL, .png, .jpg/.jpeg, .tif/.tiff, .webp.
- * `quality` 1..100 for JPEG and WebP, 0 for GEGL's default. */
-int cli_output_open (cli_output *out, const char *path, const cli_image *im,
-                     int quality);
+/* A file like `im` (size, layout, bit depth, colour profile, metadata:
+ * its metadata read if not yet), its format from the extension of
+ * `path`: netpbm (.pgm, .ppm, .pnm, .pam or none; 8-bit only; no
+ * metadata) or, with GEGL, .png, .jpg/.jpeg, .tif/.tiff, .webp.
+ * `quality` 1..100 for JPEG and WebP, 0 for GEGL's default.  `upright`:
+ * the rows written are `im`'s turned by cli_image_orientation (5..8: the
+ * width and height swapped). */
+int cli_output_open (cli_output *out, const char *path, cli_image *im,
+                     int quality, int upright);
 int cli_output_write_rows (cli_output *out, const void *buf, size_t rows);
 /* Puts the file in place when `ok`, else removes it; 0 when in place. */
 int cli_output_close (cli_output *out, int ok);
+/* For the encoders: the input's metadata into `temp`, out's file written
+ * under its temporary name, before it is put in place: 0, or -1 (said). */
+int cli_output_metadata (cli_output *out, const char *temp);
 
 #endif

@@ -392,6 +392,14 @@ cli_jpeg_output_close (cli_output *out, int ok)
       return -1;
     }
   jpeg_finish_compress (&o->c);
+  if ((errsv = io_whole_close_file (&o->file)))
+    {
+      fprintf (cli_err (), "cannot write %s: %s\n", out->path,
+               strerror (errsv));
+      return finish (out, 0), -1;
+    }
+  if (cli_output_metadata (out, o->file.temp))
+    return finish (out, 0), -1;
   if ((errsv = finish (out, 1)))
     fprintf (cli_err (), "cannot write %s: %s\n", out->path,
              strerror (errsv));

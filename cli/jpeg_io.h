@@ -13,7 +13,8 @@
  * next file.  Any other JPEG (a profile, CMYK, ...) is left to GEGL.
  * Written here: a JPEG of 8-bit sRGB gray or RGB rows (such a JPEG's, or
  * a netpbm file's), encoded a strip at a time into a file that appears
- * whole or not at all (io/whole.h).
+ * whole or not at all (io/whole.h), the input's metadata written into it
+ * before it does (metadata.h).
  *
  * A JPEG whose headers or data are damaged (a truncated file) is refused
  * with the reason; GEGL's loader would exit the process on the first and

@@ -61,7 +61,8 @@ cli_run_operation (gh_engine *engine, const cli_options *o,
           && im->row_bytes * im->height <= CLI_CLAHE_WHOLE_BYTES)
         {
           rc = cli_rewrite_clahe (engine, im, &params, o->luminance,
-                                  o->output[operation], o->quality, decode);
+                                  o->output[operation], o->quality,
+                                  o->auto_orient, decode);
           goto out;
         }
       if (cli_clahe_pass (engine, &params, o->luminance, im, &clahe, decode))
@@ -84,7 +85,8 @@ cli_run_operation (gh_engine *engine, const cli_options *o,
     goto fail;
   if (res.n > 0)
     print_thresholds (operation, &res);
-  rc = cli_rewrite (im, o->output[operation], &op, o->quality);
+  rc = cli_rewrite (im, o->output[operation], &op, o->quality,
+                    o->auto_orient);
   gh_op_clear (&op);
   goto out;
 fail:

@@ -38,6 +38,13 @@ static const char usage_head[] =
   "  --range LO:HI     bins for the statistics (default 0:255)\n"
   "  --quality Q       JPEG and WebP files written: 1..100 (default\n"
   "                    GEGL's, 90)\n"
+  "  --auto-orient     write each image upright, turned by its EXIF\n"
+  "                    orientation (as ImageMagick's -auto-orient), and\n"
+  "                    the tag 1; without, the pixels stay as stored and\n"
+  "                    the tag is kept.  An image not upright is held\n"
+  "                    whole in memory while written (width x height x\n"
+  "                    channels bytes, 4 a channel above 8 bits), once\n"
+  "                    more beside the decoded input\n"
   "  --histogram FILE  write the histogram as CSV, as the GIMP plug-ins\n"
   "                    export it (bin,value,red,green,blue,alpha,luminance)\n"
   "  --list-params     print the parameters' names, kinds, ranges,\n"
@@ -77,7 +84,17 @@ static const char usage_tail[] =
   "'backend: ...' line and the statistics of each channel as CSV\n"
   "(channel,count,pixels,percentile,min,max,mean,median,std_dev,otsu).\n"
   "Output files appear only when complete (written under a temporary\n"
-  "name in the same folder, then renamed).\n";
+  "name in the same folder, then renamed).\n"
+#ifdef GH_HAVE_GEXIV2
+  "Metadata: the EXIF, XMP and IPTC of a PNG, JPEG, TIFF or WebP input\n"
+  "are kept in the PNG, JPEG, TIFF and WebP files written from it\n"
+  "(gexiv2; WebP holds no IPTC; the EXIF thumbnail is left out);\n"
+  "netpbm files hold none.\n";
+#else
+  "Metadata: this build keeps none (built without gexiv2): files\n"
+  "written have no EXIF, XMP or IPTC, and --auto-orient finds no\n"
+  "orientation.\n";
+#endif
 
 /* `text` in lines of at most 52 characters, all but the first indented
  * to the option texts' column. */
@@ -325,6 +342,8 @@ cli_parse_args (int argc, char **argv, cli_options *o)
         o->timings = 1;
       else if (!strcmp (a, "--quiet"))
         o->quiet = 1;
+      else if (!strcmp (a, "--auto-orient"))
+        o->auto_orient = 1;
       else if (i + 1 == argc)
         {
           fprintf (stderr, "%s needs a value\n", a);

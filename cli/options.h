@@ -33,6 +33,7 @@ typedef struct {
   int lo, hi;      /* --range */
   int smem_cap_kb; /* --smem-cap; 0: the device's own limit */
   int quality;     /* --quality (JPEG, WebP); 0: GEGL's default */
+  int auto_orient; /* --auto-orient: files written turned upright */
   int threads;     /* --threads: the engine's, and the files in flight at
                       most; 0: one per core */
   unsigned named;  /* cli_for_input: the file names it made, bit 1 << k

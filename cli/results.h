@@ -5,8 +5,9 @@
  *
  *   cli_print_stats (&hist, 0, 255);
  *   cli_write_csv ("h.csv", &hist);
- *   cli_rewrite (&im, "eq.jpg", &op, quality);
- *   cli_rewrite_clahe (engine, &im, &params, luminance, "c.png", 0, &decode);
+ *   cli_rewrite (&im, "eq.jpg", &op, quality, upright);
+ *   cli_rewrite_clahe (engine, &im, &params, luminance, "c.png", 0, upright,
+ *                      &decode);
  */
 #ifndef CLI_RESULTS_H
 #define CLI_RESULTS_H
@@ -23,9 +24,12 @@ int cli_write_csv (const char *path, const gh_histogram *hist);
 
 /* `im` read again from its first row and written to `path` through `op`,
  * each strip at its place (CLAHE's mapping depends on it); `quality` as
- * cli_output_open's. */
+ * cli_output_open's.  `upright` (--auto-orient): the result turned
+ * upright by the input's EXIF orientation, and the tag 1; an orientation
+ * other than 1 holds the image whole in memory (its decoded size, and a
+ * strip), the pixels being written in another order than read. */
 int cli_rewrite (cli_image *im, const char *path, const gh_op *op,
-                 int quality);
+                 int quality, int upright);
 
 /* CLAHE of `params` over `im` read again from its first row, whole into
  * memory, through gh_clahe_image (one read, and on a GPU one crossing
@@ -35,6 +39,7 @@ int cli_rewrite (cli_image *im, const char *path, const gh_op *op,
 #define CLI_CLAHE_WHOLE_BYTES ((size_t) 256 << 20)
 int cli_rewrite_clahe (gh_engine *engine, cli_image *im,
                        const gh_clahe_params *params, gh_luminance luminance,
-                       const char *path, int quality, double *decode);
+                       const char *path, int quality, int upright,
+                       double *decode);
 
 #endif

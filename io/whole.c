@@ -145,7 +145,7 @@ io_whole_open (io_whole_file *w, const char *path)
 }
 
 int
-io_whole_close (io_whole_file *w, int ok)
+io_whole_close_file (io_whole_file *w)
 {
   int errsv = ferror (w->file) ? EIO : 0;
 
@@ -153,6 +153,15 @@ io_whole_close (io_whole_file *w, int ok)
     errsv = errno;
   if (fclose (w->file) != 0 && !errsv)
     errsv = errno;
+  w->file = NULL;
+  return errsv;
+}
+
+int
+io_whole_close (io_whole_file *w, int ok)
+{
+  int errsv = w->file ? io_whole_close_file (w) : 0;
+
   if (!ok)
     errsv = ECANCELED;
   if (errsv)

@@ -51,5 +51,9 @@ int io_whole_open (io_whole_file *w, const char *path);
 /* Closes the file and commits it when `ok`, else removes it; 0 when the
  * file is in place, ECANCELED when `ok` was 0. */
 int io_whole_close (io_whole_file *w, int ok);
+/* Only closes the file, leaving it complete under w->temp for another
+ * writer to finish (metadata written in place), io_whole_close to
+ * follow: 0, or why the file is incomplete. */
+int io_whole_close_file (io_whole_file *w);
 
 #endif

@@ -14,7 +14,8 @@ gegl/gpu-histogram-gegl.so beside BUILD/gpu-histogram-GIMP), the batches run
 again with it installed: each file's operation is then GIMP's merged filter
 (no pixel comes back through the plug-in), and each result and the whole
 statistics table must equal the plug-in's pixel path's, byte for byte but for
-the save's time stamps (PNG tIME, the ICC profile's date and ID); and with no
+the save's time stamps (PNG tIME, the ICC profile's date and ID) and metadata
+(EXIF and XMP, which hold the time and random IDs); and with no
 statistics table (the argument left out), equalize and binarize: the same
 results (equalize with no pixel read out, binarize through the engine made
 when the first file needs it), the failed files said in the message.
@@ -35,9 +36,15 @@ from plugin_gimp import ROOT, GimpConsole, Tally, parse_args, require_gimp, scm_
 HEADER = ["file", "channel", "count", "min", "max", "mean", "median", "std_dev", "otsu", "backend"]
 
 
+# The metadata GIMP 3 writes as its Export does (the batch keeps the inputs'
+# metadata: plugin_metadata.py), which holds the time of the save and
+# random IDs: EXIF (eXIf), XMP (iTXt) and ImageMagick's raw profiles.
+VOLATILE_TEXT = (b"XML:com.adobe.xmp\0", b"Raw profile type ")
+
+
 def png_chunks(path):
-    """A PNG's chunks but tIME, the ICC profile without its date and ID: what
-    two saves of the same image by GIMP have alike."""
+    """A PNG's chunks but tIME and the metadata, the ICC profile without its
+    date and ID: what two saves of the same image by GIMP have alike."""
     d, i, out = path.read_bytes(), 8, []
     while i < len(d):
         n, = struct.unpack(">I", d[i:i + 4])
@@ -48,7 +55,9 @@ def png_chunks(path):
             icc = bytearray(zlib.decompress(data[k + 2:]))
             icc[24:36], icc[84:100] = bytes(12), bytes(16)
             data = data[:k + 2] + bytes(icc)
-        if kind != b"tIME":
+        if kind in (b"iTXt", b"zTXt", b"tEXt") and data.startswith(VOLATILE_TEXT):
+            continue
+        if kind not in (b"tIME", b"eXIf"):
             out.append((kind, data))
     return out
 

@@ -189,12 +189,28 @@ profile_exporter (const gchar *path)
 /* `drawable` is not needed: GIMP 3 exports the image, and formats that
  * hold one layer get what the export procedure makes of it (the visible
  * layers merged), with the file's default export options (NULL).  But the
- * colour profile is kept: gimp-file-save would run the export with the
- * defaults it registered, which in GIMP 3.0.4 and 3.2.6 leave the profile
- * out (a PNG is then tagged sRGB whatever its pixels mean), where GIMP
- * 2.10's scripted export and GIMP 3's own Export keep it.  So a format
+ * colour profile and the metadata are kept: gimp-file-save would run the
+ * export with the defaults it registered, which in GIMP 3.0.4 and 3.2.6
+ * leave the profile out (a PNG is then tagged sRGB whatever its pixels
+ * mean) and the EXIF, XMP, IPTC, comment and thumbnail too, where GIMP
+ * 2.10's scripted export and GIMP 3's own Export keep them.  So a format
  * whose export procedure takes include-color-profile is exported by it
- * with that on; others through gimp-file-save. */
+ * with that on, and each metadata argument it takes as the preferences
+ * set it (Export's defaults); others through gimp-file-save. */
+/* The export arguments of the metadata, and the preferences (Edit >
+ * Preferences > Image Import & Export) that Export starts them from. */
+static const struct
+{
+  const gchar *name;
+  gboolean (*preference) (void);
+} metadata_arguments[] = {
+  { "include-exif", gimp_export_exif },
+  { "include-xmp", gimp_export_xmp },
+  { "include-iptc", gimp_export_iptc },
+  { "include-comment", gimp_export_comment },
+  { "include-thumbnail", gimp_export_thumbnail },
+};
+
 static gboolean
 file_save (gpointer image, gpointer drawable G_GNUC_UNUSED, const gchar *path,
            GError **error)
@@ -211,6 +227,11 @@ file_save (gpointer image, gpointer drawable G_GNUC_UNUSED, const gchar *path,
       g_object_set (config, "run-mode", GIMP_RUN_NONINTERACTIVE,
                     "image", image, "file", file,
                     "include-color-profile", TRUE, NULL);
+      for (guint i = 0; i < G_N_ELEMENTS (metadata_arguments); i++)
+        if (gimp_procedure_find_argument (exporter,
+                                          metadata_arguments[i].name))
+          g_object_set (config, metadata_arguments[i].name,
+                        metadata_arguments[i].preference (), NULL);
       result = gimp_procedure_run_config (exporter, config);
       ok = GIMP_VALUES_GET_ENUM (result, 0) == GIMP_PDB_SUCCESS;
       gimp_value_array_unref (result);
