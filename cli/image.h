@@ -49,7 +49,6 @@ typedef struct {
   pnm_image pnm;         /* netpbm: open */
   cli_gegl_image *gegl;  /* the other formats */
   cli_jpeg_image *jpeg;  /* a JPEG read by libjpeg itself */
-  const char *path;      /* not copied */
   cli_metadata *metadata; /* read with the first output: metadata.h */
   int metadata_read;
 } cli_image;
