@@ -25,7 +25,7 @@ import shutil
 import subprocess
 import sys
 
-from plugin_gimp import GimpSession, Tally, parse_args, require_gimp, scm_str
+from plugin_gimp import GimpConsole, Tally, parse_args, require_gimp, scm_str
 
 FORMATS = ("jpg", "png", "tif", "webp")
 TAGS = {
@@ -89,7 +89,7 @@ def main():
     import cv2
     import numpy as np
     t = Tally()
-    with GimpSession(plugin, host) as s:
+    with GimpConsole(plugin, host) as s:
         src, out, ref = s.tmp / "in", s.tmp / "out", s.tmp / "ref"
         for d in (src, out, ref):
             d.mkdir()
