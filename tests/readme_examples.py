@@ -101,6 +101,17 @@ def unmarked():
     return [w for w, h, n, c in blocks() if h is None and c is not None and RUNNABLE.search(c)]
 
 
+def gegl_module_of(plugin):
+    """The GEGL module built beside a GIMP 3 plug-in: in the environment's
+    nested build for build/gpu-histogram-gimp3 (gimp3-env) and -gimp32
+    (gimp32-env), else in the build of build/plugin/gimp3/gpu-histogram."""
+    plugin = Path(plugin).resolve()
+    for suffix in ("gimp32", "gimp3"):
+        if plugin.name == f"gpu-histogram-{suffix}":
+            return plugin.parent / f"{suffix}-env" / "gegl" / "gpu-histogram-gegl.so"
+    return plugin.parents[2] / "gegl" / "gpu-histogram-gegl.so"
+
+
 class CliHost:
     """The CLI as a host of the examples: GIMP 2.10's luminance rule (its default)."""
     name, label, gimp3, luminance = "cli", "CLI", False, "perceptual"
@@ -176,6 +187,16 @@ def main():
             (profile / "plug-ins" / "gpu-histogram").mkdir(parents=True, exist_ok=True)
             shutil.copy2(plugin, profile / "plug-ins" / "gpu-histogram" / "gpu-histogram")
             (profile / "scripts").mkdir(exist_ok=True)
+            if host.gimp3:
+                # The live filters' module where GEGL looks in a user's
+                # data folder, where -Dgimp_plugin_install=user puts it.
+                module = gegl_module_of(plugin)
+                t.check("the GEGL module of this GIMP 3 build is there", module.exists(),
+                        str(module))
+                modules = home / ".local" / "share" / "gegl-0.4" / "plug-ins"
+                modules.mkdir(parents=True, exist_ok=True)
+                if module.exists():
+                    shutil.copy2(module, modules / module.name)
 
         run_all(t, host, todo, base, bash, np)
     finally:
