@@ -39,7 +39,12 @@ in GIMP 3 between two runs that both delegate, and in GIMP 2.10 in one run
 of several), so there the soft-selection cases allow 1 level at 1 in 1000 of
 those samples.  Everything else is exact.
 
-Usage: plugin_threshold.py [--host gimp2|gimp3] PATH-TO-gpu-histogram PATH-TO-gpu-histogram-cli
+The cases come in three parts, each a test of its own so that each takes
+a fraction of its time limit: `colours` (every 8-bit colour), `rows`
+(every level and threshold) and `selections` (partial alpha under
+selections, the precisions and the profile); no PART runs all three.
+
+Usage: plugin_threshold.py [--host gimp2|gimp3] PATH-TO-gpu-histogram PATH-TO-gpu-histogram-cli [PART]
 Ends with "N passed, N failed"; exit 0 all passed, 1 a failure, 77 skipped.
 """
 import subprocess
@@ -179,7 +184,22 @@ def read_image(path):
 
 # (tag, input, channel, threshold, selection): threshold "rows" = row t at t;
 # selection "mask" = every level of selection (soft-mask.png's alpha).
-def cases():
+PARTS = ("colours", "rows", "selections")
+
+
+def part_of(tag):
+    """Which part a case belongs to (the precisions and the profile go with
+    the selections: the one run without the variable is theirs)."""
+    return "colours" if tag.startswith("all ") else "rows" if tag.endswith(" rows") \
+        else "selections"
+
+
+def cases(part=None):
+    """The cases of `part` (None: every part)."""
+    return [c for c in every_case() if part in (None, part_of(c[0]))]
+
+
+def every_case():
     out = []
     # Value at every threshold: the rows below (value is one sample's level).
     for t in (-1, 127):
@@ -217,11 +237,11 @@ PROFILE = "/usr/share/color/icc/ghostscript/a98.icc"
 PROFILED = {"profile value": 0, "profile luminance": 5}
 
 
-def commands(host, files, tmp, light=False):
-    """light: the soft and precision cases only (the run without the
-    variable: it takes the same decisions)."""
+def commands(host, files, tmp, part, light=False):
+    """`part`'s commands (None: every part's); light: the soft and precision
+    cases only (the run without the variable: it takes the same decisions)."""
     cmds = {}
-    for tag, name, channel, t, sel in cases():
+    for tag, name, channel, t, sel in cases(part):
         if light and not sel:
             continue
         src = files[name][0]
@@ -246,6 +266,8 @@ def commands(host, files, tmp, light=False):
             select = f"(gh-select img '{sel})" if sel else ""
         cmds[tag] = (f"(let* ((l (gh-load {scm_str(src)})) (img (car l)) (drw (cadr l)))"
                      f" {select} (gh-guard (lambda () {body})))")
+    if part not in (None, "selections"):
+        return cmds
     for p in PRECISIONS:
         out = tmp / f"res-{p}.png"
         cmds[p] = (f"(let* ((l (gh-load {scm_str(files['soft-rgba.png'][0])})) (img (car l))"
@@ -340,13 +362,18 @@ def same(t, what, got, want, partly=None):
 
 
 def main():
-    host, plugin, cli = parse_args("plugin_threshold.py", extra=("cli",))
+    host, plugin, cli, part = parse_args("plugin_threshold.py", extra=("cli", "part"))
     require_gimp(host)
     import numpy as np
     t = Tally()
     if not cli:
         t.check("gpu-histogram-cli given", False, "usage: ... PLUGIN CLI")
         t.finish()
+    if part not in (None,) + PARTS:
+        t.check(f"a part of {PARTS}", False, f"not {part!r}")
+        t.finish()
+    # Only the selections' part has cases for the run without the variable.
+    modes = ("gimp", "pixels") + ((None,) if part in (None, "selections") else ())
 
     with tempfile.TemporaryDirectory(prefix="gh-threshold-", dir="/tmp") as d:
         inputs = Path(d)
@@ -354,16 +381,16 @@ def main():
         rows_script = inputs / "gh-rows.scm"
         rows_script.write_text(ROWS_SCRIPT)
         results = {}
-        for mode in ("gimp", "pixels", None):
+        for mode in modes:
             with GimpConsole(plugin, host, scripts=[rows_script]) as s:
                 if mode:
                     s.env["GPU_HISTOGRAM_BINARIZE"] = mode
-                out = s.run(commands(host, files, s.tmp, light=mode is None))
+                out = s.run(commands(host, files, s.tmp, part, light=mode is None))
                 results[mode] = {tag: result(s.tmp, tag, chunk) for tag, chunk in out.items()}
 
         mask = files["soft-mask.png"][1][..., 1]
         partly = (mask > 0) & (mask < 255)
-        for tag, name, channel, thr, sel in cases():
+        for tag, name, channel, thr, sel in cases(part):
             chunk, refused, img, levels = results["gimp"][tag]
             pixels = results["pixels"][tag]
             if channel == "luminance":
@@ -374,7 +401,7 @@ def main():
                 t.check(f"{tag}: done by GIMP's threshold", chunk.ok and not refused and img is not None,
                         chunk.text[-2000:])
                 for mode, what in (("pixels", "the pixel path"), (None, "the variable unset")):
-                    if tag in results[mode]:
+                    if mode in results and tag in results[mode]:
                         same(t, f"{tag}: delegated = {what} byte for byte", (img, levels),
                              results[mode][tag][2:], partly if sel == "mask" else None)
                 mine = results["gimp"][tag]
@@ -397,13 +424,13 @@ def main():
                 same(t, f"{tag}: = gpu-histogram-cli (gh_op_binarize) byte for byte",
                      (mine[2], mine[3]), (want, [level]))
 
-        for p in PRECISIONS:
+        for p in PRECISIONS if part in (None, "selections") else ():
             chunk, refused, _, _ = results["gimp"][p]
             t.check(f"{p}: stays on the pixel path (refused under =gimp)",
                     len(refused) == 1 and "GPU_HISTOGRAM_BINARIZE=gimp" in chunk.text, chunk.text)
             same(t, f"{p}: the variable unset = the pixel path byte for byte",
                  results[None][p][2:], results["pixels"][p][2:])
-        for tag in PROFILED if Path(PROFILE).exists() else ():
+        for tag in PROFILED if Path(PROFILE).exists() and part in (None, "selections") else ():
             chunk, refused, img, levels = results["gimp"][tag]
             if not chunk.fields("PROFILE"):
                 # GIMP 2.10 on Debian 12: "Operation not supported".
