@@ -8,8 +8,9 @@
 # crashes found before, kept as regressions) is run once; then the target
 # is fuzzed for GH_FUZZ_SECONDS (default 30; 0: the replay alone) from
 # CORPUS and what earlier runs found (WORK/corpus, never the source tree).
-# A crash, leak, sanitizer report or timeout fails the test; its input is
-# left in WORK/crashes/ with the command that keeps it as a regression.
+# A crash, leak, sanitizer report, failed property or timeout fails the
+# test; its input is left in WORK/crashes/ with the command that keeps it
+# in CORPUS as a regression (committed with the fix).
 set -u
 exe=$1 corpus=$2 work=$3
 shift 3
@@ -41,8 +42,8 @@ if [ "$seconds" -gt 0 ]; then
     tail -n 60 "$work/fuzz.log"
     for f in "$work/crashes/"*; do
       [ -f "$f" ] || continue
-      echo "$name: found $f; once fixed, keep it as a regression:"
-      echo "  cp '$f' '$corpus/regression-$(basename "$f" | cut -c1-20)'"
+      echo "$name: found $f; once fixed, keep it as a regression, named after what it caught:"
+      echo "  cp '$f' '$corpus/regression-WHAT'"
     done
     failed=$((failed + 1))
   fi
