@@ -116,14 +116,19 @@ LLVMFuzzerTestOneInput (const uint8_t *data, size_t size)
   GeglBuffer *input, *output;
   int threads = 1 + (int) (fuzz_byte (&in) % 4);
   gboolean ok;
+  unsigned wide, tall;
   guchar *pixels;
   size_t n;
 
   whole.x = (int) fuzz_byte (&in) - 128;
   whole.y = (int) fuzz_byte (&in) - 128;
-  /* Up to 2048 wide: wide enough for several strips of a tall one. */
-  whole.width = 1 + (int) (fuzz_u16 (&in) % 2048);
-  whole.height = 1 + (int) (fuzz_byte (&in) % 160);
+  /* Up to 64 x 32 mostly (fast); in one input of eight up to 2048 x 249,
+   * past one strip of 4 MiB where its pixels are 16 bytes (seconds). */
+  wide = fuzz_u16 (&in);
+  tall = fuzz_byte (&in);
+  whole.width = 1 + (int) (wide % ((tall & 0xe0) == 0xe0 ? 2048 : 64));
+  whole.height = 1 + (int) ((tall & 0xe0) == 0xe0 ? (tall & 0x1f) * 8
+                                                   : tall % 32);
   result.x = whole.x + (int) (fuzz_u16 (&in) % whole.width);
   result.y = whole.y + (int) (fuzz_byte (&in) % whole.height);
   result.width = 1 + (int) (fuzz_u16 (&in) % (whole.x + whole.width - result.x));

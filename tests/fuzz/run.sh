@@ -32,7 +32,8 @@ fi
 
 if [ "$seconds" -gt 0 ]; then
   rm -f "$work/crashes/"*
-  if "$exe" "$@" -max_total_time="$seconds" -timeout=20 -rss_limit_mb=2560 \
+  # The target's own options after these, which they may override.
+  if "$exe" -timeout=20 -rss_limit_mb=2560 "$@" -max_total_time="$seconds" \
        -print_final_stats=1 -artifact_prefix="$work/crashes/" \
        "$work/corpus" "$corpus" >"$work/fuzz.log" 2>&1; then
     grep -E '^(#[0-9]+.*DONE|stat::number_of_executed_units)' "$work/fuzz.log"
