@@ -227,7 +227,8 @@ set_clahe_params (cli_options *o, const char *v)
         *comma = '\0';
       if (set_param (o, order[k], field))
         return -1;
-      field = comma + 1;
+      if (comma) /* the last field has none */
+        field = comma + 1;
     }
   return 0;
 }

@@ -149,11 +149,15 @@ pnm_rewind (pnm_image *im)
 int
 pnm_write_header (FILE *out, const pnm_image *im)
 {
+  /* TUPLTYPE is optional, and one with no value would not read back:
+   * written only where the image has one. */
   if (im->kind == 7)
     return fprintf (out,
                     "P7\nWIDTH %zu\nHEIGHT %zu\nDEPTH %d\nMAXVAL 255\n"
-                    "TUPLTYPE %s\nENDHDR\n",
-                    im->width, im->height, im->depth, im->tupltype)
+                    "%s%s%sENDHDR\n",
+                    im->width, im->height, im->depth,
+                    im->tupltype[0] ? "TUPLTYPE " : "", im->tupltype,
+                    im->tupltype[0] ? "\n" : "")
                    < 0
              ? -1
              : 0;

@@ -16,7 +16,8 @@ cd "$(dirname "$0")/.."
 packages=(gcc meson ninja-build pkg-config python3-numpy python3-opencv
           python3-skimage gimp libgimp2.0-dev xvfb xauth xdotool imagemagick
           debootstrap parallel rsync openssh-server slurm-wlm munge reuse help2man
-          man-db appstream lintian libgexiv2-dev libimage-exiftool-perl)
+          man-db appstream lintian libgexiv2-dev libimage-exiftool-perl
+          clang libclang-rt-14-dev)
 missing=()
 for p in "${packages[@]}"; do
   dpkg -s "$p" >/dev/null 2>&1 || missing+=("$p")

@@ -303,9 +303,11 @@ row_weights_of (const gh_clahe_geom *g, int y)
 /* The span's arithmetic runs in AVX2's 8-wide vectors where the CPU has
  * them: GCC compiles it for AVX2 and for the baseline and picks at load
  * time (ifunc).  The same float operations either way (no FMA: the
- * project builds with -ffp-contract=off), so the same bytes. */
+ * project builds with -ffp-contract=off), so the same bytes.  Not under
+ * ThreadSanitizer: its instrumented resolver would run at relocation,
+ * before TSan's runtime is up, and crash every program at start. */
 #if defined(__GNUC__) && !defined(__clang__) && defined(__x86_64__) \
-  && defined(__linux__)
+  && defined(__linux__) && !defined(__SANITIZE_THREAD__)
 #define VECTOR_CLONES __attribute__ ((target_clones ("avx2", "default")))
 #else
 #define VECTOR_CLONES
