@@ -40,8 +40,8 @@ except ImportError as e:
     sys.exit(77)
 
 from checks import Checks  # noqa: E402
+from cli_formats import ICC, run  # noqa: E402
 
-ICC = Path("/usr/share/color/icc/ghostscript/a98.icc")
 FORMATS = ("jpg", "png", "tif", "webp")
 # What a phone writes, in exiftool's names and its values read back (-n).
 TAGS = {
@@ -77,12 +77,6 @@ def read_tags(paths):
     """{path name: {tag: value}} of every file, read by exiftool (-n)."""
     out = json.loads(exiftool("-j", "-n", "-G0", *paths))
     return {Path(d["SourceFile"]).name: d for d in out}
-
-
-def run(cli, args):
-    p = subprocess.run([cli, "--backend", "cpu"] + [str(a) for a in args],
-                       capture_output=True, text=True, timeout=300)
-    return p.returncode, p.stdout, p.stderr
 
 
 def ok(cli, args):
