@@ -7,6 +7,7 @@
 #include <errno.h>
 #include <gegl-plugin.h> /* gegl_operation_handlers_get_loader / _saver */
 #include <gegl.h>
+#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -55,20 +56,23 @@ log_message (const gchar *domain, GLogLevelFlags level,
 }
 
 static void
+init_gegl (void)
+{
+  gegl_init (NULL, NULL);
+  atexit (gegl_exit);
+  /* The loaders and savers register their extensions when GEGL first
+   * looks an operation up. */
+  gegl_has_operation ("gegl:load");
+  g_log_set_default_handler (log_message, NULL);
+}
+
+/* pthread_once, not g_once: ThreadSanitizer sees the former. */
+static void
 start_gegl (void)
 {
-  static gsize started;
+  static pthread_once_t started = PTHREAD_ONCE_INIT;
 
-  if (g_once_init_enter (&started))
-    {
-      gegl_init (NULL, NULL);
-      atexit (gegl_exit);
-      /* The loaders and savers register their extensions when GEGL first
-       * looks an operation up. */
-      gegl_has_operation ("gegl:load");
-      g_log_set_default_handler (log_message, NULL);
-      g_once_init_leave (&started, 1);
-    }
+  pthread_once (&started, init_gegl);
 }
 
 /* The operation GEGL has for `path`'s extension, or NULL (said when

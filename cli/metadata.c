@@ -5,6 +5,7 @@
 #include "streams.h"
 
 #include <gexiv2/gexiv2.h>
+#include <pthread.h>
 #include <stdio.h>
 
 /* gexiv2 0.16 (GIMP 3.2's) gives the calls that take a GError the plain
@@ -33,8 +34,9 @@ struct cli_metadata
 };
 
 /* Exiv2's state (its XMP toolkit's above all) is not for threads at once:
- * every call under this lock. */
-static GMutex lock;
+ * every call under this lock (a pthread one, which ThreadSanitizer sees, not
+ * GLib's futex). */
+static pthread_mutex_t lock = PTHREAD_MUTEX_INITIALIZER;
 /* The file Exiv2's messages are about, under `lock`. */
 static const char *about;
 
@@ -69,7 +71,7 @@ cli_metadata_read (const char *path)
   cli_metadata *m = NULL;
   GError *err = NULL;
 
-  g_mutex_lock (&lock);
+  pthread_mutex_lock (&lock);
   about = path;
   if (start ())
     {
@@ -104,7 +106,7 @@ out:
   g_clear_error (&err);
   g_clear_object (&md);
   about = NULL;
-  g_mutex_unlock (&lock);
+  pthread_mutex_unlock (&lock);
   return m;
 }
 
@@ -157,14 +159,14 @@ cli_metadata_write (cli_metadata *m, const char *temp, const char *path,
 
   if (!m)
     return 0;
-  g_mutex_lock (&lock);
+  pthread_mutex_lock (&lock);
   about = path;
   if (upright)
     set_upright (m, &err);
   if (!err)
     gexiv2_metadata_save_file (m->md, temp, &err);
   about = NULL;
-  g_mutex_unlock (&lock);
+  pthread_mutex_unlock (&lock);
   if (err)
     {
       fprintf (cli_err (), "cannot write %s: its metadata: %s\n", path,
@@ -180,8 +182,8 @@ cli_metadata_free (cli_metadata *m)
 {
   if (!m)
     return;
-  g_mutex_lock (&lock);
+  pthread_mutex_lock (&lock);
   g_object_unref (m->md);
-  g_mutex_unlock (&lock);
+  pthread_mutex_unlock (&lock);
   g_free (m);
 }
