@@ -83,6 +83,12 @@ gh_status gh_photo_apply_encode (gh_photo *p, gh_photo_item *items, int n,
                                  const uint8_t (*tables)[3][256],
                                  int quality, gh_error *error);
 
+/* Item k's pixels on the device as they are now (decoded, or mapped
+ * after gh_photo_apply_encode), width x height x channels bytes, into
+ * `host`: for the tests. */
+gh_status gh_photo_download (gh_photo *p, int k, const gh_photo_item *item,
+                             void *host, gh_error *error);
+
 #ifdef __cplusplus
 }
 #endif

@@ -645,3 +645,18 @@ gh_photo_apply_encode (gh_photo *p, gh_photo_item *items, int n,
   p->t.encode += now () - t1;
   return GH_OK;
 }
+
+gh_status
+gh_photo_download (gh_photo *p, int k, const gh_photo_item *item, void *host,
+                   gh_error *error)
+{
+  size_t bytes = (size_t) item->width * item->height * item->channels;
+  cudaError_t e;
+
+  if (k < 0 || k >= p->batch || !item->ok || bytes > p->pixels_size[k])
+    return gh_fail (error, GH_ERR_INVALID, "no image in slot %d", k);
+  if ((e = cudaMemcpy (host, p->pixels[k], bytes, cudaMemcpyDeviceToHost))
+      != cudaSuccess)
+    return cuda_fail (error, "cannot copy the photo back", e);
+  return GH_OK;
+}
