@@ -11,11 +11,16 @@ libjpeg's decoding, the statistics' pixel counts, the input's EXIF carried,
 the files in the order given, and files nvJPEG refuses (a 12-bit frame, not
 a JPEG) said and left to the CPU path.
 
+GH_PHOTO_WRAP="compute-sanitizer --tool memcheck": test_photo_gpu alone,
+under that command.
+
 Usage: photo_gpu.py CLI TEST_PHOTO_GPU   (TEST_PHOTO_GPU `-`: a build
 without nvJPEG, skipped); exit 77 where it cannot run (no GPU, no nvJPEG,
 no OpenCV).
 """
+import os
 import re
+import shlex
 import subprocess
 import sys
 import tempfile
@@ -70,7 +75,8 @@ def main():
     failures = []
     dumps = tmp / "dumps"
     dumps.mkdir()
-    p = subprocess.run([test, "--dump", str(dumps)] + [str(f) for f in good + refused],
+    wrap = shlex.split(os.environ.get("GH_PHOTO_WRAP", ""))
+    p = subprocess.run(wrap + [test, "--dump", str(dumps)] + [str(f) for f in good + refused],
                        capture_output=True, text=True)
     print(p.stdout, p.stderr, end="")
     if p.returncode == SKIP:
@@ -81,6 +87,11 @@ def main():
     for f in refused:
         if not re.search(re.escape(str(f)) + r": refused: \S", p.stdout):
             failures.append(f"{f.name}: not refused with a reason")
+
+    if wrap:
+        # Under compute-sanitizer (GH_PHOTO_WRAP): the device's part alone.
+        print("passed" if not failures else "FAIL: " + "; ".join(failures))
+        return 1 if failures else 0
 
     # nvJPEG's decoding and equalize against libjpeg's (OpenCV's).
     print("file, decoded max |diff|, mean |diff|, equalized max |diff|, mean |diff|")
