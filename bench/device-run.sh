@@ -202,7 +202,8 @@ summary+=("photo tests took $((SECONDS - t1)) s")
 cpu_cli=${CPU_CLI:-/tmp/b/gpu-histogram-cli}
 mog=(); [ -x "$(dirname "$cpu_cli")/mogrify" ] && mog=(--mogrify "$(dirname "$cpu_cli")/mogrify")
 t1=$SECONDS
-python3 bench/photo_folder_gpu.py "$cli" "$cpu_cli" --count "${PHOTOS:-1000}" "${mog[@]}" \
+tests=(); [ "$tp" != - ] && tests=(--test "$tp")
+python3 bench/photo_folder_gpu.py "$cli" "$cpu_cli" --count "${PHOTOS:-1000}" "${mog[@]}" "${tests[@]}" \
   > "$out/photo-bench.log" 2>&1
 summary+=("photo benchmark: exit $? ($((SECONDS - t1)) s)")
 fi

@@ -99,6 +99,7 @@ def main():
     ap.add_argument("--distinct", type=int, default=100)
     ap.add_argument("--mogrify")
     ap.add_argument("--skip", default="")
+    ap.add_argument("--test", help="test_photo_gpu: nvJPEG's decoding of 8 photos against libjpeg's")
     a = ap.parse_args()
     cores = os.cpu_count() or 1
     skip = set(a.skip.split(","))
@@ -110,6 +111,31 @@ def main():
     names = [str(p) for p in photos]
     rows = []
     work = Path(tempfile.mkdtemp(prefix="photo-bench-"))
+
+    if a.test:
+        # nvJPEG's decoded and equalized pixels against libjpeg's (OpenCV's
+        # decoding, equalizeHist of each channel), on 8 of the photos.
+        dumps = work / "dumps"
+        dumps.mkdir()
+        p = subprocess.run([a.test, "--dump", str(dumps)] + names[:8], capture_output=True, text=True)
+        print(f"test_photo_gpu on 8 photos: exit {p.returncode}: {p.stdout.splitlines()[-1:]}")
+        dmax, dmean, emax, emean = [], [], [], []
+        for n in names[:8]:
+            ref = cv2.imread(n, cv2.IMREAD_COLOR)
+            dec = cv2.imread(str(dumps / f"{Path(n).name}.dec.pnm"), cv2.IMREAD_COLOR)
+            eq = cv2.imread(str(dumps / f"{Path(n).name}.eq.pnm"), cv2.IMREAD_COLOR)
+            if dec is None or eq is None:
+                continue
+            ref_eq = cv2.merge([cv2.equalizeHist(c) for c in cv2.split(ref)])
+            d = np.abs(dec.astype(int) - ref.astype(int))
+            e = np.abs(eq.astype(int) - ref_eq.astype(int))
+            dmax.append(d.max()); dmean.append(d.mean()); emax.append(e.max()); emean.append(e.mean())
+        if dmax:
+            print(f"decoders: nvJPEG against libjpeg (OpenCV), {len(dmax)} photos: decoded max "
+                  f"{max(dmax)}, mean {min(dmean):.3f}-{max(dmean):.3f}; equalized max {max(emax)}, "
+                  f"mean {min(emean):.3f}-{max(emean):.3f}", flush=True)
+        shutil.rmtree(dumps, ignore_errors=True)
+    results = {}
 
     def timed(who, op, argv=None, fn=None):
         out = work / f"{op}-{who}"
@@ -131,6 +157,7 @@ def main():
         print(f"{op}, {who}: {wall:.2f} s, {done / wall:.1f} photos/s, {done} files", flush=True)
         if said:
             print("  " + said.replace("\n", "\n  "), flush=True)
+        results[(op, who)] = [cv2.imread(str(out / Path(n).name), cv2.IMREAD_COLOR) for n in names[:8]]
         shutil.rmtree(out, ignore_errors=True)
 
     common = ["--quality", str(QUALITY), "--quiet", "--timings"]
@@ -159,6 +186,14 @@ def main():
     if "clahe" not in skip:
         timed("cpu", "clahe", [a.cpu_cli, "--decoder", "cpu", "--backend", "cpu", "--clahe", "OUT"] + common + names)
 
+    g, c = results.get(("equalize", "gpu")), results.get(("equalize", "cpu"))
+    if g and c:
+        diffs = [np.abs(x.astype(int) - y.astype(int)) for x, y in zip(g, c)
+                 if x is not None and y is not None and x.shape == y.shape]
+        if diffs:
+            print(f"results: --decoder gpu against --decoder cpu, {len(diffs)} photos decoded by "
+                  f"OpenCV: max {max(d.max() for d in diffs)}, mean "
+                  f"{min(d.mean() for d in diffs):.3f}-{max(d.mean() for d in diffs):.3f}")
     print("\n| operation | who | photos/s | it / ours against the CLI's CPU path |")
     print("|---|---|---|---|")
     best = {}

@@ -84,10 +84,15 @@ cli_photo_run (const cli_options *o, int (*fallback) (void *, int),
 #include <sys/stat.h>
 #include <unistd.h>
 
-/* Files a batch; batches in flight: one read, one on the device, one
- * written. */
+/* Files a batch.  LANES threads each take the next batch, read it, run
+ * it on the device through a gh_photo of their own (one lane's decoding
+ * overlaps the other's encoding) and hand it to a writer thread; a lane's
+ * two slots let it take a batch while its last one is written.  WRITERS
+ * threads write a batch's files. */
 #define BATCH 32
-#define SLOTS 3
+#define LANES 2
+#define SLOTS (2 * LANES)
+#define WRITERS 4
 /* A file larger than this goes through the CPU path. */
 #define MAX_FILE ((size_t) 1 << 30)
 
@@ -106,8 +111,8 @@ typedef struct {
   size_t out_len[BATCH], err_len[BATCH];
   FILE *outf[BATCH], *errf[BATCH];
   int rc[BATCH];
-  int reading, writing;
-  pthread_t reader, writer;
+  int writing;      /* `writer` runs */
+  pthread_t writer;
   double read_s, write_s;
 } slot;
 
@@ -119,12 +124,19 @@ struct photo_run
   pthread_mutex_t lock;
   pthread_cond_t turn;
   int printed; /* batches printed */
+  int next;    /* the next batch a lane takes */
+  int batches;
+  int gpu_dead; /* the GPU failed: every file on the CPU path */
   int rc;
   double read_s, write_s;
+  int (*fallback) (void *, int);
+  void *arg;
 };
 
 /* The file's bytes into the slot's buffer k: its length, or 0 (the CPU
- * path then reads it again and says why). */
+ * path then reads it again and says why).  Memory: a lane's two slots
+ * hold a batch's files and results each (about 2 x 32 x 5 MB for 12 MP
+ * photos), the device a batch's decoded images a lane. */
 static size_t
 read_file (slot *s, int k, const char *path)
 {
@@ -265,15 +277,19 @@ write_result (const gh_photo_item *it, const char *path)
   return errsv;
 }
 
-/* The batch's files written, then printed in turn. */
-static void *
-writer (void *arg)
-{
-  slot *s = arg;
-  photo_run *run = s->run;
-  double t = cli_now ();
+/* Part w of a batch's files (every WRITERS-th). */
+typedef struct {
+  slot *s;
+  int w;
+} write_part;
 
-  for (int k = 0; k < s->n; k++)
+static void *
+write_files (void *arg)
+{
+  write_part *part = arg;
+  slot *s = part->s;
+
+  for (int k = part->w; k < s->n; k += WRITERS)
     {
       int errsv;
       if (!s->path[k] || s->rc[k] || !s->items[k].ok)
@@ -285,6 +301,36 @@ writer (void *arg)
           s->rc[k] = 1;
         }
     }
+  return NULL;
+}
+
+/* The batch's files written, then printed in turn. */
+static void *
+writer (void *arg)
+{
+  slot *s = arg;
+  photo_run *run = s->run;
+  double t = cli_now ();
+
+  pthread_t part[WRITERS];
+  write_part parts[WRITERS];
+  int started = 0;
+
+  for (int w = 0; w < WRITERS; w++)
+    {
+      parts[w].s = s;
+      parts[w].w = w;
+      if (w > 0 && !pthread_create (&part[w], NULL, write_files, &parts[w]))
+        started = w;
+      else if (w > 0)
+        break;
+    }
+  /* The parts no thread took, here. */
+  for (int w = started + 1; w < WRITERS; w++)
+    write_files (&parts[w]);
+  write_files (&parts[0]);
+  for (int w = 1; w <= started; w++)
+    pthread_join (part[w], NULL);
   s->write_s = cli_now () - t;
   for (int k = 0; k < s->n; k++)
     {
@@ -388,11 +434,36 @@ open_streams (slot *s, int k)
   return s->outf[k] && s->errf[k] ? 0 : -1;
 }
 
+static int
+is_dead (photo_run *run)
+{
+  int dead;
+
+  pthread_mutex_lock (&run->lock);
+  dead = run->gpu_dead;
+  pthread_mutex_unlock (&run->lock);
+  return dead;
+}
+
+/* The GPU failed: said once, and every file from now on the CPU path. */
+static void
+set_dead (photo_run *run, const char *why, const char *input)
+{
+  pthread_mutex_lock (&run->lock);
+  if (!run->gpu_dead)
+    fprintf (stderr, "the GPU failed (%s): the files from %s on are decoded "
+             "on the CPU\n", why, input);
+  run->gpu_dead = 1;
+  pthread_mutex_unlock (&run->lock);
+}
+
 /* The GPU's part of a batch, and the CPU path for what it refuses. */
 static void
-run_batch (photo_run *run, gh_photo *p, slot *s, int *gpu_dead,
-           int (*fallback) (void *, int), void *arg)
+run_batch (photo_run *run, gh_photo *p, slot *s)
 {
+  int (*fallback) (void *, int) = run->fallback;
+  void *arg = run->arg;
+  int dead = is_dead (run);
   const cli_options *o = run->o;
   gh_error err;
   int to_write = 0;
@@ -405,11 +476,10 @@ run_batch (photo_run *run, gh_photo *p, slot *s, int *gpu_dead,
       if (open_streams (s, k))
         s->rc[k] = 1; /* out of memory: said below */
     }
-  if (!*gpu_dead && gh_photo_decode_count (p, s->items, s->n, &err) != GH_OK)
+  if (!dead && gh_photo_decode_count (p, s->items, s->n, &err) != GH_OK)
     {
-      fprintf (stderr, "the GPU failed (%s): the files from %s on are "
-               "decoded on the CPU\n", err.message, o->inputs[s->first]);
-      *gpu_dead = 1;
+      set_dead (run, err.message, o->inputs[s->first]);
+      dead = 1;
     }
   for (int k = 0; k < s->n; k++)
     {
@@ -424,10 +494,10 @@ run_batch (photo_run *run, gh_photo *p, slot *s, int *gpu_dead,
           continue;
         }
       cli_streams_set (s->outf[k], s->errf[k]);
-      if (*gpu_dead || !it->ok)
+      if (dead || !it->ok)
         {
           it->ok = 0;
-          if (!*gpu_dead && it->jpeg)
+          if (!dead && it->jpeg)
             fprintf (cli_err (), "%s: decoded on the CPU: %s\n", input,
                      it->why);
           s->rc[k] = fallback (arg, s->first + k);
@@ -471,9 +541,7 @@ run_batch (photo_run *run, gh_photo *p, slot *s, int *gpu_dead,
                              (const uint8_t (*)[3][256]) s->tables,
                              o->quality ? o->quality : 90, &err) == GH_OK)
     return;
-  fprintf (stderr, "the GPU failed (%s): the files from %s on are "
-           "decoded on the CPU\n", err.message, o->inputs[s->first]);
-  *gpu_dead = 1;
+  set_dead (run, err.message, o->inputs[s->first]);
   for (int k = 0; k < s->n; k++)
     if (s->items[k].ok)
       {
@@ -491,71 +559,96 @@ run_batch (photo_run *run, gh_photo *p, slot *s, int *gpu_dead,
       }
 }
 
+typedef struct {
+  photo_run *run;
+  gh_photo *p;
+  int lane;
+} lane;
+
+/* A lane: the next batch until none is left. */
+static void *
+lane_main (void *arg)
+{
+  lane *l = arg;
+  photo_run *run = l->run;
+  const cli_options *o = run->o;
+
+  for (int j = 0;; j++)
+    {
+      slot *s = &run->slots[l->lane * 2 + j % 2];
+      int b;
+      /* Its last batch but one written first (it waits for the batches
+       * before it to be printed, all of them taken already). */
+      if (s->writing)
+        {
+          pthread_join (s->writer, NULL);
+          s->writing = 0;
+        }
+      pthread_mutex_lock (&run->lock);
+      b = run->next < run->batches ? run->next++ : -1;
+      pthread_mutex_unlock (&run->lock);
+      if (b < 0)
+        return NULL;
+      s->index = b;
+      s->first = b * BATCH;
+      s->n = o->n_inputs - s->first < BATCH ? o->n_inputs - s->first : BATCH;
+      reader (s);
+      run_batch (run, l->p, s);
+      s->writing = !pthread_create (&s->writer, NULL, writer, s);
+      if (!s->writing)
+        writer (s);
+    }
+}
+
 int
 cli_photo_run (const cli_options *o, int (*fallback) (void *, int),
                void *arg, cli_progress *progress, int *rc)
 {
   static photo_run run; /* large: off the stack */
-  gh_photo *p;
+  lane lanes[LANES];
+  pthread_t threads[LANES];
+  int n_lanes = 0, started[LANES] = { 0 };
   gh_error err;
-  gh_photo_timings t;
-  int batches = (o->n_inputs + BATCH - 1) / BATCH, gpu_dead = 0;
+  gh_photo_timings t = { 0, 0, 0, 0, 0, 0 };
   int batch = o->n_inputs < BATCH ? o->n_inputs : BATCH;
   double start = cli_now (), created;
 
-  if (gh_photo_create (batch, &p, &err) != GH_OK)
+  /* A lane for each gh_photo that starts: none, the CPU path. */
+  for (int l = 0; l < LANES && (l == 0 || o->n_inputs > BATCH); l++)
     {
-      if (o->decoder == CLI_DECODER_GPU)
-        fprintf (stderr, "--decoder gpu: %s: decoding on the CPU\n",
-                 err.message);
-      return -1;
+      if (gh_photo_create (batch, &lanes[l].p, &err) != GH_OK)
+        {
+          if (l == 0 && o->decoder == CLI_DECODER_GPU)
+            fprintf (stderr, "--decoder gpu: %s: decoding on the CPU\n",
+                     err.message);
+          break;
+        }
+      n_lanes++;
     }
+  if (!n_lanes)
+    return -1;
   created = cli_now ();
   memset (&run, 0, sizeof run);
   run.o = o;
   run.progress = progress;
+  run.batches = (o->n_inputs + BATCH - 1) / BATCH;
+  run.fallback = fallback;
+  run.arg = arg;
   pthread_mutex_init (&run.lock, NULL);
   pthread_cond_init (&run.turn, NULL);
   for (int b = 0; b < SLOTS; b++)
     run.slots[b].run = &run;
-  for (int b = 0; b <= batches; b++)
+  for (int l = 0; l < n_lanes; l++)
     {
-      slot *s = &run.slots[b % SLOTS], *next = &run.slots[(b + 1) % SLOTS];
-      /* The next batch's slot was written two batches ago: free again. */
-      if (next->writing)
-        {
-          pthread_join (next->writer, NULL);
-          next->writing = 0;
-        }
-      if (b + 1 < batches)
-        {
-          next->index = b + 1;
-          next->first = (b + 1) * BATCH;
-          next->n = o->n_inputs - next->first < BATCH ? o->n_inputs - next->first
-                                                      : BATCH;
-          next->reading = !pthread_create (&next->reader, NULL, reader, next);
-          if (!next->reading)
-            reader (next);
-        }
-      if (b == batches)
-        break;
-      if (b == 0)
-        {
-          s->index = 0;
-          s->first = 0;
-          s->n = batch;
-          reader (s);
-        }
-      else if (s->reading)
-        {
-          pthread_join (s->reader, NULL);
-          s->reading = 0;
-        }
-      run_batch (&run, p, s, &gpu_dead, fallback, arg);
-      s->writing = !pthread_create (&s->writer, NULL, writer, s);
-      if (!s->writing)
-        writer (s);
+      lanes[l].run = &run;
+      lanes[l].lane = l;
+      if (l > 0)
+        started[l] = !pthread_create (&threads[l], NULL, lane_main, &lanes[l]);
     }
+  lane_main (&lanes[0]);
+  for (int l = 1; l < n_lanes; l++)
+    if (started[l])
+      pthread_join (threads[l], NULL);
   for (int b = 0; b < SLOTS; b++)
     {
       slot *s = &run.slots[b];
@@ -567,19 +660,29 @@ cli_photo_run (const cli_options *o, int (*fallback) (void *, int),
           free (s->items[k].encoded);
         }
     }
-  gh_photo_get_timings (p, &t);
+  for (int l = 0; l < n_lanes; l++)
+    {
+      gh_photo_timings lt;
+      gh_photo_get_timings (lanes[l].p, &lt);
+      t.decode += lt.decode;
+      t.count += lt.count;
+      t.apply += lt.apply;
+      t.encode += lt.encode;
+      t.images += lt.images;
+      t.hardware += lt.hardware;
+      gh_photo_destroy (lanes[l].p);
+    }
   if (o->timings)
     fprintf (stderr,
              "timings: files %d, on the GPU %lu (%lu by the hardware "
-             "decoder); read %.1f ms, decode %.1f ms, count %.1f ms, apply "
-             "%.1f ms, encode %.1f ms, write %.1f ms (read and write on "
-             "their own threads, overlapped), gpu ready after %.1f ms, "
-             "main %.1f ms\n",
-             o->n_inputs, t.images, t.hardware, run.read_s * 1e3,
+             "decoder), %d lanes; read %.1f ms, decode %.1f ms, count %.1f "
+             "ms, apply %.1f ms, encode %.1f ms, write %.1f ms (summed over "
+             "the lanes' and writers' threads, overlapped), gpu ready after "
+             "%.1f ms, main %.1f ms\n",
+             o->n_inputs, t.images, t.hardware, n_lanes, run.read_s * 1e3,
              t.decode * 1e3, t.count * 1e3, t.apply * 1e3, t.encode * 1e3,
              run.write_s * 1e3, (created - start) * 1e3,
              (cli_now () - start) * 1e3);
-  gh_photo_destroy (p);
   pthread_mutex_destroy (&run.lock);
   pthread_cond_destroy (&run.turn);
   *rc = run.rc;

@@ -1,9 +1,10 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
 /* photo_run.h — a folder of JPEG photos through the GPU (gpu/photo/
- * gh_photo.h, where the build has nvJPEG): files read by a CPU thread a
- * batch ahead, each batch decoded, counted, equalized and encoded on the
- * device, its results written and printed by another thread while the
- * device takes the next; the statistics, --histogram and the files are
+ * gh_photo.h, where the build has nvJPEG): in batches of 32 files, two
+ * lanes (threads) each reading a batch, running it on the device (decoded,
+ * counted, equalized and encoded there) and handing it to writer threads,
+ * so one lane's decoding overlaps the other's encoding and the files'
+ * reads and writes overlap the device; the statistics, --histogram and the files are
  * those of the CPU path's run but for the codecs (doc/cli.md: nvJPEG's
  * decoder and encoder are not libjpeg's).  A file the GPU path refuses
  * (CMYK, 12-bit, damaged, a GPU failure) goes through the CPU path
