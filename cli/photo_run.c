@@ -37,11 +37,24 @@ cli_photo_takes (const cli_options *o, const char **why)
   for (int i = 0; i < o->n_inputs; i++)
     if (!is_jpeg_name (o->inputs[i]))
       return *why = "an input is not a JPEG", 0;
-  for (int k = GH_REQ_NONE + 1; k < GH_NUM_REQS; k++)
-    if (k != GH_REQ_EQUALIZE && cli_wants (o, (gh_operation) k))
-      return *why = "the GPU path runs statistics and --equalize only", 0;
-  if (o->output[GH_REQ_EQUALIZE] && !is_jpeg_name (o->output[GH_REQ_EQUALIZE]))
-    return *why = "the result is not a JPEG", 0;
+  {
+    int ops = 0;
+    for (int k = GH_REQ_NONE + 1; k < GH_NUM_REQS; k++)
+      {
+        if (!cli_wants (o, (gh_operation) k))
+          continue;
+        if ((k != GH_REQ_EQUALIZE && k != GH_REQ_BINARIZE
+             && k != GH_REQ_POSTERIZE)
+            || !o->output[k])
+          return *why = "the GPU path runs statistics, --equalize, "
+                        "--binarize and --posterize only", 0;
+        if (!is_jpeg_name (o->output[k]))
+          return *why = "the result is not a JPEG", 0;
+        ops++;
+      }
+    if (ops > 1)
+      return *why = "the GPU path runs one operation at a time", 0;
+  }
   if (o->mask)
     return *why = "--mask", 0;
   if (o->luminance != GH_LUMINANCE_PERCEPTUAL)
@@ -106,6 +119,7 @@ typedef struct {
   size_t cap[BATCH];
   gh_photo_item items[BATCH];
   uint8_t tables[BATCH][3][256];
+  int keys[BATCH];       /* gh_photo_apply_encode's */
   char *path[BATCH];     /* the result's name; NULL: none to write */
   char *out[BATCH], *err[BATCH];
   size_t out_len[BATCH], err_len[BATCH];
@@ -381,11 +395,37 @@ histogram_of (const gh_photo_item *it, gh_histogram *h)
   return 0;
 }
 
-/* Equalize's tables for item k: the engine's op, read off a probe of
- * every level (each channel's map is a table of its own level). */
+/* The operation asked for, or GH_REQ_NONE (statistics alone). */
+static gh_operation
+operation_of (const cli_options *o)
+{
+  for (int k = GH_REQ_NONE + 1; k < GH_NUM_REQS; k++)
+    if (o->output[k])
+      return (gh_operation) k;
+  return GH_REQ_NONE;
+}
+
+/* "threshold: T" or "thresholds: T1,T2", as operations.c prints them. */
+static void
+print_thresholds (gh_operation operation, const gh_request_result *res)
+{
+  int several = gh_operation_param (operation, GH_PARAM_CLASSES) >= 0;
+
+  fprintf (cli_out (), "%s:", several ? "thresholds" : "threshold");
+  for (int k = 0; k < res->n; k++)
+    fprintf (cli_out (), "%s%d", k ? "," : " ", res->levels[k]);
+  fprintf (cli_out (), "\n");
+}
+
+/* The engine's op for item k as the device's tables, read off a probe of
+ * every level: equalize's map of each channel (*key -1), or binarize's and
+ * posterize's one table of the level in channel *key, which every colour
+ * sample takes (a gray probe pixel's level is its sample in every
+ * channel, luminance too). */
 static int
-tables_of (const cli_options *o, const gh_photo_item *it,
-           const gh_histogram *h, uint8_t tables[3][256])
+tables_of (const cli_options *o, gh_operation operation,
+           const gh_photo_item *it, const gh_histogram *h,
+           uint8_t tables[3][256], int *key)
 {
   gh_layout layout = it->channels == 1 ? GH_LAYOUT_GRAY : GH_LAYOUT_RGB;
   int ch = it->channels;
@@ -398,12 +438,19 @@ tables_of (const cli_options *o, const gh_photo_item *it,
   uint8_t probe[256 * 3];
   gh_status st;
 
-  cli_request (o, GH_REQ_EQUALIZE, layout, &r);
+  cli_request (o, operation, layout, &r);
+  if (gh_operation_param (operation, GH_PARAM_CHANNEL) >= 0
+      && !(gh_layout_channel_mask (layout) & (1u << r.channel)))
+    return fprintf (cli_err (), "this image has no %s channel\n",
+                    gh_channel_name ((gh_channel) r.channel)),
+           -1;
   cli_engine_lock ();
   st = gh_request_prepare (&r, &in, &op, &res, &err);
   cli_engine_unlock ();
   if (st != GH_OK)
     return fprintf (cli_err (), "%s\n", err.message), -1;
+  if (res.n > 0)
+    print_thresholds (operation, &res);
   for (int v = 0; v < 256; v++)
     for (int c = 0; c < ch; c++)
       probe[v * ch + c] = (uint8_t) v;
@@ -415,6 +462,7 @@ tables_of (const cli_options *o, const gh_photo_item *it,
   for (int v = 0; v < 256; v++)
     for (int c = 0; c < ch; c++)
       tables[c][v] = probe[v * ch + c];
+  *key = operation != GH_REQ_EQUALIZE && ch == 3 ? r.channel : -1;
   return 0;
 }
 
@@ -464,6 +512,7 @@ run_batch (photo_run *run, gh_photo *p, slot *s)
   int (*fallback) (void *, int) = run->fallback;
   void *arg = run->arg;
   int dead = is_dead (run);
+  gh_operation operation = operation_of (run->o);
   const cli_options *o = run->o;
   gh_error err;
   int to_write = 0;
@@ -517,10 +566,10 @@ run_batch (photo_run *run, gh_photo *p, slot *s)
           cli_print_stats (&h, o->lo, o->hi);
           if (file.histogram && cli_write_csv (file.histogram, &h))
             s->rc[k] = 1;
-          if (!s->rc[k] && file.output[GH_REQ_EQUALIZE])
+          if (!s->rc[k] && operation != GH_REQ_NONE)
             {
-              if (tables_of (o, it, &h, s->tables[k])
-                  || !(s->path[k] = strdup (file.output[GH_REQ_EQUALIZE])))
+              if (tables_of (o, operation, it, &h, s->tables[k], &s->keys[k])
+                  || !(s->path[k] = strdup (file.output[operation])))
                 s->rc[k] = 1;
               else
                 to_write = 1;
@@ -538,7 +587,7 @@ run_batch (photo_run *run, gh_photo *p, slot *s)
     if (!s->path[k])
       s->items[k].ok = 0; /* nothing to encode */
   if (gh_photo_apply_encode (p, s->items, s->n,
-                             (const uint8_t (*)[3][256]) s->tables,
+                             (const uint8_t (*)[3][256]) s->tables, s->keys,
                              o->quality ? o->quality : 90, &err) == GH_OK)
     return;
   set_dead (run, err.message, o->inputs[s->first]);
@@ -572,7 +621,15 @@ lane_main (void *arg)
   lane *l = arg;
   photo_run *run = l->run;
   const cli_options *o = run->o;
+  gh_error err;
 
+  /* A lane beyond the first starts its gh_photo here, beside the first's
+   * work; where it cannot, the first does every batch. */
+  if (!l->p && gh_photo_create (BATCH, &l->p, &err) != GH_OK)
+    {
+      l->p = NULL;
+      return NULL;
+    }
   for (int j = 0;; j++)
     {
       slot *s = &run->slots[l->lane * 2 + j % 2];
@@ -613,20 +670,18 @@ cli_photo_run (const cli_options *o, int (*fallback) (void *, int),
   int batch = o->n_inputs < BATCH ? o->n_inputs : BATCH;
   double start = cli_now (), created;
 
-  /* A lane for each gh_photo that starts: none, the CPU path. */
-  for (int l = 0; l < LANES && (l == 0 || o->n_inputs > BATCH); l++)
+  /* The first lane's gh_photo: none, the CPU path; the others start in
+   * their lanes. */
+  if (gh_photo_create (batch, &lanes[0].p, &err) != GH_OK)
     {
-      if (gh_photo_create (batch, &lanes[l].p, &err) != GH_OK)
-        {
-          if (l == 0 && o->decoder == CLI_DECODER_GPU)
-            fprintf (stderr, "--decoder gpu: %s: decoding on the CPU\n",
-                     err.message);
-          break;
-        }
-      n_lanes++;
+      if (o->decoder == CLI_DECODER_GPU)
+        fprintf (stderr, "--decoder gpu: %s: decoding on the CPU\n",
+                 err.message);
+      return -1;
     }
-  if (!n_lanes)
-    return -1;
+  n_lanes = o->n_inputs > BATCH ? LANES : 1;
+  for (int l = 1; l < n_lanes; l++)
+    lanes[l].p = NULL;
   created = cli_now ();
   memset (&run, 0, sizeof run);
   run.o = o;
@@ -660,9 +715,13 @@ cli_photo_run (const cli_options *o, int (*fallback) (void *, int),
           free (s->items[k].encoded);
         }
     }
+  int used = 0;
   for (int l = 0; l < n_lanes; l++)
     {
       gh_photo_timings lt;
+      if (!lanes[l].p)
+        continue;
+      used++;
       gh_photo_get_timings (lanes[l].p, &lt);
       t.decode += lt.decode;
       t.count += lt.count;
@@ -679,7 +738,7 @@ cli_photo_run (const cli_options *o, int (*fallback) (void *, int),
              "ms, apply %.1f ms, encode %.1f ms, write %.1f ms (summed over "
              "the lanes' and writers' threads, overlapped), gpu ready after "
              "%.1f ms, main %.1f ms\n",
-             o->n_inputs, t.images, t.hardware, n_lanes, run.read_s * 1e3,
+             o->n_inputs, t.images, t.hardware, used, run.read_s * 1e3,
              t.decode * 1e3, t.count * 1e3, t.apply * 1e3, t.encode * 1e3,
              run.write_s * 1e3, (created - start) * 1e3,
              (cli_now () - start) * 1e3);

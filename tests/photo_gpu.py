@@ -9,7 +9,7 @@ difference, printed and held to bounds; then the CLI on a folder of them:
 every result a JPEG of its input's size close to OpenCV's equalizeHist of
 libjpeg's decoding, the statistics' pixel counts, the input's EXIF carried,
 the files in the order given, and files nvJPEG refuses (a 12-bit frame, not
-a JPEG) said and left to the CPU path.
+a JPEG) said and left to the CPU path; --posterize through the GPU path.
 
 GH_PHOTO_WRAP="compute-sanitizer --tool memcheck": test_photo_gpu alone,
 under that command.
@@ -154,6 +154,18 @@ def main():
     for f in refused:
         if (out / f"{f.stem}.jpg").exists():
             failures.append(f"{f.name}: a result was written")
+    # Posterize on the GPU path: the thresholds printed, a result each.
+    post = tmp / "post"
+    post.mkdir()
+    p = subprocess.run([cli, "--decoder", "gpu", "--posterize", str(post / "%n.jpg"),
+                        "--classes", "3", "--quiet"] + [str(f) for f in good],
+                       capture_output=True, text=True)
+    if p.returncode or p.stdout.count("backend: cuda:") != len(good):
+        failures.append(f"--posterize on the GPU path: exit {p.returncode}: {p.stderr[-300:]}")
+    if len(re.findall(r"^thresholds: \d+,\d+$", p.stdout, re.M)) != len(good):
+        failures.append("--posterize: not a thresholds line a file")
+    if len(list(post.glob("*.jpg"))) != len(good):
+        failures.append("--posterize: not a result a file")
     for msg in failures:
         print("FAIL:", msg)
     print("passed" if not failures else f"{len(failures)} failures")

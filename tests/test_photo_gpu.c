@@ -1,8 +1,9 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
 /* test_photo_gpu.c — the GPU photo path (gpu/photo/gh_photo.h) against
  * the engine on the CPU, on the same decoded pixels: every histogram
- * count equal, equalize's tables applied on the device equal to
- * gh_op_apply on the host byte for byte, every result a JPEG that decodes
+ * count equal, equalize's tables and posterize's (binarize's) keyed
+ * table applied on the device equal to gh_op_apply on the host byte for
+ * byte, every result a JPEG that decodes
  * again to its size, and files nvJPEG refuses refused with a reason, not
  * a failure.  Exit 77 (skipped) where no GPU can be used.
  *
@@ -192,7 +193,7 @@ main (int argc, char **argv)
       st = GH_OK;
     }
   st = gh_photo_apply_encode (p, items, n, (const uint8_t (*)[3][256]) tables,
-                              90, &err);
+                              NULL, 90, &err);
   CHECK (st == GH_OK, "apply and encode: %s", err.message);
   for (int k = 0; k < n && st == GH_OK; k++)
     {
@@ -229,6 +230,78 @@ main (int argc, char **argv)
       free (px);
       free (cpu_eq[k]);
     }
+  /* Binarize and posterize: decoded again, every colour sample through
+   * one table of the pixel's level in a channel (value, a colour,
+   * luminance, by file), on the device against gh_op_apply on the host. */
+  st = gh_photo_decode_count (p, items, n, &err);
+  CHECK (st == GH_OK, "decode again: %s", err.message);
+  {
+    int keys[GH_PHOTO_MAX_BATCH];
+    static const gh_channel chans[] = { GH_CHANNEL_LUMINANCE, GH_CHANNEL_VALUE,
+                                        GH_CHANNEL_RED, GH_CHANNEL_BLUE };
+    for (int k = 0; k < n && st == GH_OK; k++)
+      {
+        gh_photo_item *it = &items[k];
+        gh_layout layout = it->channels == 1 ? GH_LAYOUT_GRAY : GH_LAYOUT_RGB;
+        gh_channel ch = it->channels == 1 ? GH_CHANNEL_VALUE : chans[k % 4];
+        int thresholds[2] = { 60 + k % 7, 150 + k % 11 };
+        size_t bytes = (size_t) it->width * it->height * it->channels;
+        gh_op op;
+        cpu_eq[k] = NULL;
+        keys[k] = -1;
+        if (!it->ok)
+          continue;
+        cpu_eq[k] = malloc (bytes);
+        CHECK (cpu_eq[k] && gh_photo_download (p, k, it, cpu_eq[k], &err) == GH_OK,
+               "download: %s", err.message);
+        if (!cpu_eq[k])
+          return 1;
+        st = gh_op_posterize (&op, layout, GH_SAMPLE_U8, GH_LUMINANCE_PERCEPTUAL,
+                              256, ch, 1 + k % 2, thresholds, &err);
+        CHECK (st == GH_OK, "posterize: %s", err.message);
+        st = gh_op_apply (&op, cpu_eq[k], (size_t) it->width, (size_t) it->height,
+                          (size_t) it->width * it->channels, &err);
+        CHECK (st == GH_OK, "apply: %s", err.message);
+        gh_op_clear (&op);
+        /* The table: what a gray pixel of each level becomes. */
+        for (int v = 0; v < 256; v++)
+          {
+            uint8_t g[3] = { (uint8_t) v, (uint8_t) v, (uint8_t) v };
+            st = gh_op_posterize (&op, layout, GH_SAMPLE_U8, GH_LUMINANCE_PERCEPTUAL,
+                                  256, ch, 1 + k % 2, thresholds, &err);
+            if (st == GH_OK)
+              st = gh_op_apply (&op, g, 1, 1, 3, &err);
+            gh_op_clear (&op);
+            tables[k][0][v] = g[0];
+          }
+        keys[k] = it->channels == 3 ? (int) ch : -1;
+      }
+    if (st == GH_OK)
+      {
+        st = gh_photo_apply_encode (p, items, n, (const uint8_t (*)[3][256]) tables,
+                                    keys, 90, &err);
+        CHECK (st == GH_OK, "posterize on the device: %s", err.message);
+      }
+    for (int k = 0; k < n && st == GH_OK; k++)
+      {
+        gh_photo_item *it = &items[k];
+        size_t bytes = (size_t) it->width * it->height * it->channels, diff = 0;
+        unsigned char *px;
+        if (!it->ok || !cpu_eq[k])
+          continue;
+        if (!(px = malloc (bytes)))
+          return 1;
+        CHECK (gh_photo_download (p, k, it, px, &err) == GH_OK, "download: %s",
+               err.message);
+        for (size_t i = 0; i < bytes; i++)
+          diff += px[i] != cpu_eq[k][i];
+        CHECK (diff == 0, "%s: %zu samples posterized on the GPU (channel %d) "
+               "differ from the CPU's", argv[first + k], diff, keys[k]);
+        free (px);
+      }
+    for (int k = 0; k < n; k++)
+      free (cpu_eq[k]);
+  }
   for (int k = 0; k < n; k++)
     {
       free ((void *) items[k].jpeg);

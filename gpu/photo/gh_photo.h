@@ -17,7 +17,7 @@
  *     -- items[k].ok: decoded and counted (.width, .height, .channels,
  *        .counts); else .why says why (a file nvJPEG refuses: CMYK,
  *        12-bit, damaged), for the caller's CPU path
- *   gh_photo_apply_encode (p, items, n, tables, quality, &err);
+ *   gh_photo_apply_encode (p, items, n, tables, keys, quality, &err);
  *     -- each ok item's pixels through tables[k] and encoded:
  *        .encoded, .encoded_length (4:4:4 colour or gray, baseline,
  *        optimised Huffman tables, as the CPU path writes)
@@ -78,10 +78,15 @@ void gh_photo_get_timings (const gh_photo *p, gh_photo_timings *out);
 
 gh_status gh_photo_decode_count (gh_photo *p, gh_photo_item *items, int n,
                                  gh_error *error);
-/* tables[k][c][v]: item k's channel c (gray: c = 0) maps level v. */
+/* keys NULL or keys[k] < 0: tables[k][c][v] is what item k's channel c
+ * (gray: c = 0) makes of level v (equalize, match: gh_op's tables);
+ * keys[k] a gh_channel: every colour sample of a pixel becomes
+ * tables[k][0][its level in that channel] (binarize, posterize: the
+ * engine's level_of, perceptual luminance). */
 gh_status gh_photo_apply_encode (gh_photo *p, gh_photo_item *items, int n,
                                  const uint8_t (*tables)[3][256],
-                                 int quality, gh_error *error);
+                                 const int *keys, int quality,
+                                 gh_error *error);
 
 /* Item k's pixels on the device as they are now (decoded, or mapped
  * after gh_photo_apply_encode), width x height x channels bytes, into

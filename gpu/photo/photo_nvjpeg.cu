@@ -189,6 +189,42 @@ apply_tables (uint8_t *px, size_t n, int channels, const uint8_t *tables)
     }
 }
 
+/* Every colour sample of a pixel through one table, indexed by the
+ * pixel's level in channel `key` (GIMP's value, a colour, or perceptual
+ * luminance: pixel.h), as the engine's posterize_rows. */
+__global__ void
+apply_keyed (uint8_t *px, size_t n, int channels, int key,
+             const uint8_t *table)
+{
+  __shared__ uint8_t t[BINS];
+
+  for (int i = threadIdx.x; i < BINS; i += blockDim.x)
+    t[i] = table[i];
+  __syncthreads ();
+  for (size_t i = blockIdx.x * (size_t) blockDim.x + threadIdx.x; i < n;
+       i += (size_t) gridDim.x * blockDim.x)
+    {
+      if (channels == 1)
+        {
+          px[i] = t[px[i]];
+          continue;
+        }
+      uint8_t *q = px + 3 * i;
+      unsigned r = q[0], g = q[1], b = q[2], level;
+      switch (key)
+        {
+        case GH_CHANNEL_RED: level = r; break;
+        case GH_CHANNEL_GREEN: level = g; break;
+        case GH_CHANNEL_BLUE: level = b; break;
+        case GH_CHANNEL_LUMINANCE: level = (unsigned) gh_luminance_bin (r, g, b); break;
+        default:
+          level = r > g ? r : g;
+          level = b > level ? b : level;
+        }
+      q[0] = q[1] = q[2] = t[level];
+    }
+}
+
 static int
 blocks_for (size_t n)
 {
@@ -547,8 +583,8 @@ gh_photo_decode_count (gh_photo *p, gh_photo_item *items, int n,
 
 gh_status
 gh_photo_apply_encode (gh_photo *p, gh_photo_item *items, int n,
-                       const uint8_t (*tables)[3][256], int quality,
-                       gh_error *error)
+                       const uint8_t (*tables)[3][256], const int *keys,
+                       int quality, gh_error *error)
 {
   double t0 = now (), t1;
   cudaError_t e;
@@ -566,7 +602,14 @@ gh_photo_apply_encode (gh_photo *p, gh_photo_item *items, int n,
     {
       gh_photo_item *it = &items[k];
       size_t bytes = (size_t) it->width * it->height * it->channels;
-      if (it->ok)
+      size_t px = (size_t) it->width * it->height;
+      if (!it->ok)
+        continue;
+      if (keys && keys[k] >= 0)
+        apply_keyed<<<blocks_for (px), 256, 0, p->stream>>> (
+          p->pixels[k], px, it->channels, keys[k],
+          p->dev_tables + (size_t) k * 3 * BINS);
+      else
         apply_tables<<<blocks_for (bytes), 256, 0, p->stream>>> (
           p->pixels[k], bytes, it->channels,
           p->dev_tables + (size_t) k * 3 * BINS);
