@@ -4,7 +4,8 @@
  * device (the hardware JPEG decoder in one batched call where the GPU has
  * one, else nvJPEG's GPU decoder a file at a time), GIMP's histograms of
  * each counted there (the engine's binning: pixel.h), a table per channel
- * applied there to the pixels in place, and each result encoded there;
+ * (or one table of a channel's level) applied there to the pixels in
+ * place, and each result encoded there;
  * only the counts, the tables and the encoded bytes cross to the host.
  * The device buffers and the encoders' states are made once for the
  * largest images seen and reused batch after batch, so memory stays
