@@ -107,6 +107,6 @@ gboolean
 dialog_run (GimpDrawable *drawable, DialogState *state, const gchar *refusal,
             const DialogHooks *hooks, DialogChoice *choice)
 {
-  return dialog_window_run (gimp_drawable_preview_new_from_drawable (drawable),
+  return dialog_window_run (gimp_zoom_preview_new_from_drawable (drawable),
                             state, refusal, hooks, choice);
 }
