@@ -233,6 +233,13 @@ read_scaled (CorePreview *preview, gint x, gint y, gint width, gint height,
   gfloat     *strip = g_new (gfloat, (gsize) width * most * n);
   gdouble    *sums = g_new (gdouble, (gsize) out_width * (n + 1));
   gboolean    ok = TRUE;
+  /* Where CLAHE maps every pixel (clahe_rect's part): none without it. */
+  GeglRectangle region = { 0, 0, 0, 0 };
+
+  if (clahe && preview->has_clahe)
+    region = *GEGL_RECTANGLE (preview->region.info.x, preview->region.info.y,
+                              preview->region.info.width,
+                              preview->region.info.height);
 
   for (gint j = 0; ok && j < out_height; j++)
     {
@@ -244,11 +251,15 @@ read_scaled (CorePreview *preview, gint x, gint y, gint width, gint height,
 
       if (clahe)
         {
-          /* The box's rows as OK writes them, from (0, 0). */
+          /* The box's rows as OK writes them, from (0, 0): the drawable's
+           * own pixels where they lie outside the region (the CLAHE pass
+           * writes the rest). */
           from = gegl_buffer_new (GEGL_RECTANGLE (0, 0, width, rows),
                                   gegl_buffer_get_format (buffer));
-          gegl_buffer_copy (buffer, GEGL_RECTANGLE (x, a, width, rows),
-                            GEGL_ABYSS_NONE, from, NULL);
+          if (! gegl_rectangle_contains (&region,
+                                         GEGL_RECTANGLE (x, a, width, rows)))
+            gegl_buffer_copy (buffer, GEGL_RECTANGLE (x, a, width, rows),
+                              GEGL_ABYSS_NONE, from, NULL);
           ok = clahe_rect (preview, from, x, a, width, rows, error);
           fx = fy = 0;
         }
