@@ -8,7 +8,7 @@
  * Without a display: histogram_view into a cairo image surface (written to
  * ui_render_view.png), checked pixel by pixel: bar heights where the
  * counts say (linear and logarithmic), empty bins empty, the Otsu marker on
- * the engine's Otsu level, the selected range, the RGB overlay's colours,
+ * the engine's Otsu level with its label dark on white, the selected range, the RGB overlay's colours,
  * the pointer's bin.  The dialog's model: gray and gray+alpha layers offer
  * only their channels; on 1024 bins (layers above 8 bits) the binarize
  * threshold OK applies is the marker's bin, Otsu over a selected range
@@ -233,6 +233,23 @@ check_marker (const gh_histogram *h)
   CHECK (hits > 10 && stray == 0,
          "marker at x %.1f (Otsu %d): %d pixels on it, %d elsewhere", x1,
          otsu, hits, stray);
+  /* Its label, right of the line at the plot's top (inside its box's
+   * edge), is legible on any theme: dark text (luminance under a fifth of white's, 4.5 : 1 and
+   * more against white) on the plot's own white, none of it the line's
+   * orange. */
+  hits = stray = 0;
+  for (int y = (int) plot.y + 5; y < plot.y + 16; y++)
+    for (int x = (int) x1 + 6; x < x1 + 40; x++)
+      {
+        double c[3];
+
+        pixel (s, x, y, c);
+        hits += 0.2126 * c[0] * c[0] + 0.7152 * c[1] * c[1]
+                  + 0.0722 * c[2] * c[2] < 0.2;
+        stray += is_orange (c);
+      }
+  CHECK (hits >= 30 && stray == 0, "the marker's label is dark text on "
+         "white (%d dark pixels, %d orange)", hits, stray);
   cairo_surface_destroy (s);
 
   /* Binarizing with a fixed threshold moves the marker there. */
