@@ -13,8 +13,9 @@ for both hosts (--host, as the plugin_*.py tests):
    SCREENSHOT.png: meson passes the README's doc/images/dialog-gimp2.png and
    dialog-gimp32.png, so a changed dialog changes its picture): its preview
    shows the whole photo equalized, scaled to fit, and the dialog has the
-   first one's width; Return (OK) must give OpenCV's per-channel
-   equalizeHist.
+   first one's width; Ctrl and the mouse wheel on the preview zoom in (no
+   longer the whole photo) and back out (the whole photo again); Return
+   (OK) must give OpenCV's per-channel equalizeHist.
 3. Analyze... on an image with a display: Alt+B (Binarize, on the value
    channel shown, Otsu) and Return must give OpenCV's THRESH_BINARY |
    THRESH_OTSU of max(R, G, B); then one Ctrl+Z in the image window must
@@ -194,11 +195,11 @@ def picture_checks(t, path, what):
             marker.sum() > 100)
 
 
-def photo_shown(shot, want):
+def photo_shown(shot, want, where=False):
     """How well the screenshot shows the picture `want` (BGR) scaled to fit
     a preview: the best normalized correlation of its scaled copies, from
     120 pixels wide to its own width, anywhere in the screenshot (1: the
-    same pixels), and that width."""
+    same pixels), and that width; with `where`, also the copy's centre."""
     import cv2
     img = cv2.cvtColor(cv2.imread(str(shot)), cv2.COLOR_BGR2GRAY)
     gray = cv2.cvtColor(want, cv2.COLOR_BGR2GRAY)
@@ -213,7 +214,12 @@ def photo_shown(shot, want):
 
     coarse = max(range(120, w + 1, 6), key=score)
     best = max(range(max(120, coarse - 5), min(w, coarse + 5) + 1), key=score)
-    return score(best), best
+    if not where:
+        return score(best), best
+    height = round(h * best / w)
+    small = cv2.resize(gray, (best, height), interpolation=cv2.INTER_AREA)
+    _, _, _, (x, y) = cv2.minMaxLoc(cv2.matchTemplate(img, small, cv2.TM_CCOEFF_NORMED))
+    return score(best), best, (x + best // 2, y + height // 2)
 
 
 def preview_checks(t, shot, want, what):
@@ -229,6 +235,62 @@ def reddish(shot):
     import cv2
     b, g, r = (cv2.imread(str(shot))[..., k].astype(int) for k in range(3))
     return int(((r - g > 60) & (r - b > 60)).sum())
+
+
+def part_shown(shot, want, width, centre):
+    """How well the preview (`width` pixels wide, the photo's aspect, about
+    `centre` in the screenshot) shows a part of `want` scaled up: the best
+    correlation of the preview's middle within `want` scaled by 1.2 to 4
+    times the fitted scale, and that scale."""
+    import cv2
+    img = cv2.cvtColor(cv2.imread(str(shot)), cv2.COLOR_BGR2GRAY)
+    gray = cv2.cvtColor(want, cv2.COLOR_BGR2GRAY)
+    h, w = gray.shape
+    height = round(h * width / w)
+    x, y = centre
+    # The middle half of the preview: clear of its edges' scroll bars.
+    middle = img[y - height // 4:y + height // 4, x - width // 4:x + width // 4]
+    best = (-1.0, 0.0)
+    for step in range(12, 41):
+        scale = width / w * step / 10
+        big = cv2.resize(gray, (round(w * scale), round(h * scale)),
+                         interpolation=cv2.INTER_AREA if scale < 1 else cv2.INTER_NEAREST)
+        if big.shape[0] < middle.shape[0] or big.shape[1] < middle.shape[1]:
+            continue
+        score = float(cv2.matchTemplate(big, middle, cv2.TM_CCOEFF_NORMED).max())
+        best = max(best, (score, scale))
+    return best
+
+
+def zoom_checks(t, env, window, shot, want, settle):
+    """Ctrl and the mouse wheel on the preview zoom in (the whole photo is no
+    longer shown, a part of it is, larger: the preview's rectangle of the
+    layer at its size) and back out (the whole photo again)."""
+    match, width, (x, y) = photo_shown(shot, want, where=True)
+    zoomed, back = shot.with_name("zoomed-in.png"), shot.with_name("zoomed-out.png")
+
+    def wheel(button):
+        x11(env, "xdotool", "mousemove", "--window", window, str(x), str(y))
+        x11(env, "xdotool", "keydown", "ctrl")
+        for _ in range(3):
+            x11(env, "xdotool", "click", button)
+            time.sleep(0.3)
+        x11(env, "xdotool", "keyup", "ctrl")
+        time.sleep(settle)
+
+    wheel("4")
+    screenshot(env, window, zoomed)
+    inside, _ = photo_shown(zoomed, want)
+    part, scale = part_shown(zoomed, want, width, (x, y))
+    t.check(f"Ctrl+wheel up zooms the preview in: no longer the whole photo "
+            f"(correlation {inside:.3f}, was {match:.3f}), a part of it at "
+            f"{scale:.2f} of its size (correlation {part:.3f})",
+            inside < 0.8 and part > 0.8 and scale > width / want.shape[1] * 1.2)
+    wheel("5")
+    screenshot(env, window, back)
+    again, _ = photo_shown(back, want)
+    t.check(f"Ctrl+wheel down zooms back to the whole photo (correlation {again:.3f})",
+            again > 0.9)
 
 
 def width_of(shot):
@@ -564,13 +626,14 @@ def drive(t, gui, env, f, shot_path, deadline):
     shot = f["equalized.png"].with_name("dialog-equalize.png")
     screenshot(env, window, shot)
     picture_checks(t, shot, "equalize")
-    preview_checks(t, shot, cv2.merge([cv2.equalizeHist(photo[..., k])
-                                       for k in range(3)]), "equalize")
+    equalized = cv2.merge([cv2.equalizeHist(photo[..., k]) for k in range(3)])
+    preview_checks(t, shot, equalized, "equalize")
     t.check(f"Equalize...: the dialog has Analyze...'s width ({width_of(shot)}, "
             f"was {width})", width is not None and width_of(shot) == width)
     if shot_path:
         shutil.copy(shot, shot_path)
         print(f"screenshot: {shot_path}")
+    zoom_checks(t, env, window, shot, equalized, gui.settle)
     keys(env, window, "Return")
 
     window = dialog("Analyze... with a display")
