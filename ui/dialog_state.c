@@ -567,15 +567,15 @@ dialog_count_text (gdouble count)
   /* Alpha and feathered selections weight pixels: fractional counts. */
   gchar   *digits = g_strdup_printf (count == floor (count) ? "%.0f" : "%.2f",
                                      count);
-  gchar   *point = strchr (digits, '.');
-  gint     n = point ? (gint) (point - digits) : (gint) strlen (digits);
+  /* The integer part: up to the decimal point, whichever the locale's. */
+  gint     n = (gint) strspn (digits, "0123456789");
   GString *text = g_string_new (NULL);
 
   /* Groups of three, apart by a narrow no-break space (U+202F), as SI
    * writes numbers: the same in every locale, never a decimal point. */
   for (gint i = 0; i < n; i++)
     {
-      if (i > 0 && (n - i) % 3 == 0 && g_ascii_isdigit (digits[i - 1]))
+      if (i > 0 && (n - i) % 3 == 0)
         g_string_append (text, "\xe2\x80\xaf");
       g_string_append_c (text, digits[i]);
     }
