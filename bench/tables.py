@@ -204,6 +204,17 @@ def clahe_gpu(column):
     return parse
 
 
+def clahe_cli(column, images=("gray-pgm", "rgb-ppm")):
+    """A ratio column of bench/clahe_cli.py (vs apply, vs file, rest vs
+    equalize) for each of IMAGES."""
+    def parse(out):
+        body = section(out, "== the CLI's CLAHE call")
+        got = {t[0]: t for t in (line.split() for line in body[1:]) if len(t) == 11}
+        i = {"apply": 8, "file": 9, "equalize": 10}[column]
+        return ", ".join(f"{k} {got[k][i]}" for k in images)
+    return parse
+
+
 def ncu_clahe(image_bytes):
     """Kernel time of the two whole calls in the profile / 2, over the
     image's read + write at 2.9 TB/s (the H100's read ceiling)."""
@@ -361,6 +372,8 @@ PHOTO = "/tmp/astronaut.pam"
 BENCH = "{build}/bench/gpu-histogram-bench --megapixels 64 --photo " + PHOTO
 CLAHE16 = ("python3 bench/clahe_vs_opencv.py {build}/bench/gpu-histogram-bench "
            "testimages/astronaut.png 5 --threads 1,0 --rounds 3 --sizes 4000x3000,8000x6000")
+CLAHE_CLI = ("/usr/bin/python3 bench/clahe_cli.py {build}/cli/gpu-histogram-cli "
+             "{build}/bench/gpu-histogram-bench testimages/chelsea.png --repeat 5 --rounds 3")
 NCU = ("ncu --clock-control none --metrics gpu__time_duration.sum,dram__bytes.sum,"
        "sm__cycles_elapsed.avg.per_second --csv "
        "{build}/bench/gpu-histogram-bench --repeat 1 --clahe-whole --clahe /tmp/clahe-%s")
@@ -488,6 +501,16 @@ ROWS = {
          "/usr/bin/python3 bench/clahe_vs_opencv.py {build}/bench/gpu-histogram-bench "
          "testimages/chelsea.png 3 --threads 1,2 --rounds 3",
          lambda out: clahe_cpu(1)(out) + " (1 thread); " + clahe_cpu(2)(out) + " (2 threads)", ["cv2"]),
+        ("CLI CLAHE call, 12 MP PGM and PPM", "OpenCV's createCLAHE apply alone, in memory, 2 threads (ours / it)",
+         "the statistics' count (RGB: six channels) and the commit's fsyncs around CLAHE",
+         CLAHE_CLI, clahe_cli("apply"), ["cv2"]),
+        ("CLI CLAHE call, file to file", "OpenCV's imread, apply and imwrite in one process (ours / it)",
+         "the statistics' count and the commit's fsyncs (OpenCV's imwrite syncs nothing); PNG: GEGL's codec",
+         CLAHE_CLI, clahe_cli("file", ("gray-pgm", "rgb-ppm", "gray-png")), ["cv2"]),
+        ("CLI CLAHE call less the engine's CLAHE, against the strip path",
+         "the CLI's --equalize of the same file, its apply included (ours / it)",
+         "the whole read beside the strips' (decode column)",
+         CLAHE_CLI, clahe_cli("equalize", ("gray-pgm", "rgb-ppm", "gray-png")), ["cv2"]),
         ("GIMP 2.10 histogram call, 1 MP", "GIMP's five gimp-drawable-histogram calls (ours / it)",
          "libgimp 2.10's tile round trips", CALLS, call_ratio("gimp2", "histogram", "1MP"),
          ["gimp2", "gimp3"]),
