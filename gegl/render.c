@@ -438,41 +438,87 @@ prepare (GhGeglKeep *k, const gh_request *request, const gh_layer *layer,
   return TRUE;
 }
 
-/* `op` over `result` at mipmap `level`; a view's result put back into the
- * pixels.  An op `by_position` (CLAHE) maps full-size positions: it
- * renders full size, which GEGL scales down. */
+/* Rows [y, y + rows) of `rect` (level `level`'s coordinates) of the
+ * engine's strip mapped by an op `by_position` (CLAHE) at each pixel's
+ * full-size centre: each row spread over the full-size columns it covers
+ * (each pixel repeated 2^level times) in `row`, mapped as the full-size row
+ * through its centres, and the centres taken back. */
+static gboolean
+apply_centres (const gh_op *op, Strips *s, const GeglRectangle *whole,
+               const GeglRectangle *rect, const GeglRectangle *r, gint level,
+               guchar *row, gh_error *error)
+{
+  gint  half = (1 << level) / 2;
+  /* The full-size columns [a, b) of the strip's pixels, in the image. */
+  gint  a = MAX (rect->x << level, whole->x);
+  gint  b = MIN ((rect->x + rect->width) << level, whole->x + whole->width);
+  gsize bpp = s->bpp;
+
+  for (gint j = 0; j < r->height; j++)
+    {
+      guchar *px = engine_strip (s) + (gsize) j * r->width * bpp;
+      gint    y = CLAMP (((r->y + j) << level) + half, whole->y,
+                         whole->y + whole->height - 1);
+
+      for (gint x = a; x < b; x++)
+        memcpy (row + (gsize) (x - a) * bpp,
+                px + (gsize) ((x >> level) - rect->x) * bpp, bpp);
+      if (gh_op_apply_rect (op, row, a - whole->x, y - whole->y, b - a, 1,
+                            (gsize) (b - a) * bpp, error) != GH_OK)
+        return FALSE;
+      for (gint i = 0; i < r->width; i++)
+        {
+          gint x = CLAMP (((rect->x + i) << level) + half, a, b - 1);
+
+          memcpy (px + (gsize) i * bpp, row + (gsize) (x - a) * bpp, bpp);
+        }
+    }
+  return TRUE;
+}
+
+/* `op` over `result` at mipmap `level` (as GEGL's point filters scale a
+ * result to a level); a view's result put back into the pixels.  An op
+ * `by_position` (CLAHE) maps full-size positions: at level 0 from where
+ * the result is, above it each pixel at its full-size centre. */
 static gboolean
 apply (const gh_op *op, gboolean by_position, Strips *s, GeglBuffer *input,
        const GeglRectangle *whole, GeglBuffer *output,
        const GeglRectangle *result, gint level, gh_error *error)
 {
   GeglRectangle rect = *result;
-  gdouble       scale = 1.0;
+  gdouble       scale = 1.0 / (1 << level);
   gsize         stride;
+  guchar       *row = NULL;
+  gboolean      ok = TRUE;
 
-  if (by_position)
-    level = 0;
-  if (level > 0)
-    {
-      /* As GEGL's point filters scale a result to a level. */
-      rect.x >>= level;
-      rect.y >>= level;
-      rect.width >>= level;
-      rect.height >>= level;
-      scale = 1.0 / (1 << level);
-    }
+  rect.x >>= level;
+  rect.y >>= level;
+  rect.width >>= level;
+  rect.height >>= level;
   stride = (gsize) rect.width * s->bpp;
-  for (gint y = rect.y; y < rect.y + rect.height; y += s->rows)
+  if (by_position && level > 0 && rect.width > 0)
+    row = g_try_malloc ((gsize) (rect.width << level) * s->bpp);
+  if (by_position && level > 0 && rect.width > 0 && ! row)
+    {
+      g_snprintf (error->message, sizeof error->message,
+                  "out of memory for a row of %d pixels",
+                  rect.width << level);
+      return FALSE;
+    }
+  for (gint y = rect.y; ok && y < rect.y + rect.height; y += s->rows)
     {
       GeglRectangle r = strip_get (s, input, &rect, y, scale, TRUE);
 
-      /* Positions count only for an op by position, at level 0. */
-      if (gh_op_apply_rect (op, engine_strip (s),
-                            by_position ? r.x - whole->x : 0,
-                            by_position ? r.y - whole->y : 0, r.width,
-                            r.height, stride, error)
-          != GH_OK)
-        return FALSE;
+      /* Positions count only for an op by position. */
+      if (row)
+        ok = apply_centres (op, s, whole, &rect, &r, level, row, error);
+      else
+        ok = gh_op_apply_rect (op, engine_strip (s),
+                               by_position ? r.x - whole->x : 0,
+                               by_position ? r.y - whole->y : 0, r.width,
+                               r.height, stride, error) == GH_OK;
+      if (! ok)
+        break;
       if (s->view.kind == GH_LAYER_VIEW_PAINT)
         gh_layer_view_paint (&s->view, r.width, r.height, s->piece, stride,
                              s->pixels);
@@ -482,7 +528,8 @@ apply (const gh_op *op, gboolean by_position, Strips *s, GeglBuffer *input,
       gegl_buffer_set (output, &r, level, s->layer->source, s->pixels,
                        GEGL_AUTO_ROWSTRIDE);
     }
-  return TRUE;
+  g_free (row);
+  return ok;
 }
 
 /* The CPU backend, as many threads as GEGL's own (GIMP's budget): the

@@ -11,7 +11,7 @@
  *   gegl_run apply OPERATION IN.png OUT.pnm [--alpha] [PROP=VALUE...]
  *   gegl_run apply-aux OPERATION IN.png AUX.png OUT.pnm [--alpha]
  *            [PROP=VALUE...]   -- AUX.png (as is) on the aux input
- *   gegl_run zoom OPERATION IN.png [point]  -- a 1/4 blit against the
+ *   gegl_run zoom OPERATION IN.png [point|centre]  -- a 1/4 blit against the
  *                                       full render (see zoom)
  *   gegl_run live OPERATION IN.png STEP...  -- one node kept while its
  *                                       properties change and its input
@@ -274,13 +274,17 @@ pixel_key (const guchar *p)
  * as a zoomed-out canvas asks GEGL for it.  A point operation ("point")
  * maps GEGL's input scaled down with the full size's count: each pixel of
  * the blit is what the full render made of that input pixel, wherever
- * that pixel occurs at full size (prints the largest sample difference
- * and how many pixels were checked).  Else (CLAHE, match: positions and
- * pads) the blit is the full render scaled down (prints the largest
- * difference). */
+ * that pixel occurs at full size.  An operation by position ("centre":
+ * CLAHE) maps it as the full size maps its centre: where the scaled-down
+ * input pixel equals the full-size one at its centre, the blit is the
+ * full render there.  Both print the largest sample difference and how
+ * many pixels were checked.  Else (match) the blit is the full render
+ * scaled down (prints the largest difference). */
 static int
-zoom (const char *op, const char *in, gboolean point)
+zoom (const char *op, const char *in, const char *how)
 {
+  gboolean      point = how && ! strcmp (how, "point");
+  gboolean      centre = how && ! strcmp (how, "centre");
   const Babl   *format = babl_format ("R'G'B'A u8");
   GeglBuffer   *src = load (in, FALSE), *full;
   GeglNode     *graph, *source, *node;
@@ -306,7 +310,32 @@ zoom (const char *op, const char *in, gboolean point)
   gegl_node_blit (node, 0.25, &quarter, format, a, GEGL_AUTO_ROWSTRIDE,
                   GEGL_BLIT_DEFAULT);
   gegl_node_blit_buffer (node, full, &whole, 0, GEGL_ABYSS_NONE);
-  if (point)
+  if (centre)
+    {
+      gsize all = (gsize) whole.width * whole.height;
+
+      c = g_malloc (all * 4);
+      d = g_malloc (all * 4);
+      gegl_buffer_get (src, &whole, 1.0, format, c, GEGL_AUTO_ROWSTRIDE,
+                       GEGL_ABYSS_NONE);
+      gegl_buffer_get (full, &whole, 1.0, format, d, GEGL_AUTO_ROWSTRIDE,
+                       GEGL_ABYSS_NONE);
+      gegl_buffer_get (src, &quarter, 0.25, format, b, GEGL_AUTO_ROWSTRIDE,
+                       GEGL_ABYSS_NONE);
+      for (gsize i = 0; i < n; i++)
+        {
+          gsize x = i % quarter.width * 4 + 2, y = i / quarter.width * 4 + 2;
+          gsize at = (y * whole.width + x) * 4;
+
+          if (memcmp (b + i * 4, c + at, 4))
+            continue;
+          checked++;
+          for (int k = 0; k < 4; k++)
+            worst = MAX (worst, abs (a[i * 4 + k] - d[at + k]));
+        }
+      printf ("%d %" G_GSIZE_FORMAT "\n", worst, checked);
+    }
+  else if (point)
     {
       gsize       all = (gsize) whole.width * whole.height;
       GHashTable *map = g_hash_table_new (NULL, NULL);
@@ -517,11 +546,11 @@ command (int argc, char **argv)
   if (argc >= 3 && ! strcmp (argv[0], "live"))
     return live (argv[1], argv[2], argc - 3, argv + 3);
   if ((argc == 3 || argc == 4) && ! strcmp (argv[0], "zoom"))
-    return zoom (argv[1], argv[2], argc == 4 && ! strcmp (argv[3], "point"));
+    return zoom (argv[1], argv[2], argc == 4 ? argv[3] : NULL);
   fprintf (stderr, "usage: gegl_run list | load IN OUT [--alpha] | "
            "apply OPERATION IN OUT [--alpha] [PROP=VALUE...] | "
            "apply-aux OPERATION IN AUX OUT [--alpha] [PROP=VALUE...] | "
-           "zoom OPERATION IN [point] | live OPERATION IN STEP... | batch\n");
+           "zoom OPERATION IN [point|centre] | live OPERATION IN STEP... | batch\n");
   return 2;
 }
 
