@@ -362,6 +362,32 @@ def gegl_memory(case, base):
     return parse
 
 
+def live_filters(view, base):
+    """The module's live filters' re-render over `base`'s (GIMP's own) in
+    `view`, for each GIMP in bench/live_filters.py's output: the range of
+    the ratios and of the module's ms."""
+    ours = ("threshold", "equalize", "clahe-clip", "clahe-mode", "posterize")
+
+    def parse(out):
+        got, version, where, ms = [], None, None, {}
+        for line in out.splitlines() + ["GIMP end, 0 x 0"]:
+            m = re.match(r"GIMP (\S+), \d+ x \d+", line)
+            if m:
+                if version and base in ms and all(o in ms for o in ours):
+                    r = [ms[o] / ms[base] for o in ours]
+                    got.append(f"{min(r):.2f}-{max(r):.2f}x ({min(ms[o] for o in ours):.0f}-"
+                               f"{max(ms[o] for o in ours):.0f} / {ms[base]:.0f} ms, {version})")
+                version, ms = m.group(1).rstrip(","), {}
+                continue
+            toks = line.split()
+            if toks[:1] == ["view"]:
+                where = toks[1]
+            elif where == view and len(toks) >= 3 and toks[0] in ours + (base,):
+                ms[toks[0]] = float(toks[1])
+        return ", ".join(got) or "no figure"
+    return parse
+
+
 def curves(out):
     ms = dict(re.findall(r"(equalize|curves-x3|curves-x1|histogram) ([\d.]+) ms", out))
     return f"{float(ms['curves-x3']) / float(ms['equalize']):.2f}x"
@@ -379,6 +405,8 @@ NCU = ("ncu --clock-control none --metrics gpu__time_duration.sum,dram__bytes.su
        "{build}/bench/gpu-histogram-bench --repeat 1 --clahe-whole --clahe /tmp/clahe-%s")
 GEGL = ("python3 bench/gegl_calls.py {build}/gimp3-env --gimp 3.0 --repeat 3 && "
         "python3 bench/gegl_calls.py {build}/gimp32-env --gimp 3.2 --repeat 3")
+LIVE = ("python3 bench/live_filters.py {build}/gimp3-env --gimp 3.0 --repeat 5 && "
+        "python3 bench/live_filters.py {build}/gimp32-env --gimp 3.2 --repeat 5")
 GEGL_MEM = ("python3 bench/gegl_memory.py {build}/gimp3-env --gimp 3.0 && "
             "python3 bench/gegl_memory.py {build}/gimp32-env --gimp 3.2")
 FOLDER3 = ("GH_GIMP3_ENV=$PWD/scripts/gimp3-env.sh GH_GIMP3=3.0 /usr/bin/python3 "
@@ -559,6 +587,13 @@ ROWS = {
         ("GEGL equalize's extra memory, 100 MP u16", "gimp-drawable-equalize's extra memory (ours / it)",
          "one copy of the layer (the merged pixels)", GEGL_MEM,
          gegl_memory("filter-equalize-u16", "gimp-equalize-u16"), ["gimp3"]),
+        ("live filters, a parameter changed, 1024 x 768 at 100 %", "GIMP's own Threshold (ours / it)",
+         "GIMP's render of the view", LIVE, live_filters("1:1", "gimp:threshold"), ["gimp3"]),
+        ("the same against GIMP's Levels", "GIMP's own Levels (ours / it)",
+         "GIMP's render of the view", LIVE, live_filters("1:1", "gimp:levels"), ["gimp3"]),
+        ("live filters, a parameter changed, whole 12 MP at full size", "GIMP's own Threshold (ours / it)",
+         "equalize's luminance mode and CLAHE's interpolation, one thread", LIVE,
+         live_filters("whole", "gimp:threshold"), ["gimp3"]),
         ("GIMP 3 batch of 20 JPEGs, no table", "GIMP's Script-Fu loop of gimp-drawable-equalize (ours / it)",
          "GIMP's own load and save (next row)", FOLDER3,
          folder_ratio("plugin-no-table", "gimp-equalize"), ["gimp3", "cv2"]),
