@@ -22,8 +22,10 @@
 
 #define CORE_PLUG_IN_BINARY "gpu-histogram"
 /* The plug-in's menu: its entries' path, and where it hangs with its
- * label and mnemonic (gimp_plugin_menu_branch_register); GIMP's Enhance
- * shares the letter: H selects one, then the other. */
+ * label and mnemonic (GIMP 2.10: gimp_plugin_menu_branch_register; GIMP
+ * 3 reads the mnemonic from the path itself: CORE_MENU_PARENT "/"
+ * CORE_MENU_LABEL).  GIMP's Enhance shares the letter: H selects one,
+ * then the other. */
 #define CORE_MENU_PATH      "<Image>/Filters/Histogram (GPU)"
 #define CORE_MENU_PARENT    "<Image>/Filters"
 #define CORE_MENU_LABEL     "_Histogram (GPU)"

@@ -57,10 +57,8 @@ image_procedure_new (GimpPlugIn *plug_in, const CoreProcText *text,
   if (! temporary)
     {
       gimp_procedure_set_menu_label (procedure, text->menu_label);
-      gimp_procedure_add_menu_path (procedure, CORE_MENU_PATH);
-      /* The submenu's own label, with its mnemonic. */
-      gimp_plug_in_add_menu_branch (plug_in, CORE_MENU_PARENT,
-                                    CORE_MENU_LABEL);
+      gimp_procedure_add_menu_path (procedure,
+                                    CORE_MENU_PARENT "/" CORE_MENU_LABEL);
     }
   return procedure;
 }
