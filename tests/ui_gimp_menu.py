@@ -28,7 +28,10 @@ GEGL tests check).
 Every wait is bounded, as in ui_gimp_dialog.py (a window that does not
 come ends the test there with a screenshot and GIMP's last lines).
 
-Usage: ui_gimp_menu.py [--host gimp2|gimp3] PATH-TO-gpu-histogram
+The image window with the submenu open is copied to SCREENSHOT.png where
+given (meson passes using.md's doc/images/menu-gimp32.png for GIMP 3.2).
+
+Usage: ui_gimp_menu.py [--host gimp2|gimp3] PATH-TO-gpu-histogram [SCREENSHOT.png]
 Ends with "N passed, N failed"; exit 0 all passed, 1 a failure, 77 skipped.
 """
 import os
@@ -41,8 +44,8 @@ import time
 from plugin_beyond import clahe, posterized
 from plugin_gimp import GimpConsole, Tally, parse_args, scm_str
 from ui_gimp_dialog import (CHOOSER, GRAY, TITLE, Abort, Gimp2Gui, Gimp3Gui,
-                            failure_report, find_window, keys, skip, stop,
-                            visible, wait_file, window_pid)
+                            ask, failure_report, find_window, keys, skip,
+                            stop, visible, wait_file, window_pid, x11)
 
 MENU = "Histogram (GPU)"
 # (mnemonic, menu label, what opens, what Return does there)
@@ -75,9 +78,20 @@ def batch_commands(gui, q, n):
             f" (gimp-display-new img) (gimp-displays-flush){steps})")
 
 
-def drive(t, gui, env, f, deadline):
-    """Chooses each entry from the menu; raises Abort when a window does
-    not come."""
+def window_shot(env, window, path):
+    """The window as the screen shows it, open menus included (they are
+    windows of their own, which a capture of the window leaves black)."""
+    geometry = dict(line.split("=", 1) for line in
+                    ask(env, "xdotool", "getwindowgeometry", "--shell", window).split())
+    x11(env, "import", "-window", "root", "-crop",
+        f"{geometry['WIDTH']}x{geometry['HEIGHT']}+{geometry['X']}+{geometry['Y']}",
+        "+repage", str(path))
+
+
+def drive(t, gui, env, f, shot_path, deadline):
+    """Chooses each entry from the menu (the image window with the menu
+    open the first time: shot_path, where given); raises Abort when a
+    window does not come."""
     done = []
     end = min(time.time() + gui.patience, deadline)
     while time.time() < end and not visible(env, gui.image_title):
@@ -88,7 +102,12 @@ def drive(t, gui, env, f, deadline):
         if not image:
             raise Abort("the image window opens")
         # Filte_rs; En_hance, then _Histogram (GPU), opened; the entry.
-        keys(env, image[-1], "alt+r", "h", "h", "Right", key)
+        keys(env, image[-1], "alt+r", "h", "h", "Right")
+        if i == 0 and shot_path:
+            time.sleep(1)
+            window_shot(env, image[-1], shot_path)
+            print(f"screenshot: {shot_path}")
+        x11(env, "xdotool", "key", "--clearmodifiers", key)
         if title:
             window = find_window(env, title, done, timeout=gui.patience, deadline=deadline)
             if window is None:
@@ -158,7 +177,8 @@ def compare(t, host, f, profile, log):
 
 
 def main():
-    host, plugin = parse_args("ui_gimp_menu.py")
+    host, plugin, shot_path = parse_args("ui_gimp_menu.py", ("screenshot",))
+    shot_path = os.path.abspath(shot_path) if shot_path else None
     if not os.environ.get("DISPLAY"):
         if not shutil.which("xvfb-run"):
             skip("xvfb-run not found")
@@ -187,7 +207,7 @@ def main():
                                     env=env, stdout=log, stderr=subprocess.STDOUT,
                                     start_new_session=True)
         try:
-            drive(t, gui, env, f, deadline=start + 480)
+            drive(t, gui, env, f, shot_path, deadline=start + 480)
             gimp.wait(timeout=max(10, start + 560 - time.time()))
         except Abort as e:
             failure_report(t, env, str(e), None, log_path)
