@@ -10,27 +10,23 @@
 #include "operation.h"
 
 static const GhGeglOpInfo operations[] = {
-  { GH_REQ_EQUALIZE, GH_GEGL_EQUALIZE, "Equalize (live)",
-    "Equalize (live)...",
+  { GH_REQ_EQUALIZE, GH_GEGL_EQUALIZE,
     "Spreads the levels over the whole range as OpenCV's equalizeHist: "
     "each colour channel, or the luminance with hue kept" },
-  { GH_REQ_CLAHE, GH_GEGL_CLAHE, "CLAHE (live)", "CLAHE (live)...",
+  { GH_REQ_CLAHE, GH_GEGL_CLAHE,
     "Contrast-limited adaptive histogram equalization, as OpenCV's CLAHE: "
     "each tile equalized, its histogram clipped, blended between tiles" },
-  { GH_REQ_BINARIZE, GH_GEGL_THRESHOLD, "Otsu threshold (live)",
-    "Otsu Threshold (live)...",
+  { GH_REQ_BINARIZE, GH_GEGL_THRESHOLD,
     "Black and white at Otsu's threshold of a channel (or a level you "
     "give): levels above it turn white" },
-  { GH_REQ_POSTERIZE, GH_GEGL_POSTERIZE, "Multi-level Otsu (live)",
-    "Multi-level Otsu (live)...",
+  { GH_REQ_POSTERIZE, GH_GEGL_POSTERIZE,
     "Posterizes into classes at multi-level Otsu thresholds of a channel, "
     "as scikit-image's threshold_multiotsu" },
 };
 
 /* A composer: the reference on its aux input. */
 static const GhGeglOpInfo match = {
-  GH_REQ_MATCH, GH_GEGL_MATCH, "Match histogram",
-  "Match Histogram...",
+  GH_REQ_MATCH, GH_GEGL_MATCH,
   "Matches the histogram to the reference's on the aux input, as "
   "scikit-image's match_histograms: each colour channel, or the luminance "
   "with hue kept"

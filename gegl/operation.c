@@ -5,9 +5,6 @@
 #include "format.h"
 #include "render.h"
 
-/* Where GIMP 3 lists the operations. */
-#define MENU_PATH "<Image>/Filters/Histogram (GPU)"
-
 typedef struct
 {
   GeglOperationFilter parent;
@@ -76,7 +73,16 @@ param_spec (gh_operation operation, gh_param param)
                                  (gint) def, flags);
   if (s->is_integer)
     {
-      spec = gegl_param_spec_int (s->name, s->label, s->blurb, (gint) s->min,
+      /* GIMP's slider shows the number: the label says what its minimum
+       * means (threshold's -1).  Interned: the spec keeps it static. */
+      gchar       *text = s->min_label
+                            ? g_strdup_printf ("%s, %g %s", s->label, s->min,
+                                               s->min_label)
+                            : g_strdup (s->label);
+      const gchar *label = g_intern_string (text);
+
+      g_free (text);
+      spec = gegl_param_spec_int (s->name, label, s->blurb, (gint) s->min,
                                   (gint) s->max, (gint) def, (gint) s->min,
                                   (gint) s->max, 1.0, flags);
       GEGL_PARAM_SPEC_INT (spec)->ui_step_small = (gint) s->step;
@@ -252,13 +258,14 @@ gh_gegl_operation_class_common (GeglOperationClass *operation_class,
   operation_class->process = operation_process;
   /* One process call at a time: the engine's threads count and map. */
   operation_class->threaded = FALSE;
+  /* No gimp:menu-path: GIMP 3's menu reaches the operations through the
+   * plug-in's entries (their dialogs' Keep as live filter), one entry for
+   * each; GIMP still lists them in the GEGL tool and its action search. */
   gegl_operation_class_set_keys (operation_class,
                                  "name", info->name,
-                                 "title", info->title,
+                                 "title", spec->label,
                                  "categories", "color",
                                  "description", info->description,
-                                 "gimp:menu-path", MENU_PATH,
-                                 "gimp:menu-label", info->menu_label,
                                  NULL);
 }
 

@@ -6,8 +6,7 @@
  * scripts as choices of the values' nicks).
  *
  *   static const GhGeglOpInfo info = { GH_REQ_EQUALIZE,
- *     "gpu-histogram:equalize", "Equalize (GPU histogram)",
- *     "Equalize (live)...", "..." };
+ *     "gpu-histogram:equalize", "..." };
  *   gh_gegl_operation_register (module, "GhGeglEqualize", &info);
  *
  * Each operation counts the whole input once per change of it (GEGL's
@@ -22,12 +21,12 @@
 
 #include "gh_request.h"
 
+/* The title is the vocabulary's name of the operation (GH_LABEL_*), as
+ * the plug-in's menu entry says it. */
 typedef struct
 {
   gh_operation operation;
   const char  *name;        /* "gpu-histogram:equalize"              */
-  const char  *title;       /* GEGL's title key                     */
-  const char  *menu_label;  /* gimp:menu-label                      */
   const char  *description;
 } GhGeglOpInfo;
 
@@ -40,7 +39,7 @@ GType gh_gegl_operation_register (GTypeModule *module, const char *type_name,
  * the module (once; before any class installs its properties): */
 void gh_gegl_enums_register (GTypeModule *module);
 /* On a class whose set_property and get_property are already set: the
- * operation's properties, GEGL's keys (name, menu path, ...), one
+ * operation's properties, GEGL's keys (name, title, ...), one
  * unthreaded process call at a time, an infinite input plane passed
  * through. */
 void gh_gegl_operation_class_common (GeglOperationClass *operation_class,

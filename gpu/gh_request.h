@@ -43,8 +43,18 @@ typedef enum {
   GH_NUM_REQS
 } gh_operation;
 
-/* The parameters, over all operations.  Their names are the procedure
- * arguments', the CLI options' and the GEGL properties'. */
+/* The parameters' names, which are the procedure arguments', the CLI
+ * options' and the GEGL properties': macros, so that hosts' C tables of
+ * arguments can name them without spelling them again. */
+#define GH_NAME_MODE       "mode"
+#define GH_NAME_CHANNEL    "channel"
+#define GH_NAME_THRESHOLD  "threshold"
+#define GH_NAME_CLIP_LIMIT "clip-limit"
+#define GH_NAME_TILES_X    "tiles-x"
+#define GH_NAME_TILES_Y    "tiles-y"
+#define GH_NAME_CLASSES    "classes"
+
+/* The parameters, over all operations. */
 typedef enum {
   GH_PARAM_MODE = 0,   /* "mode": gh_equalize_mode                     */
   GH_PARAM_CHANNEL,    /* "channel": a gh_channel                      */
@@ -59,10 +69,14 @@ typedef enum {
 typedef struct {
   const char *name;  /* "clip-limit"                                   */
   const char *label; /* "Clip limit": a control's text, no mnemonic    */
-  const char *blurb; /* one line for a tooltip or --help               */
+  const char *blurb; /* one line for a tooltip or --help, in words: no
+                        number stands for a value                      */
   int is_integer;    /* 0: a double                                    */
   double min, max;   /* inclusive                                      */
   double step;       /* a control's step                               */
+  const char *min_label; /* what `min` means where it is no amount
+                            (threshold's -1: "Otsu (automatic)"), or
+                            NULL                                       */
 } gh_param_spec;
 
 /* A named value of an enum-like parameter (mode, channel): the CLI's
@@ -84,10 +98,20 @@ enum {
 
 #define GH_REQ_MAX_PARAMS 4
 
+/* The operations' names as people read them, one each for every
+ * frontend: the plug-in's menu entries (with a mnemonic and "..."), the
+ * GEGL module's titles, the documents.  Macros, so that C tables can
+ * build their texts from them. */
+#define GH_LABEL_EQUALIZE  "Equalize Histogram"
+#define GH_LABEL_BINARIZE  "Binarize (Otsu)"
+#define GH_LABEL_CLAHE     "CLAHE (Local Contrast)"
+#define GH_LABEL_MATCH     "Match Histogram"
+#define GH_LABEL_POSTERIZE "Posterize (Multi-level Otsu)"
+
 typedef struct {
   const char *name;   /* "equalize", "binarize", "clahe", "match",
                          "posterize"; "analyse" for GH_REQ_NONE       */
-  const char *label;  /* "Equalize"                                    */
+  const char *label;  /* GH_LABEL_*: "Equalize Histogram"              */
   unsigned needs;     /* GH_NEEDS_*                                    */
   int n_params;       /* its parameters, in the procedures' order      */
   gh_param params[GH_REQ_MAX_PARAMS];

@@ -4,7 +4,8 @@
  * writes an 8-bit PNG as netpbm for the CLI, before or after one
  * operation.
  *
- *   GEGL_PATH=build/gegl gegl_run list   -- names, menu paths, properties
+ *   GEGL_PATH=build/gegl gegl_run list   -- names, titles, menu paths
+ *                                        (none: empty), properties
  *                                        (type, default, range or values,
  *                                        label, blurb, values' labels)
  *   gegl_run load IN.png OUT.pnm [--alpha]
@@ -41,12 +42,14 @@ list (void)
     {
       guint        np = 0;
       GParamSpec **props;
+      const gchar *menu;
 
       if (strncmp (ops[k], PREFIX, strlen (PREFIX)))
         continue;
       found++;
-      printf ("%s\t%s\n", ops[k],
-              gegl_operation_get_key (ops[k], "gimp:menu-path"));
+      menu = gegl_operation_get_key (ops[k], "gimp:menu-path");
+      printf ("%s\t%s\t%s\n", ops[k],
+              gegl_operation_get_key (ops[k], "title"), menu ? menu : "");
       props = gegl_operation_list_properties (ops[k], &np);
       for (guint p = 0; p < np; p++)
         {

@@ -9,7 +9,7 @@ for both hosts (--host, as the plugin_*.py tests):
    (found in the screenshot by its scaled copy: not a corner at 1:1); Alt+H
    and End switch the plot to the RGB overlay, which keeps the dialog's
    width; Escape (Cancel) must leave the image exactly as it was.
-2. Equalize... opens the dialog with Equalize selected (screenshot, copied to
+2. Equalize Histogram... opens the dialog with Equalize selected (screenshot, copied to
    SCREENSHOT.png: meson passes the README's doc/images/dialog-gimp2.png and
    dialog-gimp32.png, so a changed dialog changes its picture): its preview
    shows the whole photo equalized, scaled to fit, and the dialog has the
@@ -42,7 +42,7 @@ for both hosts (--host, as the plugin_*.py tests):
    scikit-image's threshold_multiotsu(classes=3); then the analyse
    procedure repeated (RUN-WITH-LAST-VALS) on a fresh copy must give the
    same image: the last action and its classes are remembered.
-10. CLAHE... (the CLAHE procedure's interactive run, as its menu entry
+10. CLAHE (Local Contrast)... (the CLAHE procedure's interactive run, as its menu entry
    calls it) on the gray photo opens the dialog with CLAHE chosen: Return
    alone must give OpenCV's createCLAHE(2.0, (8, 8)).apply.
 
@@ -621,14 +621,14 @@ def drive(t, gui, env, f, shot_path, deadline):
             f"was {width})", width is not None and width_of(overlay) == width)
     keys(env, window, "Escape")
 
-    window = dialog("Equalize...")
+    window = dialog("Equalize Histogram...")
     time.sleep(gui.settle)  # the preview shows Equalize
     shot = f["equalized.png"].with_name("dialog-equalize.png")
     screenshot(env, window, shot)
     picture_checks(t, shot, "equalize")
     equalized = cv2.merge([cv2.equalizeHist(photo[..., k]) for k in range(3)])
     preview_checks(t, shot, equalized, "equalize")
-    t.check(f"Equalize...: the dialog has Analyze...'s width ({width_of(shot)}, "
+    t.check(f"Equalize Histogram...: the dialog has Analyze...'s width ({width_of(shot)}, "
             f"was {width})", width is not None and width_of(shot) == width)
     if shot_path:
         shutil.copy(shot, shot_path)
@@ -695,7 +695,7 @@ def drive(t, gui, env, f, shot_path, deadline):
     keys(env, window, "Return")
 
     # No key but OK: the dialog must open on CLAHE by itself.
-    window = dialog("CLAHE...")
+    window = dialog("CLAHE (Local Contrast)...")
     time.sleep(gui.settle)
     screenshot(env, window, f["clahe-menu.png"].with_name("dialog-clahe-menu.png"))
     keys(env, window, "Return")
@@ -716,7 +716,7 @@ def compare(t, gui, f, out):
 
     original = cv2.imread(str(PHOTO))
     same("Cancel leaves the image exactly as it was", read("cancelled.png"), original)
-    same("Equalize... opens on Equalize: OK gives OpenCV's per-channel equalizeHist",
+    same("Equalize Histogram... opens on Equalize: OK gives OpenCV's per-channel equalizeHist",
          read("equalized.png"),
          cv2.merge([cv2.equalizeHist(original[..., k]) for k in range(3)]))
     _, bw = cv2.threshold(original.max(axis=2), 0, 255, cv2.THRESH_BINARY | cv2.THRESH_OTSU)
@@ -748,7 +748,7 @@ def compare(t, gui, f, out):
          read("posterized.png", cv2.IMREAD_GRAYSCALE), want)
     same("the analyse procedure repeated (RUN-WITH-LAST-VALS) posterizes again",
          read("posterize-repeated.png", cv2.IMREAD_GRAYSCALE), want)
-    same("CLAHE... opens on CLAHE: OK gives OpenCV's createCLAHE(2.0, (8, 8))",
+    same("CLAHE (Local Contrast)... opens on CLAHE: OK gives OpenCV's createCLAHE(2.0, (8, 8))",
          read("clahe-menu.png", cv2.IMREAD_GRAYSCALE), clahe(gray, 2.0, 8, 8))
 
 

@@ -14,31 +14,32 @@
 /* A clip limit of 256 or more clips nothing (OpenCV clips a tile's bins at
  * clip-limit x pixels / 256, and no bin holds more than all). */
 static const gh_param_spec params[GH_NUM_PARAMS] = {
-  [GH_PARAM_MODE] = { "mode", "Mode",
-                      "0 each colour channel, 1 the luminance only (hue kept)",
-                      1, 0, 1, 1 },
-  [GH_PARAM_CHANNEL] = { "channel", "Channel",
-                         "0 value, 1 red, 2 green, 3 blue, 4 alpha, "
-                         "5 luminance",
-                         1, 0, GH_NUM_CHANNELS - 1, 1 },
-  [GH_PARAM_THRESHOLD] = { "threshold", "Threshold",
-                           "-1 Otsu's, else 0..254: levels above it turn "
-                           "white",
-                           1, -1, 254, 1 },
-  [GH_PARAM_CLIP_LIMIT] = { "clip-limit", "Clip limit",
+  [GH_PARAM_MODE] = { GH_NAME_MODE, "Mode",
+                      "Each colour channel on its own, or the luminance "
+                      "only (hue kept)",
+                      1, 0, 1, 1, NULL },
+  [GH_PARAM_CHANNEL] = { GH_NAME_CHANNEL, "Channel",
+                         "The channel whose histogram decides", 1, 0,
+                         GH_NUM_CHANNELS - 1, 1, NULL },
+  [GH_PARAM_THRESHOLD] = { GH_NAME_THRESHOLD, "Threshold",
+                           "Otsu's threshold of the channel (automatic), "
+                           "or a level: levels above it turn white",
+                           1, -1, 254, 1, "Otsu (automatic)" },
+  [GH_PARAM_CLIP_LIMIT] = { GH_NAME_CLIP_LIMIT, "Clip limit",
                             "OpenCV's clipLimit: a tile's bins are clipped "
-                            "at this many times their mean (0: none)",
-                            0, 0, 256, 0.1 },
-  [GH_PARAM_TILES_X] = { "tiles-x", "Tiles across",
+                            "at this many times their mean; 0 clips nothing",
+                            0, 0, 256, 0.1, NULL },
+  [GH_PARAM_TILES_X] = { GH_NAME_TILES_X, "Tiles across",
                          "Columns of the tile grid", 1, 1,
-                         GH_CLAHE_MAX_TILES, 1 },
-  [GH_PARAM_TILES_Y] = { "tiles-y", "Tiles down", "Rows of the tile grid", 1,
-                         1, GH_CLAHE_MAX_TILES, 1 },
+                         GH_CLAHE_MAX_TILES, 1, NULL },
+  [GH_PARAM_TILES_Y] = { GH_NAME_TILES_Y, "Tiles down",
+                         "Rows of the tile grid", 1, 1, GH_CLAHE_MAX_TILES, 1,
+                         NULL },
   /* Binarize is two classes. */
-  [GH_PARAM_CLASSES] = { "classes", "Classes",
+  [GH_PARAM_CLASSES] = { GH_NAME_CLASSES, "Classes",
                          "The number of classes multi-level Otsu splits "
                          "the channel into",
-                         1, 3, GH_MULTI_OTSU_MAX_CLASSES, 1 },
+                         1, 3, GH_MULTI_OTSU_MAX_CLASSES, 1, NULL },
 };
 
 /* The names of mode's and channel's values, every host's.  The channels'
@@ -59,22 +60,23 @@ static const gh_param_value channel_values[GH_NUM_CHANNELS] = {
 
 static const gh_operation_spec operations[GH_NUM_REQS] = {
   [GH_REQ_NONE] = { "analyse", "Analyse only", 0, 0, { 0 }, { 0 } },
-  [GH_REQ_EQUALIZE] = { "equalize", "Equalize", GH_NEEDS_HISTOGRAM, 1,
+  [GH_REQ_EQUALIZE] = { "equalize", GH_LABEL_EQUALIZE, GH_NEEDS_HISTOGRAM, 1,
                         { GH_PARAM_MODE }, { GH_EQUALIZE_CHANNELS } },
   /* Otsu on luminance: the first binarize of every host. */
-  [GH_REQ_BINARIZE] = { "binarize", "Binarize", GH_NEEDS_HISTOGRAM, 2,
+  [GH_REQ_BINARIZE] = { "binarize", GH_LABEL_BINARIZE, GH_NEEDS_HISTOGRAM, 2,
                         { GH_PARAM_CHANNEL, GH_PARAM_THRESHOLD },
                         { GH_CHANNEL_LUMINANCE, -1 } },
   /* OpenCV's createCLAHE defaults; luminance first: colours keep hue. */
-  [GH_REQ_CLAHE] = { "clahe", "CLAHE", GH_NEEDS_CLAHE_PASS, 4,
+  [GH_REQ_CLAHE] = { "clahe", GH_LABEL_CLAHE, GH_NEEDS_CLAHE_PASS, 4,
                      { GH_PARAM_CLIP_LIMIT, GH_PARAM_TILES_X,
                        GH_PARAM_TILES_Y, GH_PARAM_MODE },
                      { 2.0, 8, 8, GH_EQUALIZE_LUMINANCE } },
   /* Each channel first: scikit-image's match_histograms. */
-  [GH_REQ_MATCH] = { "match", "Match histogram",
+  [GH_REQ_MATCH] = { "match", GH_LABEL_MATCH,
                      GH_NEEDS_HISTOGRAM | GH_NEEDS_REFERENCE, 1,
                      { GH_PARAM_MODE }, { GH_EQUALIZE_CHANNELS } },
-  [GH_REQ_POSTERIZE] = { "posterize", "Posterize", GH_NEEDS_HISTOGRAM, 2,
+  [GH_REQ_POSTERIZE] = { "posterize", GH_LABEL_POSTERIZE, GH_NEEDS_HISTOGRAM,
+                         2,
                          { GH_PARAM_CHANNEL, GH_PARAM_CLASSES },
                          { GH_CHANNEL_LUMINANCE, 3 } },
 };

@@ -114,16 +114,16 @@ static const CoreAction actions[GH_NUM_REQS] = {
                        { CORE_ARG_PARAM, GH_PARAM_TILES_Y,
                          &core_arg_tiles_y },
                        { CORE_ARG_PARAM, GH_PARAM_MODE,
-                         &core_arg_clahe_mode } },
+                         &core_arg_mode } },
                      CORE_RETURN_NONE, clahe },
   [GH_REQ_MATCH] = { &core_proc_match, TRUE, 2,
                      { { CORE_ARG_REFERENCE, 0, &core_arg_reference },
                        { CORE_ARG_PARAM, GH_PARAM_MODE,
-                         &core_arg_match_mode } },
+                         &core_arg_mode } },
                      CORE_RETURN_NONE, match },
   [GH_REQ_POSTERIZE] = { &core_proc_multi_otsu, FALSE, 3,
                          { { CORE_ARG_PARAM, GH_PARAM_CHANNEL,
-                             &core_arg_otsu_channel },
+                             &core_arg_channel },
                            { CORE_ARG_PARAM, GH_PARAM_CLASSES,
                              &core_arg_classes },
                            { CORE_ARG_APPLY, 0, &core_arg_apply } },
@@ -197,17 +197,8 @@ core_arg_range (gh_operation operation, const CoreArg *arg, gdouble *min,
 const gchar *
 core_arg_blurb (const CoreArg *arg)
 {
-  const gh_param_spec *spec = gh_param_get (arg->param);
-  gchar               *text;
-  const gchar         *blurb;
-
-  if (arg->kind != CORE_ARG_PARAM)
-    return arg->text->blurb;
-  text = g_strdup_printf ("%s (%g..%g)", arg->text->blurb, spec->min,
-                          spec->max);
-  blurb = g_intern_string (text);
-  g_free (text);
-  return blurb;
+  return arg->kind == CORE_ARG_PARAM ? core_param_blurb (arg->param)
+                                     : arg->text->blurb;
 }
 
 gboolean

@@ -101,9 +101,9 @@ gdouble core_request_get_arg (const CoreRequest *req, const CoreArg *arg);
 /* An argument's range and default for `operation`'s procedure. */
 void core_arg_range (gh_operation operation, const CoreArg *arg,
                      gdouble *min, gdouble *max, gdouble *value);
-/* An argument's description as the procedure shows it: its text's, and
- * for a vocabulary parameter the vocabulary's range after it, "Rows of
- * the tile grid (1..256)"; lives as long as the process. */
+/* An argument's description as the procedure shows it: its text's, or
+ * a vocabulary parameter's (core_param_blurb); lives as long as the
+ * process. */
 const gchar *core_arg_blurb (const CoreArg *arg);
 /* The vocabulary's check (gh_request_check) as a calling error. */
 gboolean core_request_check (const gh_request *request, GError **error);

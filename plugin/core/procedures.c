@@ -12,7 +12,7 @@ const CoreProcText core_proc_analyse = {
   "the selection) and their count, min, max, mean, median, standard "
   "deviation and Otsu threshold. Interactive runs open a dialog: the "
   "histogram, the statistics of any channel and range of levels, and "
-  "equalize or binarize with a preview (OK applies it). "
+  "every operation with a preview (OK applies it). "
   "RUN-WITH-LAST-VALS repeats the dialog's last action.",
   "RGB*, GRAY*, INDEXED*",
   "Histogram (GPU)",
@@ -20,11 +20,12 @@ const CoreProcText core_proc_analyse = {
 
 const CoreProcText core_proc_equalize = {
   "plug-in-gpu-histogram-equalize",
-  "_Equalize...",
+  "_" GH_LABEL_EQUALIZE "...",
   "Equalize the selection's histogram",
-  "Mode 0 maps R, G and B (or gray) independently through the full-range "
-  "equalization table of each channel (as OpenCV's equalizeHist); mode 1 "
-  "equalizes GIMP's luminance only and keeps each pixel's hue. The "
+  "Each channel (mode 0) maps R, G and B (or gray) independently through "
+  "the full-range equalization table of each channel (as OpenCV's "
+  "equalizeHist); luminance (mode 1) equalizes GIMP's luminance only and "
+  "keeps each pixel's hue. The "
   "histogram comes from the selection, only the selection changes, alpha "
   "is kept. One undo step. Interactive runs open the histogram dialog "
   "with Equalize selected.",
@@ -34,12 +35,12 @@ const CoreProcText core_proc_equalize = {
 
 const CoreProcText core_proc_binarize = {
   "plug-in-gpu-histogram-binarize",
-  "_Binarize (Otsu)...",
+  "_" GH_LABEL_BINARIZE "...",
   "Binarize the selection on one channel",
   "Pixels whose level in the channel is above the threshold become white, "
   "the others black; alpha is kept and only the selection changes. "
-  "Threshold -1 uses Otsu's method on the selection's histogram (as "
-  "OpenCV's THRESH_OTSU). One undo step. Interactive runs open the "
+  "Otsu (automatic, threshold -1) uses Otsu's method on the selection's "
+  "histogram (as OpenCV's THRESH_OTSU). One undo step. Interactive runs open the "
   "histogram dialog with Binarize selected (Otsu on luminance at first).",
   "RGB*, GRAY*",
   "Binarizing (GPU)",
@@ -74,7 +75,7 @@ const CoreProcText core_proc_batch = {
 
 const CoreProcText core_proc_clahe = {
   "plug-in-gpu-histogram-clahe",
-  "_CLAHE (local contrast)...",
+  "_" GH_LABEL_CLAHE "...",
   "Contrast-limited adaptive histogram equalization of the selection",
   "Equalizes each tile of a tiles-x by tiles-y grid over the selection's "
   "bounding box with its histogram clipped at clip-limit (OpenCV's "
@@ -82,8 +83,9 @@ const CoreProcText core_proc_clahe = {
   "excess spread over all bins; 0 clips nothing) and blends the tiles' "
   "mappings bilinearly: OpenCV's createCLAHE (clip-limit, (tiles-x, "
   "tiles-y)).apply, pixel for pixel on 8-bit layers; higher precisions "
-  "keep theirs. Mode 0 equalizes R, G and B (or gray) each; mode 1 the "
-  "luminance only, keeping each pixel's hue. Alpha is kept, only the "
+  "keep theirs. Each channel (mode 0) equalizes R, G and B (or gray) "
+  "each; luminance (mode 1) the luminance only, keeping each pixel's hue. "
+  "Alpha is kept, only the "
   "selection changes. One undo step. Interactive runs open the histogram "
   "dialog with CLAHE selected.",
   "RGB*, GRAY*",
@@ -92,35 +94,36 @@ const CoreProcText core_proc_clahe = {
 
 const CoreProcText core_proc_match = {
   "plug-in-gpu-histogram-match",
-  "_Match to Reference...",
+  "_" GH_LABEL_MATCH "...",
   "Match the selection's histogram to a reference drawable's",
   "Maps the levels of the selection so that its histogram matches the "
   "reference's (any layer or channel of any open image; its histogram is "
   "that of its own image's selection, weighted by alpha): scikit-image's "
   "exposure.match_histograms, with 8-bit results rounded to the nearest "
-  "level where scikit-image truncates. Mode 0 matches R, G and B (or "
-  "gray) each to the reference's same channel (a gray reference's value "
-  "for all three; a colour reference's luminance for a gray layer); mode "
-  "1 matches the luminance only, keeping each pixel's hue. Alpha is kept, "
-  "only the selection changes. One undo step. Interactive runs open the "
-  "histogram dialog with Match to reference selected.",
+  "level where scikit-image truncates. Each channel (mode 0) matches R, G "
+  "and B (or gray) each to the reference's same channel (a gray "
+  "reference's value for all three; a colour reference's luminance for a "
+  "gray layer); luminance (mode 1) matches the luminance only, keeping "
+  "each pixel's hue. Alpha is kept, only the selection changes. One undo "
+  "step. Interactive runs open the histogram dialog with Match selected.",
   "RGB*, GRAY*",
   "Matching histograms (GPU)",
 };
 
 const CoreProcText core_proc_multi_otsu = {
   "plug-in-gpu-histogram-multi-otsu",
-  "_Multi-level Otsu...",
+  "_" GH_LABEL_POSTERIZE "...",
   "Multi-level Otsu thresholds of the selection, optionally posterized",
   "Finds the classes - 1 thresholds that split the channel's histogram "
   "(of the selection, weighted by alpha) into classes classes with the "
   "largest between-class variance: scikit-image's filters."
   "threshold_multiotsu (classes = classes) on 8-bit data. A level equal "
-  "to a threshold belongs to the class below, as in binarize. Apply 1 "
-  "also posterizes: every pixel of class i becomes the level i x 255 / "
+  "to a threshold belongs to the class below, as in binarize. Posterize "
+  "(apply 1) paints every pixel of class i with the level i x 255 / "
   "(classes - 1) in all its colour channels (alpha kept, only the "
-  "selection changes; one undo step). The thresholds are returned as "
-  "levels 0..255, ascending.",
+  "selection changes; one undo step); compute only (apply 0) changes "
+  "nothing. The thresholds are returned as levels 0..255, ascending. "
+  "Interactive runs apply the last settings.",
   "RGB*, GRAY*, INDEXED*",
   "Multi-level Otsu (GPU)",
 };
@@ -140,23 +143,17 @@ const CoreProcText core_proc_resident = {
 
 /* Nicks are dialog labels in GIMP 3: their mnemonics avoid the letters of
  * its procedure dialog's buttons (_Cancel, _Help, _Reset, _Load, _Save). */
-const CoreArgText core_arg_mode = {
-  "mode", "_Mode",
-  "0: equalize R, G, B (or gray) independently; 1: equalize luminance "
-  "only, keeping hue",
-};
-
-const CoreArgText core_arg_channel = {
-  "channel", "Chan_nel",
-  "The channel compared: 0 value, 1 red, 2 green, 3 blue, 4 alpha, "
-  "5 luminance",
-};
-
+const CoreArgText core_arg_mode = { GH_NAME_MODE, "_Mode", NULL };
+const CoreArgText core_arg_channel = { GH_NAME_CHANNEL, "Chan_nel", NULL };
 const CoreArgText core_arg_threshold = {
-  "threshold", "_Threshold",
-  "-1: Otsu's threshold of the channel; else the level above which "
-  "levels turn white",
+  GH_NAME_THRESHOLD, "_Threshold", NULL,
 };
+const CoreArgText core_arg_clip_limit = {
+  GH_NAME_CLIP_LIMIT, "Cli_p limit", NULL,
+};
+const CoreArgText core_arg_tiles_x = { GH_NAME_TILES_X, "Tiles _across", NULL };
+const CoreArgText core_arg_tiles_y = { GH_NAME_TILES_Y, "Tiles d_own", NULL };
+const CoreArgText core_arg_classes = { GH_NAME_CLASSES, "Cl_asses", NULL };
 
 const CoreArgText core_arg_filename = {
   "filename", "_File name", "The CSV file to write",
@@ -209,52 +206,16 @@ const CoreArgText core_ret_threshold = {
   "or another action chosen in the dialog)",
 };
 
-const CoreArgText core_arg_clip_limit = {
-  "clip-limit", "Cli_p limit",
-  "OpenCV's clipLimit: a tile's bins are clipped at this many times its "
-  "pixels / 256 and the excess spread evenly; 0: no clipping",
-};
-
-const CoreArgText core_arg_tiles_x = {
-  "tiles-x", "Tiles _across", "Columns of the tile grid",
-};
-
-const CoreArgText core_arg_tiles_y = {
-  "tiles-y", "Tiles d_own", "Rows of the tile grid",
-};
-
-const CoreArgText core_arg_clahe_mode = {
-  "mode", "_Mode",
-  "0: CLAHE on R, G, B (or gray) independently; 1: on luminance only, "
-  "keeping hue",
-};
-
 const CoreArgText core_arg_reference = {
   "reference", "Re_ference",
   "The drawable whose histogram to match: any layer or channel of any "
   "open image",
 };
 
-const CoreArgText core_arg_match_mode = {
-  "mode", "_Mode",
-  "0: match R, G, B (or gray) independently; 1: match luminance only, "
-  "keeping hue",
-};
-
-const CoreArgText core_arg_otsu_channel = {
-  "channel", "Chan_nel",
-  "The channel whose histogram is split: 0 value, 1 red, 2 green, 3 "
-  "blue, 4 alpha, 5 luminance",
-};
-
-const CoreArgText core_arg_classes = {
-  "classes", "Cl_asses", "The number of classes",
-};
-
 const CoreArgText core_arg_apply = {
   "apply", "_Posterize",
-  "0: compute the thresholds only; 1: also posterize the selection, "
-  "class i painted with level i x 255 / (classes - 1)",
+  "Posterize the selection too, class i painted with the level i x 255 / "
+  "(classes - 1) (0 Compute only, 1 Posterize)",
 };
 
 const CoreArgText core_ret_num_thresholds = {
@@ -266,3 +227,45 @@ const CoreArgText core_ret_thresholds = {
   "The thresholds as levels 0..255, ascending; a level equal to one "
   "belongs to the class below",
 };
+
+/* The values after the parameter's words: named ones, or its range. */
+const gchar *
+core_param_values (gh_param param, const gchar *more)
+{
+  gint                  n;
+  const gh_param_value *v = gh_param_values (param, &n);
+  GString              *text = g_string_new (NULL);
+  const gchar          *values;
+
+  for (gint k = 0; k < n; k++)
+    g_string_append_printf (text, "%s%d %s", k ? ", " : "", v[k].value,
+                            v[k].label);
+  if (more)
+    g_string_append_printf (text, ", %d %s", n, more);
+  values = g_intern_string (text->str);
+  g_string_free (text, TRUE);
+  return values;
+}
+
+const gchar *
+core_param_blurb (gh_param param)
+{
+  const gh_param_spec *spec = gh_param_get (param);
+  gint                 n;
+  gchar               *text;
+  const gchar         *blurb;
+
+  if (gh_param_values (param, &n))
+    text = g_strdup_printf ("%s (%s)", spec->blurb,
+                            core_param_values (param, NULL));
+  else if (spec->min_label)
+    text = g_strdup_printf ("%s (%g %s, or %g..%g)", spec->blurb, spec->min,
+                            spec->min_label, spec->min + spec->step,
+                            spec->max);
+  else
+    text = g_strdup_printf ("%s (%g..%g)", spec->blurb, spec->min,
+                            spec->max);
+  blurb = g_intern_string (text);
+  g_free (text);
+  return blurb;
+}

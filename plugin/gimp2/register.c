@@ -108,6 +108,9 @@ gimp2_register (GimpRunProc temporary_run)
                            G_N_ELEMENTS (multi_otsu_return) },
   };
 
+  if (! temporary_run)
+    /* The submenu's own label, with its mnemonic. */
+    gimp_plugin_menu_branch_register (CORE_MENU_PARENT, CORE_MENU_LABEL);
   install (temporary_run, &core_proc_analyse, G_N_ELEMENTS (analyse_args),
            analyse_args, G_N_ELEMENTS (analyse_return), analyse_return);
   for (gint o = 0; o < GH_NUM_REQS; o++)

@@ -153,16 +153,19 @@ module_gives_the_same (const CoreTarget *target, const CoreRequest *req,
 
 /* The module's filter of `name` on the drawable, or NULL where GIMP has
  * no such operation: asked with the plug-in's PDB error handler, so that
- * GIMP shows no error for a module that is simply not installed. */
+ * GIMP shows no error for a module that is simply not installed.  Its
+ * name in the layer's filter list is the operation's, as the menu says
+ * it. */
 static GimpDrawableFilter *
-filter_new (GimpDrawable *drawable, const gchar *name)
+filter_new (GimpDrawable *drawable, gh_operation op)
 {
   GimpPlugIn            *plug_in = gimp_get_plug_in ();
   GimpPDBErrorHandler    handler = gimp_plug_in_get_pdb_error_handler (plug_in);
   GimpDrawableFilter    *filter;
 
   gimp_plug_in_set_pdb_error_handler (plug_in, GIMP_PDB_ERROR_HANDLER_PLUGIN);
-  filter = gimp_drawable_filter_new (drawable, name, NULL);
+  filter = gimp_drawable_filter_new (drawable, gh_gegl_operation_name (op),
+                                     gh_operation_get (op)->label);
   gimp_plug_in_set_pdb_error_handler (plug_in, handler);
   return filter;
 }
@@ -243,7 +246,7 @@ gimp3_filter_apply (const CoreTarget *target, const CoreRequest *req,
   if (! name || ! gegl_has_operation (name)
       || ! module_gives_the_same (target, req, live))
     return GIMP3_FILTER_NOT_HERE;
-  filter = filter_new (drawable, name);
+  filter = filter_new (drawable, req->request.operation);
   if (! filter)
     return GIMP3_FILTER_NOT_HERE;
   if (! set_config (filter, &req->request))

@@ -4,6 +4,7 @@
 
 #include "core/actions.h"
 #include "core/batch.h"
+#include "dialog_state.h"
 #include "export_batch.h"
 #include "filter.h"
 #include "flow_host.h"
@@ -23,6 +24,17 @@ gimp3_procedure_names (void)
   names = g_list_append (names, g_strdup (core_proc_resident.name));
   return names;
 }
+
+/* Where GIMP 3 keeps each operation's kin, its second menu entry: in
+ * Colors, beside GIMP's own Equalize, Threshold and Posterize.  A named
+ * section ("[Modify]") is one of GIMP's own menus'. */
+static const gchar *const colors_paths[GH_NUM_REQS] = {
+  [GH_REQ_EQUALIZE] = "<Image>/Colors/Auto",
+  [GH_REQ_CLAHE] = "<Image>/Colors/Auto",
+  [GH_REQ_BINARIZE] = "<Image>/Colors/[Modify]",
+  [GH_REQ_POSTERIZE] = "<Image>/Colors/[Modify]",
+  [GH_REQ_MATCH] = "<Image>/Colors/Map",
+};
 
 /* What every procedure with a menu entry declares alike; the resident's
  * temporary one of the same name has no menu entry (resident.h). */
@@ -45,7 +57,8 @@ image_procedure_new (GimpPlugIn *plug_in, const CoreProcText *text,
   if (! temporary)
     {
       gimp_procedure_set_menu_label (procedure, text->menu_label);
-      gimp_procedure_add_menu_path (procedure, CORE_MENU_PATH);
+      gimp_procedure_add_menu_path (procedure,
+                                    CORE_MENU_PARENT "/" CORE_MENU_LABEL);
     }
   return procedure;
 }
@@ -86,6 +99,38 @@ aux_param (GimpProcedure *procedure, const CoreArgText *text, gh_param param,
                 spec->max, value);
 }
 
+/* The aux action's description: the dialog's actions by their
+ * vocabulary names. */
+static const gchar *
+actions_blurb (void)
+{
+  GString     *text = g_string_new ("The dialog's last action (");
+  const gchar *blurb;
+
+  for (gint o = 0; o < GH_NUM_REQS; o++)
+    g_string_append_printf (text, "%s%d %s", o ? ", " : "", o,
+                            gh_operation_get ((gh_operation) o)->label);
+  g_string_append (text, ")");
+  blurb = g_intern_string (text->str);
+  g_string_free (text, TRUE);
+  return blurb;
+}
+
+/* The aux channel's: the vocabulary's channels, then the RGB overlay. */
+static const gchar *
+channels_blurb (void)
+{
+  gchar       *text = g_strdup_printf ("The channel shown (%s)",
+                                       core_param_values (
+                                         GH_PARAM_CHANNEL,
+                                         dialog_channel_label (
+                                           DIALOG_CHANNEL_RGB)));
+  const gchar *blurb = g_intern_string (text);
+
+  g_free (text);
+  return blurb;
+}
+
 /* The dialog's settings that are not arguments of the procedure (add them
  * after its arguments), as aux arguments with a first run's values
  * (dialog_settings_for): libgimp remembers them with the arguments after
@@ -97,13 +142,10 @@ add_dialog_settings (GimpProcedure *procedure, DialogAction action)
 
   dialog_settings_for (&d, action);
   if (action == DIALOG_ACTION_NONE)
-    aux_int (procedure, AUX_ACTION, "Action", "The dialog's last action: 0 "
-             "none, 1 equalize, 2 binarize, 3 CLAHE, 4 match, 5 posterize",
+    aux_int (procedure, AUX_ACTION, "Action", actions_blurb (),
              DIALOG_ACTION_NONE, DIALOG_NUM_ACTIONS - 1, d.action);
-  aux_int (procedure, core_arg_channel.name, "Channel",
-           "The channel shown: 0 value, 1 red, 2 green, 3 blue, 4 alpha, 5 "
-           "luminance, 6 red, green and blue", GH_CHANNEL_VALUE,
-           DIALOG_NUM_CHANNEL_CHOICES - 1, d.channel);
+  aux_int (procedure, core_arg_channel.name, "Channel", channels_blurb (),
+           GH_CHANNEL_VALUE, DIALOG_NUM_CHANNEL_CHOICES - 1, d.channel);
   aux_param (procedure, &core_arg_threshold, GH_PARAM_THRESHOLD,
              d.threshold);
   aux_param (procedure, &core_arg_mode, GH_PARAM_MODE, d.mode);
@@ -144,6 +186,8 @@ action_procedure_new (GimpPlugIn *plug_in, gh_operation op,
 
   procedure = image_procedure_new (plug_in, action->proc, gimp3_run_action,
                                    GINT_TO_POINTER (op), temporary);
+  if (! temporary && colors_paths[op])
+    gimp_procedure_add_menu_path (procedure, colors_paths[op]);
   for (gint k = 0; k < action->n_args; k++)
     {
       const CoreArg     *a = &action->args[k];
