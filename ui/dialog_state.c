@@ -416,14 +416,19 @@ dialog_state_choice (const DialogState *state, DialogChoice *choice)
   r->tiles_y = s->tiles_y;
   r->classes = s->classes;
   /* The markers' bins themselves: a whole level would lose up to 3 of
-   * 1024 bins on the way to the operation and back. */
+   * 1024 bins on the way to the operation and back.  Binarize's marker is
+   * a level the user set, or Otsu's: over the whole range the operation
+   * finds that bin itself, and a request without bins is one a live
+   * filter can hold (the host's live_offered); Otsu over a part of the
+   * range only the bin says. */
   if (r->operation == DIALOG_ACTION_POSTERIZE)
     {
       r->n_bins = state->n_posterize;
       memcpy (r->bins, state->posterize_bins,
               (gsize) r->n_bins * sizeof r->bins[0]);
     }
-  else if (r->operation == DIALOG_ACTION_BINARIZE)
+  else if (r->operation == DIALOG_ACTION_BINARIZE
+           && s->threshold < 0 && ! full_range (state))
     {
       r->n_bins = 1;
       r->bins[0] = threshold_bin (state);
