@@ -4,6 +4,7 @@
 
 #include <string.h>
 
+#include "layer_channel.h"
 #include "layer_view.h"
 
 /* Strips of about this many bytes, as the plug-in's (plugin/core/region.c):
@@ -20,29 +21,6 @@ typedef struct
   guchar         *pixels;     /* one strip, as layer->source             */
   guchar         *piece;      /* a view's piece of it                    */
 } Strips;
-
-/* Where the layer's luminance is babl's (a colour layer in a space other
- * than sRGB) and the request is on the luminance, its luminance view, as
- * the plug-in's region (core_region_view_channel, _mode): a channel's
- * result painted into the colour, a mode's colours moved to it; the
- * request then works on the view's value, each channel. */
-static gh_layer_view_kind
-view_of (const gh_layer *layer, gh_request *req)
-{
-  if (! layer->luminance_from)
-    return GH_LAYER_VIEW_NONE;
-  switch (gh_request_on_luminance (req))
-    {
-    case GH_PARAM_CHANNEL:
-      req->channel = GH_CHANNEL_VALUE;
-      return GH_LAYER_VIEW_PAINT;
-    case GH_PARAM_MODE:
-      req->mode = GH_EQUALIZE_CHANNELS;
-      return GH_LAYER_VIEW_MOVE;
-    default:
-      return GH_LAYER_VIEW_NONE;
-    }
-}
 
 static gboolean
 strips_init (Strips *s, const gh_layer *layer, gh_layer_view_kind kind,
@@ -118,16 +96,6 @@ static guchar *
 engine_strip (const Strips *s)
 {
   return s->view.kind != GH_LAYER_VIEW_NONE ? s->piece : s->pixels;
-}
-
-/* The request's channel as the layout has it (see render.h). */
-static void
-layout_request (gh_request *req, gh_layout layout)
-{
-  unsigned have = gh_layout_channel_mask (layout);
-
-  if (! (have & (1u << req->channel)) && req->channel != GH_CHANNEL_ALPHA)
-    req->channel = GH_CHANNEL_VALUE;
 }
 
 /* The first pass: the histogram (of `channels`, 0 all), or the CLAHE
@@ -242,7 +210,7 @@ gh_gegl_render_reference (const gh_request *request, const gh_layer *layer,
   gh_clahe           *clahe = NULL;
   gh_op               op;
   gh_request          req = *request;
-  gh_layer_view_kind  kind = view_of (layer, &req);
+  gh_layer_view_kind  kind = gh_layer_view_of (layer, &req);
   Strips              s;
   gboolean            ok = FALSE;
 
@@ -258,7 +226,7 @@ gh_gegl_render_reference (const gh_request *request, const gh_layer *layer,
       strips_clear (&s);
       return FALSE;
     }
-  layout_request (&req, s.layout);
+  req.channel = gh_layer_channel (s.layout, req.channel);
   if (engine_create (threads, &engine, error) == GH_OK
       && count (&req, gh_request_channels (&req, s.layout), &s, engine,
                 input, whole, &hist, &clahe, error))
