@@ -9,7 +9,7 @@
  * layer (inside, across and outside the selection's box), as GIMP's
  * drawable preview shows them (the layer's own pixels where the selection
  * is not), must equal the same rectangle of the layer after
- * core_action_apply of the dialog's choice, byte for byte.
+ * core_apply_request of the dialog's choice, byte for byte.
  * CLAHE is the case that matters: its preview is not CLAHE of the
  * rectangle but the whole region's tile mappings applied at the
  * rectangle's place, and a change of its parameters must not reuse the
@@ -27,6 +27,7 @@
 
 #include <gegl.h>
 
+#include "core/apply.h"
 #include "core/operations.h"
 #include "core/preview.h"
 #include "fake_host.h"
@@ -181,8 +182,8 @@ check_rects (const CoreHost *h, gh_engine *engine, Fake *layer,
   req.request = choice->request;
   req.reference = reference;
   target = core_target (ok);
-  applied = core_action_apply (h, engine, &target, &req, hist, NULL, NULL,
-                               &error);
+  applied = core_apply_request (h, engine, &target, &req, hist, NULL, NULL,
+                                &error);
   CHECK (applied, "%s: OK applies (%s)", what,
          error ? error->message : "");
   g_clear_error (&error);

@@ -38,7 +38,7 @@ void core_preview_free (CorePreview *preview);
  * read back in core_preview_format, rows *rowstride bytes apart (g_free
  * them).  The rectangle is copied into a scratch layer of the same type
  * and precision (host->scratch_layer) and the request applied there by
- * core_action_apply, as OK applies it, with the dialog's histogram; CLAHE's
+ * core_apply_request, as OK applies it, with the dialog's histogram; CLAHE's
  * prepared operation is applied to the part inside the region at its
  * place in the region.  NULL with no error: nothing to apply. */
 guchar *core_preview_pixels (CorePreview *preview, const CoreRequest *req,
