@@ -8,6 +8,9 @@
 #   bash bench/device-run.sh [megapixels]
 # STAGES="tests sanitizers bench" (the default) picks the parts to run,
 # STAGES=clahe: CLAHE's benchmark at 12 and 48 MP and its kernels (ncu);
+# STAGES=photos: JPEG folders through nvJPEG (its tests, compute-sanitizer,
+# bench/photo_folder_gpu.py; PHOTOS=N photos, CPU_CLI=the CPU path's CLI,
+# PHOTO_SKIP=mogrify,clahe,... runs left out);
 # STAGES=tables: BENCHMARKS.md's GPU-host and 16-core tables regenerated
 # (bench/tables.py run gpu, run cpu16; the benchmark alone on the device);
 # CAPS="0 163 99 64" the caps and TOOLS="memcheck racecheck synccheck
@@ -177,6 +180,34 @@ for f in gray.pgm rgb.ppm; do
 done
 summary+=("CLAHE kernels (ncu): $(grep -c gpu__time_duration "$out"/ncu-clahe-*.csv | tr '\n' ' ')")
 fi
+# JPEG folders on the GPU (STAGES=photos): the photo path's test (the
+# device's counts and equalize against the CPU's on the same pixels,
+# nvJPEG's decoding against libjpeg's, the CLI's --decoder gpu), its device
+# part under compute-sanitizer, then bench/photo_folder_gpu.py on PHOTOS
+# 12 MP JPEGs (default 1000) against the CPU path of CPU_CLI (default
+# /tmp/b/gpu-histogram-cli: bench/host_bundle.sh's bundle unpacked in
+# /tmp/b, as this host has no GEGL, libjpeg or ImageMagick; its mogrify too).
+if want photos; then
+t1=$SECONDS
+cli=$build/cli/gpu-histogram-cli
+tp=$build/tests/test_photo_gpu
+[ -x "$tp" ] || { tp=-; summary+=("photos: built without nvJPEG"); }
+python3 tests/photo_gpu.py "$cli" "$tp" > "$out/photo_gpu.log" 2>&1
+summary+=("photo_gpu: exit $? ($(tail -1 "$out/photo_gpu.log"))")
+for tool in memcheck racecheck; do
+  GH_PHOTO_WRAP="compute-sanitizer --tool $tool --error-exitcode 9" timeout 150 \
+    python3 tests/photo_gpu.py "$cli" "$tp" > "$out/photo_gpu-$tool.log" 2>&1
+  summary+=("photo_gpu's device part, compute-sanitizer $tool: exit $? ($(grep -E 'ERROR SUMMARY|RACECHECK SUMMARY' "$out/photo_gpu-$tool.log" | tail -1); $(tail -1 "$out/photo_gpu-$tool.log"))")
+done
+summary+=("photo tests took $((SECONDS - t1)) s")
+cpu_cli=${CPU_CLI:-/tmp/b/gpu-histogram-cli}
+mog=(); [ -x "$(dirname "$cpu_cli")/mogrify" ] && mog=(--mogrify "$(dirname "$cpu_cli")/mogrify")
+t1=$SECONDS
+tests=(); [ "$tp" != - ] && tests=(--test "$tp")
+python3 bench/photo_folder_gpu.py "$cli" "$cpu_cli" --count "${PHOTOS:-1000}" "${mog[@]}" "${tests[@]}" --skip "${PHOTO_SKIP:-}" \
+  > "$out/photo-bench.log" 2>&1
+summary+=("photo benchmark: exit $? ($((SECONDS - t1)) s)")
+fi
 # BENCHMARKS.md's tables (STAGES=tables): each row's command, today's figures.
 if want tables; then
 t1=$SECONDS
@@ -191,3 +222,4 @@ printf '%s\n' "${summary[@]}"
 if want bench; then cat "$out/bench.log" "$out/bench-clahe.log"; fi
 if want clahe && ! want bench; then cat "$out/bench-clahe.log"; fi
 if want tables; then cat "$out/tables.md"; fi
+if want photos; then tail -25 "$out/photo_gpu.log"; cat "$out/photo-bench.log"; fi

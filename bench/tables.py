@@ -264,6 +264,33 @@ def folder_cli(method):
     return parse
 
 
+def photo_rate(out, op, who):
+    """Photos a second of one run from photo_folder_gpu.py's last table."""
+    m = re.search(rf"^\| {op} \| {who} \| ([\d.]+) \|", out, re.M)
+    if not m:
+        raise ValueError(f"no {op} {who} row")
+    return float(m.group(1))
+
+
+def photo_ratio(who, base="cpu", op="equalize"):
+    def parse(out):
+        a, b = photo_rate(out, op, who), photo_rate(out, op, base)
+        return f"{a / b:.2f}x ({a:.1f} / {b:.1f} photos/s)"
+    return parse
+
+
+def photo_clahe(out):
+    return f"{photo_rate(out, 'clahe', 'cpu'):.1f} photos/s"
+
+
+def photo_decoders(out):
+    m = re.search(r"decoded max (\d+), mean ([\d.-]+); equalized max (\d+), mean ([\d.-]+)", out)
+    if not m:
+        raise ValueError("no decoders line")
+    return (f"decoded max {m.group(1)}, mean {m.group(2)}; "
+            f"equalized max {m.group(3)}, mean {m.group(4)}")
+
+
 def gimp_calls(out):
     """{(host, op, size): (resident ms, GIMP ms, resident / GIMP)}."""
     got = {}
@@ -359,6 +386,8 @@ CALLS2 = ("/usr/bin/python3 bench/gimp_calls.py {build}/plugin/gimp2/gpu-histogr
 BIN2 = ("/usr/bin/python3 bench/gimp_calls.py {build}/plugin/gimp2/gpu-histogram "
         "--repeat 3 --sizes %s --calls %d --ops %s --who gimp,resident")
 
+PHOTOS = ("python3 bench/photo_folder_gpu.py {build}/cli/gpu-histogram-cli /tmp/b/gpu-histogram-cli "
+          "--count 1000 --mogrify /tmp/b/mogrify --test {build}/tests/test_photo_gpu")
 READ = "read ceiling, same image (of it)"
 LAT = "latency at half occupancy (ncu: 8 of 16 warps a scheduler, instructions issued in 65 % of cycles)"
 LAT99 = "latency at half occupancy (ncu: instructions issued in 52-55 % of cycles, shared pipe 53 %, DRAM 51 %)"
@@ -405,6 +434,23 @@ ROWS = {
         ("CLI, 100 files of 12 MP in one process, auto", "the same with --backend cpu (ours / it)",
          "decoding the files (about half); AUTO keeps a single file on the CPU", "bash bench/whole_call.sh",
          whole_batch, ["gpu"]),
+        ("CLI, 1000 JPEGs of 12 MP equalized, --decoder gpu",
+         "the CLI's CPU path on 16 cores, --decoder cpu --backend cpu (it / ours)",
+         "the device's JPEG decode and encode (3.4 + 3.3 s summed over two lanes) and the GPU's start (1.4 s of 5.9 s)",
+         PHOTOS, photo_ratio("gpu"), ["gpu", "cv2"]),
+        ("CLI, 1000 JPEGs of 12 MP equalized, --decoder gpu, against OpenCV",
+         "imread, equalizeHist of each channel, imwrite, a process a core (it / ours)",
+         "as above", PHOTOS, photo_ratio("gpu", "opencv"), ["gpu", "cv2"]),
+        ("CLI, 1000 JPEGs of 12 MP equalized, --decoder gpu, against ImageMagick",
+         "mogrify -equalize -quality 90, a process a core (it / ours)",
+         "as above", PHOTOS, photo_ratio("gpu", "mogrify"), ["gpu", "cv2", "mogrify"]),
+        ("CLI, 1000 JPEGs of 12 MP, CLAHE, the CPU path", "(photos/s, absolute)",
+         "CLAHE's apply with the encoding (707 of the workers' 809 s of CPU, not split further); the GPU path takes no CLAHE",
+         PHOTOS, photo_clahe, ["gpu", "cv2"]),
+        ("nvJPEG's decoding against libjpeg's, 8 of the 12 MP photos",
+         "libjpeg-turbo's decoding (OpenCV's), absolute difference in levels",
+         "4:2:0 chroma upsampling (4:4:4 and gray JPEGs decode identically: tests/photo_gpu.py)",
+         PHOTOS, photo_decoders, ["gpu", "cv2"]),
     ],
     "cpu16": [
         ("CPU counts, GIMP's six channels, level", "the fastest input (slowest / fastest)",

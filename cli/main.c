@@ -24,6 +24,7 @@
 #include "gh_version.h"
 #include "operations.h"
 #include "options.h"
+#include "photo_run.h"
 #include "progress.h"
 #include "results.h"
 #include "streams.h"
@@ -316,6 +317,43 @@ run_workers (cli_run *run)
   cli_progress_finish (&run->progress);
 }
 
+/* The GPU path's way back to the CPU path for input `i` (photo_run.h). */
+static int
+run_fallback (void *arg, int i)
+{
+  cli_run *run = arg;
+  cli_timers timers = { 0, 0 };
+  int rc = run_input (run, i, &timers);
+
+  pthread_mutex_lock (&run->lock);
+  run->timers.decode += timers.decode;
+  run->timers.encode += timers.encode;
+  pthread_mutex_unlock (&run->lock);
+  return rc;
+}
+
+/* JPEG folders through the GPU where this run is its (photo_run.h): 1
+ * when it ran, 0 when the CPU path is to. */
+static int
+run_photos (cli_run *run)
+{
+  const char *why;
+  int rc;
+
+  if (!cli_photo_takes (run->o, &why))
+    {
+      if (run->o->decoder == CLI_DECODER_GPU)
+        fprintf (stderr, "--decoder gpu: %s: decoding on the CPU\n", why);
+      return 0;
+    }
+  if (cli_photo_run (run->o, run_fallback, run, &run->progress, &rc))
+    return 0;
+  run->rc |= rc;
+  cli_progress_clear (&run->progress);
+  cli_progress_finish (&run->progress);
+  return 1;
+}
+
 /* Memory freed after a file kept for the next: glibc would return the
  * buffers of 32 MB and less to the kernel and map them afresh (libjpeg's
  * coefficients of a photo being encoded, 24 MB a channel), a page fault
@@ -359,7 +397,8 @@ main (int argc, char **argv)
       return 1;
     }
   cli_progress_init (&run.progress, o.n_inputs, o.quiet);
-  run_workers (&run);
+  if (!run_photos (&run))
+    run_workers (&run);
   if (run.engine && o.timings)
     print_timings (run.engine, o.n_inputs, &run.timers, run.create, start);
   gh_engine_destroy (run.engine);

@@ -27,6 +27,13 @@ static const char usage_head[] =
   "                    stderr when it is a terminal) and no summary at\n"
   "                    the end\n"
   "  --backend B       auto (default), cpu or cuda\n"
+  "  --decoder D       JPEG inputs written as JPEG: auto (default), cpu\n"
+  "                    or gpu.  gpu: decoded, counted, mapped and\n"
+  "                    encoded on the GPU through nvJPEG, in batches\n"
+  "                    (statistics, and one of equalize of each channel,\n"
+  "                    binarize, posterize); cpu: libjpeg's\n"
+  "                    bytes; auto: gpu for several JPEG inputs where\n"
+  "                    the build has nvJPEG and a GPU is there\n"
   "  --threads N       the CPU threads counting, and the files decoded\n"
   "                    and encoded at once (default 0: one per core)\n"
   "  --smem-cap KB     testing: the shared memory a GPU block may use,\n"
@@ -259,6 +266,18 @@ parse_option (cli_options *o, const char *a, const char *v)
   if (!strcmp (a, "--backend"))
     return gh_backend_parse (v, &o->backend)
              ? fprintf (stderr, "unknown backend '%s'\n", v), -1 : 0;
+  if (!strcmp (a, "--decoder"))
+    {
+      if (!strcmp (v, "auto"))
+        o->decoder = CLI_DECODER_AUTO;
+      else if (!strcmp (v, "cpu"))
+        o->decoder = CLI_DECODER_CPU;
+      else if (!strcmp (v, "gpu"))
+        o->decoder = CLI_DECODER_GPU;
+      else
+        return fprintf (stderr, "--decoder takes auto, cpu or gpu\n"), -1;
+      return 0;
+    }
   if (!strcmp (a, "--luminance"))
     {
       if (!strcmp (v, "perceptual"))

@@ -36,9 +36,13 @@ typedef struct {
   int auto_orient; /* --auto-orient: files written turned upright */
   int threads;     /* --threads: the engine's, and the files in flight at
                       most; 0: one per core */
+  int decoder;     /* --decoder: CLI_DECODER_* */
   unsigned named;  /* cli_for_input: the file names it made, bit 1 << k
                       for output[k], 1 for histogram */
 } cli_options;
+
+/* --decoder: who decodes and encodes JPEG folders (photo_run.h). */
+enum { CLI_DECODER_AUTO = 0, CLI_DECODER_CPU, CLI_DECODER_GPU };
 
 /* 0: run; -1: done (--help, --list-params, --version printed), exit 0;
  * 2: a usage error, said on stderr with the usage. */

@@ -116,8 +116,8 @@ preview_once (const DialogHooks *hooks, const DialogState *state)
   guchar      *pixels;
 
   dialog_state_choice (state, &choice);
-  pixels = hooks->preview (&choice, 8, 4, 40, 30, &rowstride, hooks->data,
-                           &error);
+  pixels = hooks->preview (&choice, 8, 4, 40, 30, 40, 30, &rowstride,
+                           hooks->data, &error);
   if (! pixels)
     {
       printf ("preview of %d: %s\n", choice.request.operation,

@@ -5,12 +5,17 @@ key presses and the mouse as a user would, from one batch command; one test
 for both hosts (--host, as the plugin_*.py tests):
 
 1. Analyze...: the dialog, found by its title, is screenshot (not blank, the
-   Otsu marker's orange); Escape (Cancel) must leave the image exactly as it
-   was.
+   Otsu marker's orange); its preview shows the whole photo, scaled to fit
+   (found in the screenshot by its scaled copy: not a corner at 1:1); Alt+H
+   and End switch the plot to the RGB overlay, which keeps the dialog's
+   width; Escape (Cancel) must leave the image exactly as it was.
 2. Equalize... opens the dialog with Equalize selected (screenshot, copied to
    SCREENSHOT.png: meson passes the README's doc/images/dialog-gimp2.png and
-   dialog-gimp32.png, so a changed dialog changes its picture): Return (OK)
-   must give OpenCV's per-channel equalizeHist.
+   dialog-gimp32.png, so a changed dialog changes its picture): its preview
+   shows the whole photo equalized, scaled to fit, and the dialog has the
+   first one's width; Ctrl and the mouse wheel on the preview zoom in (no
+   longer the whole photo) and back out (the whole photo again); Return
+   (OK) must give OpenCV's per-channel equalizeHist.
 3. Analyze... on an image with a display: Alt+B (Binarize, on the value
    channel shown, Otsu) and Return must give OpenCV's THRESH_BINARY |
    THRESH_OTSU of max(R, G, B); then one Ctrl+Z in the image window must
@@ -27,10 +32,11 @@ for both hosts (--host, as the plugin_*.py tests):
    give the same image and threshold: the range was remembered.
 7. Analyze... on a gray photo: Alt+L (CLAHE, its first grid and clip limit)
    and Return must give OpenCV's createCLAHE(2.0, (8, 8)).apply.
-8. Analyze... on the colour photo with a second image open: Alt+R (Match to
-   reference), the reference picker (Alt+F) moved to that image's layer
-   and Return must give scikit-image's match_histograms per channel, its
-   interpolation rounded (plugin_beyond.py's reference).
+8. Analyze... on the colour photo with a second image open: the dialog has
+   the first one's width (the reference picker's long names do not widen
+   it); Alt+R (Match to reference), the reference picker (Alt+F) moved to
+   that image's layer and Return must give scikit-image's match_histograms
+   per channel, its interpolation rounded (plugin_beyond.py's reference).
 9. Analyze... on the gray photo: Alt+Z (Posterize, 3 classes) draws two
    threshold markers on the plot; Return must give the posterize of
    scikit-image's threshold_multiotsu(classes=3); then the analyse
@@ -66,7 +72,7 @@ from pathlib import Path
 from plugin_beyond import clahe, match_levels, posterized
 from plugin_gimp import ROOT, GimpConsole, Tally, parse_args, require_gimp, scm_str
 
-TITLE = "Histogram (GPU)"
+TITLE = "Histogram"
 CHOOSER = "Export Histogram as CSV"
 PHOTO = ROOT / "testimages" / "chelsea.png"
 GRAY = ROOT / "testimages" / "camera.png"
@@ -187,6 +193,110 @@ def picture_checks(t, path, what):
     marker = orange(img)
     t.check(f"{what}: the Otsu marker is drawn ({int(marker.sum())} orange pixels)",
             marker.sum() > 100)
+
+
+def photo_shown(shot, want, where=False):
+    """How well the screenshot shows the picture `want` (BGR) scaled to fit
+    a preview: the best normalized correlation of its scaled copies, from
+    120 pixels wide to its own width, anywhere in the screenshot (1: the
+    same pixels), and that width; with `where`, also the copy's centre."""
+    import cv2
+    img = cv2.cvtColor(cv2.imread(str(shot)), cv2.COLOR_BGR2GRAY)
+    gray = cv2.cvtColor(want, cv2.COLOR_BGR2GRAY)
+    h, w = gray.shape
+
+    def score(width):
+        height = round(h * width / w)
+        if width > img.shape[1] or height > img.shape[0]:
+            return -1.0
+        small = cv2.resize(gray, (width, height), interpolation=cv2.INTER_AREA)
+        return float(cv2.matchTemplate(img, small, cv2.TM_CCOEFF_NORMED).max())
+
+    coarse = max(range(120, w + 1, 6), key=score)
+    best = max(range(max(120, coarse - 5), min(w, coarse + 5) + 1), key=score)
+    if not where:
+        return score(best), best
+    height = round(h * best / w)
+    small = cv2.resize(gray, (best, height), interpolation=cv2.INTER_AREA)
+    _, _, _, (x, y) = cv2.minMaxLoc(cv2.matchTemplate(img, small, cv2.TM_CCOEFF_NORMED))
+    return score(best), best, (x + best // 2, y + height // 2)
+
+
+def preview_checks(t, shot, want, what):
+    """The preview in the screenshot is the whole of `want`, scaled."""
+    match, width = photo_shown(shot, want)
+    t.check(f"{what}: the preview shows the whole photo, scaled to fit "
+            f"(correlation {match:.3f} at {width} pixels wide)", match > 0.9)
+
+
+def reddish(shot):
+    """How many pixels of a screenshot are clearly red (the overlay's red
+    bars)."""
+    import cv2
+    b, g, r = (cv2.imread(str(shot))[..., k].astype(int) for k in range(3))
+    return int(((r - g > 60) & (r - b > 60)).sum())
+
+
+def part_shown(shot, want, width, centre):
+    """How well the preview (`width` pixels wide, the photo's aspect, about
+    `centre` in the screenshot) shows a part of `want` scaled up: the best
+    correlation of the preview's middle within `want` scaled by 1.2 to 4
+    times the fitted scale, and that scale."""
+    import cv2
+    img = cv2.cvtColor(cv2.imread(str(shot)), cv2.COLOR_BGR2GRAY)
+    gray = cv2.cvtColor(want, cv2.COLOR_BGR2GRAY)
+    h, w = gray.shape
+    height = round(h * width / w)
+    x, y = centre
+    # The middle half of the preview: clear of its edges' scroll bars.
+    middle = img[y - height // 4:y + height // 4, x - width // 4:x + width // 4]
+    best = (-1.0, 0.0)
+    for step in range(12, 41):
+        scale = width / w * step / 10
+        big = cv2.resize(gray, (round(w * scale), round(h * scale)),
+                         interpolation=cv2.INTER_AREA if scale < 1 else cv2.INTER_NEAREST)
+        if big.shape[0] < middle.shape[0] or big.shape[1] < middle.shape[1]:
+            continue
+        score = float(cv2.matchTemplate(big, middle, cv2.TM_CCOEFF_NORMED).max())
+        best = max(best, (score, scale))
+    return best
+
+
+def zoom_checks(t, env, window, shot, want, settle):
+    """Ctrl and the mouse wheel on the preview zoom in (the whole photo is no
+    longer shown, a part of it is, larger: the preview's rectangle of the
+    layer at its size) and back out (the whole photo again)."""
+    match, width, (x, y) = photo_shown(shot, want, where=True)
+    zoomed, back = shot.with_name("zoomed-in.png"), shot.with_name("zoomed-out.png")
+
+    def wheel(button):
+        x11(env, "xdotool", "mousemove", "--window", window, str(x), str(y))
+        x11(env, "xdotool", "keydown", "ctrl")
+        for _ in range(3):
+            x11(env, "xdotool", "click", button)
+            time.sleep(0.3)
+        x11(env, "xdotool", "keyup", "ctrl")
+        time.sleep(settle)
+
+    wheel("4")
+    screenshot(env, window, zoomed)
+    inside, _ = photo_shown(zoomed, want)
+    part, scale = part_shown(zoomed, want, width, (x, y))
+    t.check(f"Ctrl+wheel up zooms the preview in: no longer the whole photo "
+            f"(correlation {inside:.3f}, was {match:.3f}), a part of it at "
+            f"{scale:.2f} of its size (correlation {part:.3f})",
+            inside < 0.8 and part > 0.8 and scale > width / want.shape[1] * 1.2)
+    wheel("5")
+    screenshot(env, window, back)
+    again, _ = photo_shown(back, want)
+    t.check(f"Ctrl+wheel down zooms back to the whole photo (correlation {again:.3f})",
+            again > 0.9)
+
+
+def width_of(shot):
+    import cv2
+    img = cv2.imread(str(shot))
+    return None if img is None else img.shape[1]
 
 
 def drag_on_plot(env, window, shot):
@@ -486,11 +596,29 @@ def drive(t, gui, env, f, shot_path, deadline):
         done.append(window_pid(env, window))
         return window
 
+    import cv2
+    photo = cv2.imread(str(PHOTO))
     window = dialog("Analyze...")
     time.sleep(gui.settle)  # the preview's first drawing
     shot = f["cancelled.png"].with_name("dialog.png")
     screenshot(env, window, shot)
     picture_checks(t, shot, "analyze")
+    preview_checks(t, shot, photo, "analyze")
+    width = width_of(shot)
+    # The channel picker's last choice: the RGB overlay, its red bars.
+    # Alt+H is Help's key too: pressed again, it reaches the picker.
+    before = reddish(shot)
+    overlay = shot.with_name("dialog-rgb.png")
+    for _ in range(3):
+        keys(env, window, "alt+h", "End")
+        time.sleep(gui.settle)
+        screenshot(env, window, overlay)
+        if reddish(overlay) > before + 500:
+            break
+    t.check(f"Alt+H, End: the plot shows the RGB overlay ({reddish(overlay)} red "
+            f"pixels, {before} before)", reddish(overlay) > before + 500)
+    t.check(f"the RGB overlay keeps the dialog's width ({width_of(overlay)}, "
+            f"was {width})", width is not None and width_of(overlay) == width)
     keys(env, window, "Escape")
 
     window = dialog("Equalize...")
@@ -498,9 +626,14 @@ def drive(t, gui, env, f, shot_path, deadline):
     shot = f["equalized.png"].with_name("dialog-equalize.png")
     screenshot(env, window, shot)
     picture_checks(t, shot, "equalize")
+    equalized = cv2.merge([cv2.equalizeHist(photo[..., k]) for k in range(3)])
+    preview_checks(t, shot, equalized, "equalize")
+    t.check(f"Equalize...: the dialog has Analyze...'s width ({width_of(shot)}, "
+            f"was {width})", width is not None and width_of(shot) == width)
     if shot_path:
         shutil.copy(shot, shot_path)
         print(f"screenshot: {shot_path}")
+    zoom_checks(t, env, window, shot, equalized, gui.settle)
     keys(env, window, "Return")
 
     window = dialog("Analyze... with a display")
@@ -539,6 +672,10 @@ def drive(t, gui, env, f, shot_path, deadline):
 
     window = dialog("Analyze... to match")
     time.sleep(gui.settle)
+    shot = f["matched.png"].with_name("dialog-images.png")
+    screenshot(env, window, shot)
+    t.check(f"with more images open the dialog keeps its width ({width_of(shot)}, "
+            f"was {width})", width is not None and width_of(shot) == width)
     # The picker lists every drawable of every open image; the focus
     # back on the radio button, where Return means OK.
     keys(env, window, "alt+r", "alt+f", gui.newest_drawable_key, "alt+r")

@@ -9,7 +9,10 @@
  * layer (inside, across and outside the selection's box), as GIMP's
  * drawable preview shows them (the layer's own pixels where the selection
  * is not), must equal the same rectangle of the layer after
- * core_apply_request of the dialog's choice, byte for byte.
+ * core_apply_request of the dialog's choice, byte for byte.  Zoomed out,
+ * the whole layer (or the selection's box) scaled down shows its pixels
+ * scaled with the choice applied (within 2 levels of the test's own box
+ * average; CLAHE's: OK's result scaled).
  * CLAHE is the case that matters: its preview is not CLAHE of the
  * rectangle but the whole region's tile mappings applied at the
  * rectangle's place, and a change of its parameters must not reuse the
@@ -159,6 +162,113 @@ shown_by_selection (const Fake *layer, const GeglRectangle *r,
   g_free (own);
 }
 
+/* `r` of `src` scaled down by k (each pixel the mean of its k x k box,
+ * colours weighted by alpha), as a new layer of the same kind: what a
+ * scaled preview shows, computed here on its own. */
+static Fake *
+box_average (const Fake *src, const GeglRectangle *r, gint k)
+{
+  const Babl *fmt = babl_format_with_space (src->gray
+                                              ? (src->alpha ? "Y'A float"
+                                                            : "Y' float")
+                                              : (src->alpha ? "R'G'B'A float"
+                                                            : "R'G'B' float"),
+                                            src->space);
+  gint        n = babl_format_get_n_components (fmt), colours;
+  gint        w = r->width / k, h = r->height / k;
+  gfloat     *in = g_new (gfloat, (gsize) r->width * r->height * n);
+  gfloat     *out = g_new0 (gfloat, (gsize) w * h * n);
+  Fake       *small = fake_new (w, h, src->gray, src->alpha, src->is_float,
+                                src->space);
+
+  colours = n - (src->alpha ? 1 : 0);
+  gegl_buffer_get (src->buffer, r, 1.0, fmt, in, GEGL_AUTO_ROWSTRIDE,
+                   GEGL_ABYSS_NONE);
+  for (gint y = 0; y < h; y++)
+    for (gint x = 0; x < w; x++)
+      {
+        gdouble sum[4] = { 0 }, weight = 0, alpha = 0;
+        gfloat *o = out + ((gsize) y * w + x) * n;
+
+        for (gint j = 0; j < k; j++)
+          for (gint i = 0; i < k; i++)
+            {
+              const gfloat *p = in + ((gsize) (y * k + j) * r->width
+                                      + x * k + i) * n;
+              gdouble       a = src->alpha ? p[n - 1] : 1;
+
+              for (gint c = 0; c < colours; c++)
+                sum[c] += a * p[c];
+              weight += a;
+              alpha += a;
+            }
+        for (gint c = 0; c < colours; c++)
+          o[c] = weight > 0 ? sum[c] / weight : 0;
+        if (src->alpha)
+          o[n - 1] = alpha / (k * k);
+      }
+  gegl_buffer_set (small->buffer, NULL, 0, fmt, out, GEGL_AUTO_ROWSTRIDE);
+  g_free (in);
+  g_free (out);
+  return small;
+}
+
+/* The preview zoomed out: the whole layer (or the selection's box, as
+ * GIMP's zoom preview shows it at first) scaled down by k shows the
+ * layer's pixels scaled, the operation applied to them: a point
+ * operation to the scaled pixels, CLAHE (mapped at each pixel's place)
+ * before scaling, OK's result scaled.  Within 2 levels of the same,
+ * computed here (the sums' order may round a level either way). */
+static void
+check_scaled (const CoreHost *h, gh_engine *engine, Fake *layer, Fake *ok,
+              const CoreRequest *req, const gh_histogram *hist,
+              CorePreview *preview, const Babl *fmt, const char *what)
+{
+  gboolean      clahe = req->request.operation == GH_REQ_CLAHE;
+  GeglRectangle r = layer->selection ? layer->box
+                                     : *GEGL_RECTANGLE (0, 0, 156, 111);
+  gint          k = layer->selection ? 2 : 3;
+  Fake         *small = box_average (clahe ? ok : layer, &r, k);
+  gint          w = r.width / k, height = r.height / k, rowstride = 0;
+  gsize         size = (gsize) w * height
+                       * babl_format_get_bytes_per_pixel (fmt);
+  guchar       *want = g_malloc (size), *got;
+  GError       *error = NULL;
+  gsize         close = 0;
+  gdouble       off = 0;
+  gboolean      made = TRUE;
+
+  if (! clahe)
+    {
+      CoreTarget target = core_target (small);
+
+      made = core_apply_request (h, engine, &target, req, hist, NULL, NULL,
+                                 &error);
+    }
+  gegl_buffer_get (small->buffer, NULL, 1.0, fmt, want, GEGL_AUTO_ROWSTRIDE,
+                   GEGL_ABYSS_NONE);
+  got = made ? core_preview_pixels (preview, req, r.x, r.y, r.width,
+                                    r.height, w, height, &rowstride, &error)
+             : NULL;
+  for (gsize i = 0; got && i < size; i++)
+    {
+      gint d = ABS ((gint) got[i] - (gint) want[i]);
+
+      close += d <= 2;
+      off += d;
+    }
+  CHECK (got && (gsize) rowstride * height == size && close >= size * 0.98
+         && off / size < 1,
+         "%s: the %dx%d box at (%d, %d) scaled to %dx%d is previewed as its "
+         "pixels scaled (%zu of %zu samples within 2 levels, %.2f off on "
+         "average)%s%s", what, r.width, r.height, r.x, r.y, w, height, close,
+         size, off / size, error ? ": " : "", error ? error->message : "");
+  g_clear_error (&error);
+  g_free (got);
+  g_free (want);
+  fake_free (small);
+}
+
 /* The preview of every rectangle, as the preview widget shows it, equals
  * OK's result there. */
 static void
@@ -195,7 +305,8 @@ check_rects (const CoreHost *h, gh_engine *engine, Fake *layer,
       gsize                size;
 
       got = core_preview_pixels (preview, &req, r->x, r->y,
-                                 r->width, r->height, &rowstride, &error);
+                                 r->width, r->height, r->width, r->height,
+                                 &rowstride, &error);
       size = (gsize) r->width * r->height * bpp;
       want = g_malloc (size);
       gegl_buffer_get (ok->buffer, r, 1.0, fmt, want, GEGL_AUTO_ROWSTRIDE,
@@ -211,6 +322,8 @@ check_rects (const CoreHost *h, gh_engine *engine, Fake *layer,
       g_free (got);
       g_free (want);
     }
+  if (applied)
+    check_scaled (h, engine, layer, ok, &req, hist, preview, fmt, what);
   fake_free (ok);
 }
 

@@ -8,7 +8,7 @@
  * Without a display: histogram_view into a cairo image surface (written to
  * ui_render_view.png), checked pixel by pixel: bar heights where the
  * counts say (linear and logarithmic), empty bins empty, the Otsu marker on
- * the engine's Otsu level, the selected range, the RGB overlay's colours,
+ * the engine's Otsu level with its label dark on white, the selected range, the RGB overlay's colours,
  * the pointer's bin.  The dialog's model: gray and gray+alpha layers offer
  * only their channels; on 1024 bins (layers above 8 bits) the binarize
  * threshold OK applies is the marker's bin, Otsu over a selected range
@@ -21,11 +21,14 @@
  * written as ui_render_plot.png; every number shown equals the engine's
  * gh_stats_compute, also after a drag on the plot and a change of channel,
  * the channel picker lists only the layer's channels, and the threshold
- * slider starts at Otsu's level.  The whole window (dialog_window_new, with
- * a stand-in for GIMP's drawable preview, shown on the display as
- * ui_render_window.png) fits a 1366 x 768 laptop screen with its panels:
- * at most 1000 x 700 requested and shown, whichever action is chosen, with
- * the longest refusal too; in logical pixels, which GDK_SCALE=2 doubles on
+ * slider starts at Otsu's level.  The words: counts grouped by three
+ * digits, the backend line saying what counted, the title promising no
+ * GPU.  The whole window (dialog_window_new, with a stand-in for GIMP's
+ * preview, shown on the display as ui_render_window.png) fits a 1366 x 768
+ * laptop screen with its panels: at most 1000 x 700 requested and shown,
+ * whichever action is chosen, with the longest refusal too, and keeps one
+ * width whatever the action, the RGB overlay or a long reference name; in
+ * logical pixels, which GDK_SCALE=2 doubles on
  * the display (a HiDPI laptop's 2732 x 1536 is 1366 x 768 logical).  And
  * every mnemonic reaches its control: Alt+B, Alt+L, Alt+R, Alt+Z... choose
  * their action, which shows its own controls, which their keys then reach.
@@ -230,6 +233,23 @@ check_marker (const gh_histogram *h)
   CHECK (hits > 10 && stray == 0,
          "marker at x %.1f (Otsu %d): %d pixels on it, %d elsewhere", x1,
          otsu, hits, stray);
+  /* Its label, right of the line at the plot's top (inside its box's
+   * edge), is legible on any theme: dark text (luminance under a fifth of white's, 4.5 : 1 and
+   * more against white) on the plot's own white, none of it the line's
+   * orange. */
+  hits = stray = 0;
+  for (int y = (int) plot.y + 5; y < plot.y + 16; y++)
+    for (int x = (int) x1 + 6; x < x1 + 40; x++)
+      {
+        double c[3];
+
+        pixel (s, x, y, c);
+        hits += 0.2126 * c[0] * c[0] + 0.7152 * c[1] * c[1]
+                  + 0.0722 * c[2] * c[2] < 0.2;
+        stray += is_orange (c);
+      }
+  CHECK (hits >= 30 && stray == 0, "the marker's label is dark text on "
+         "white (%d dark pixels, %d orange)", hits, stray);
   cairo_surface_destroy (s);
 
   /* Binarizing with a fixed threshold moves the marker there. */
@@ -829,10 +849,22 @@ shown_number (GtkWidget *content, int column, DialogStat stat)
   char       name[32];
   GtkWidget *label;
 
+  gchar    **groups;
+  gchar     *digits;
+  double     value;
+
   g_snprintf (name, sizeof name, "stat-%d-%d", column, stat);
   label = find (content, name);
-  return label ? g_strtod (gtk_label_get_text (GTK_LABEL (label)), NULL)
-               : NAN;
+  if (! label)
+    return NAN;
+  /* Counts come in groups of three digits (dialog_count_text). */
+  groups = g_strsplit (gtk_label_get_text (GTK_LABEL (label)),
+                       "\xe2\x80\xaf", -1);
+  digits = g_strjoinv ("", groups);
+  value = g_strtod (digits, NULL);
+  g_strfreev (groups);
+  g_free (digits);
+  return value;
 }
 
 /* Every number in one column equals the engine's, to its printed
@@ -1044,7 +1076,7 @@ check_dialog (const gh_histogram *h, const char *reference)
                  "value, all levels");
   CHECK (! g_strcmp0 (gtk_label_get_text (GTK_LABEL (find (content,
                                                            "backend"))),
-                      "Computed by cpu: test in 12.0 ms"),
+                      "Counted on the CPU, test, in 12.0 ms"),
          "the backend and time are shown");
 
   /* A drag from level 40 to level 150 selects that range. */
@@ -1061,13 +1093,14 @@ check_dialog (const gh_histogram *h, const char *reference)
   {
     int   bin = histogram_view_bin_at (&view, a.width, a.height,
                                        (x0 + x1) / 2);
-    char *want = g_strdup_printf ("Level %d: %.0f pixels", bin,
-                                  gh_histogram_count (h, GH_CHANNEL_VALUE,
-                                                      bin));
+    char *count = dialog_count_text (gh_histogram_count (h, GH_CHANNEL_VALUE,
+                                                          bin));
+    char *want = g_strdup_printf ("Level %d: %s pixels", bin, count);
     const char *got = gtk_label_get_text (GTK_LABEL (find (content,
                                                            "hover")));
 
     CHECK (! strcmp (got, want), "hover text '%s', want '%s'", got, want);
+    g_free (count);
     g_free (want);
   }
 
@@ -1183,8 +1216,12 @@ check_dialog_opening (const gh_histogram *rgb)
 static gpointer
 fake_picker (gint32 reference, gpointer data)
 {
+  /* As libgimpui's picker names a layer: its image's file, its own. */
   GtkWidget *combo = gimp_int_combo_box_new ("Photo-1/Background", 11,
-                                             "Photo-2/Sky", 22, NULL);
+                                             "Photo-2/Sky", 22,
+                                             "IMG_20260412_183055_holiday_"
+                                             "panorama_stitched-3/Background "
+                                             "copy #2", 33, NULL);
 
   (void) data;
   if (! gimp_int_combo_box_set_active (GIMP_INT_COMBO_BOX (combo),
@@ -1434,14 +1471,16 @@ stand_in_preview_new (gint width, gint height)
  * nothing written. */
 static guchar *
 unchanged_preview (const DialogChoice *choice, gint x, gint y, gint width,
-                   gint height, gint *rowstride, gpointer data,
-                   GError **error)
+                   gint height, gint out_width, gint out_height,
+                   gint *rowstride, gpointer data, GError **error)
 {
   (void) choice;
   (void) x;
   (void) y;
   (void) width;
   (void) height;
+  (void) out_width;
+  (void) out_height;
   (void) rowstride;
   (void) data;
   (void) error;
@@ -1697,7 +1736,7 @@ check_window_fits (const gh_histogram *h)
       DialogState    st;
       GtkWidget     *window;
       int            w, h0 = 0, h1, w_max = 0, h_max = 0, scale = 1;
-      int            same = 1;
+      int            same = 1, w0 = 0, same_w = 1;
 
       dialog_settings_defaults (&settings);
       dialog_state_init (&st, h, "cuda: NVIDIA GeForce RTX 4070 Laptop GPU",
@@ -1718,21 +1757,37 @@ check_window_fits (const gh_histogram *h)
                                         TRUE);
           measure (window, &w_max, &h_max, &w, &h1);
           if (a == 0)
-            h0 = h1;
+            {
+              h0 = h1;
+              w0 = w;
+            }
           same = same && h1 == h0;
+          same_w = same_w && w == w0;
           if (a == DIALOG_ACTION_BINARIZE)
             window_shot (window, refusals[r] ? "ui_render_window_refusing.png"
                                              : "ui_render_window.png");
         }
       CHECK (same, "%s: choosing another action keeps its height", what);
+      CHECK (same_w, "%s: choosing another action keeps its width (%d)",
+             what, w0);
       if (! refusals[r])
         {
           check_mnemonics (window, &st);
+          /* The longest reference name, chosen. */
+          if (find (window, "reference"))
+            gimp_int_combo_box_set_active (GIMP_INT_COMBO_BOX (
+                                             find (window, "reference")),
+                                           33);
+          measure (window, &w_max, &h_max, &w, &h1);
+          CHECK (w == w0, "%s: a long reference's name keeps the width "
+                 "(%d, was %d)", what, w, w0);
           /* Last: the overlay is slow to draw on Xvfb. */
           gimp_int_combo_box_set_active (GIMP_INT_COMBO_BOX (
                                            find (window, "channel")),
                                          DIALOG_CHANNEL_RGB);
           measure (window, &w_max, &h_max, &w, &h1);
+          CHECK (w == w0, "%s: the RGB overlay keeps the width (%d, was "
+                 "%d)", what, w, w0);
         }
       printf ("  %s: at most %dx%d logical pixels, requested or shown "
               "(%dx%d on the display at scale %d)\n", what, w_max, h_max,
@@ -1743,6 +1798,63 @@ check_window_fits (const gh_histogram *h)
       gtk_widget_destroy (window);
       dialog_state_clear (&st);
     }
+}
+
+/* The dialog's words: counts in groups of three digits, the backend
+ * line saying what counted, the share's label saying what it is. */
+static void
+check_words (const gh_histogram *h)
+{
+  static const struct
+  {
+    double      count;
+    const char *text;
+  } counts[] = {
+    { 0, "0" }, { 999, "999" }, { 1000, "1\xe2\x80\xaf" "000" },
+    { 12000000, "12\xe2\x80\xaf" "000\xe2\x80\xaf" "000" },
+    { 1234.5, "1\xe2\x80\xaf" "234.50" },
+    { 100000.25, "100\xe2\x80\xaf" "000.25" },
+  };
+  static const struct
+  {
+    const char *backend, *text;
+  } backends[] = {
+    { "cpu: 2 threads", "Counted on the CPU, 2 threads, in 12.0 ms" },
+    { "cuda: NVIDIA H100", "Counted on the GPU: NVIDIA H100, in 12.0 ms" },
+    { "cpu: 16 threads + cuda: NVIDIA H100",
+      "Counted on the CPU, 16 threads and the GPU: NVIDIA H100, in 12.0 ms" },
+  };
+  DialogSettings settings;
+
+  for (guint i = 0; i < G_N_ELEMENTS (counts); i++)
+    {
+      char *got = dialog_count_text (counts[i].count);
+
+      CHECK (! strcmp (got, counts[i].text), "%.2f is written '%s' (got "
+             "'%s')", counts[i].count, counts[i].text, got);
+      g_free (got);
+    }
+  dialog_settings_defaults (&settings);
+  for (guint i = 0; i < G_N_ELEMENTS (backends); i++)
+    {
+      DialogState st;
+      char       *got;
+
+      dialog_state_init (&st, h, backends[i].backend, 0.012, &settings);
+      got = dialog_state_backend_text (&st);
+      CHECK (! strcmp (got, backends[i].text), "'%s' is told '%s' (got "
+             "'%s')", backends[i].backend, backends[i].text, got);
+      g_free (got);
+      dialog_state_clear (&st);
+    }
+  CHECK (strstr (dialog_stat_label (DIALOG_STAT_PERCENTILE), "range")
+         && strstr (dialog_stat_tip (DIALOG_STAT_PERCENTILE), "Percentile")
+         && strstr (dialog_stat_tip (DIALOG_STAT_PERCENTILE), "share"),
+         "the share of pixels in the range says what it is ('%s': %s)",
+         dialog_stat_label (DIALOG_STAT_PERCENTILE),
+         dialog_stat_tip (DIALOG_STAT_PERCENTILE));
+  CHECK (! strstr (DIALOG_TITLE, "GPU"), "the title promises no GPU (%s)",
+         DIALOG_TITLE);
 }
 
 int
@@ -1761,6 +1873,7 @@ main (int argc, char **argv)
   check_glue_rules (&h);
   check_new_settings (&h);
   check_posterize (&h);
+  check_words (&h);
   if (! gtk_init_check (&argc, &argv))
     {
       int status = test_summary ();

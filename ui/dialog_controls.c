@@ -11,6 +11,8 @@
 #include "dialog_toolkit.h"
 #include "gh_request.h"
 
+#define REFERENCE_CHARS 24
+
 static void
 mode_changed (GtkWidget *combo, Dialog *d)
 {
@@ -283,6 +285,37 @@ dialog_controls_page_new (Dialog *d, DialogAction action,
   return page;
 }
 
+/* The picker lists "image-N/layer" for every layer of every open image:
+ * its names are cut in the middle at a fixed width, so a long one (or a
+ * second image) does not widen the dialog, even while Match's page is
+ * hidden (the pages are as large as the largest). */
+static void
+reference_fixed (GtkWidget *combo)
+{
+  PangoFontMetrics *metrics
+    = pango_context_get_metrics (gtk_widget_get_pango_context (combo), NULL,
+                                 NULL);
+  gint              width
+    = PANGO_PIXELS (REFERENCE_CHARS
+                    * pango_font_metrics_get_approximate_char_width (
+                        metrics));
+  GList            *cells = gtk_cell_layout_get_cells (GTK_CELL_LAYOUT (combo));
+
+  for (GList *c = cells; c; c = c->next)
+    if (GTK_IS_CELL_RENDERER_TEXT (c->data))
+      {
+        g_object_set (c->data, "ellipsize", PANGO_ELLIPSIZE_MIDDLE, NULL);
+        gtk_cell_renderer_set_fixed_size (c->data, width, -1);
+      }
+  g_list_free (cells);
+  pango_font_metrics_unref (metrics);
+#if ! GTK_CHECK_VERSION (3, 0, 0)
+  /* GTK 2 measured the rows as they came, at their whole width: the
+   * picker's own size, the arrow's room beside the text. */
+  gtk_widget_set_size_request (combo, width + 40, -1);
+#endif
+}
+
 void
 dialog_controls_reference_new (Dialog *d)
 {
@@ -295,6 +328,7 @@ dialog_controls_reference_new (Dialog *d)
   if (! d->reference)
     return;
   gtk_widget_set_name (d->reference, "reference");
+  reference_fixed (d->reference);
   dialog_state_set_reference (d->state,
                               gimp_int_combo_box_get_active (
                                 GIMP_INT_COMBO_BOX (d->reference), &id)

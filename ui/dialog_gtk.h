@@ -46,9 +46,10 @@ GtkWidget *dialog_content_new (DialogState *state, const gchar *refusal,
                                const DialogHooks *hooks, GtkWidget *preview);
 
 /* The whole dialog window, not shown yet: the content about `preview`
- * (dialog_run's is the host's drawable preview), Help, Cancel and OK (the
- * default), the focus on the chosen action.  dialog_run shows and runs
- * it; a test can measure it (it needs no GIMP running). */
+ * (dialog_run's is libgimpui's zoom preview of the drawable), Help,
+ * Cancel and OK (the default), the focus on the chosen action.
+ * dialog_run shows and runs it; a test can measure it (it needs no GIMP
+ * running). */
 GtkWidget *dialog_window_new (GtkWidget *preview, DialogState *state,
                               const gchar *refusal, const DialogHooks *hooks);
 

@@ -120,6 +120,6 @@ dialog_run (gint32 drawable, DialogState *state, const gchar *refusal,
             const DialogHooks *hooks, DialogChoice *choice)
 {
   return dialog_window_run (
-           gimp_drawable_preview_new_from_drawable_id (drawable), state,
+           gimp_zoom_preview_new_from_drawable_id (drawable), state,
            refusal, hooks, choice);
 }

@@ -9,6 +9,7 @@
 #include "dialog_toolkit.h"
 
 #define INDENT 24 /* an action's own controls stand under its radio button */
+#define PREVIEW_BOX (DIALOG_PREVIEW_WIDTH - 20) /* its scroll bar beside */
 
 static gboolean
 plot_draw (GtkWidget *widget, cairo_t *cr, Dialog *d)
@@ -103,10 +104,35 @@ dialog_label_wrap_at (GtkWidget *label, gint chars)
   gtk_label_set_max_width_chars (GTK_LABEL (label), chars);
 }
 
+/* libgimpui 3's zoom preview is as large as its theme's "size" (200
+ * pixels at most, set again on every style change), whatever room the
+ * dialog gives it: larger at the same aspect, within a box as wide as the
+ * dialog's preview column and no taller than before (a tall photo keeps
+ * its size), so the dialog keeps its height. */
+static void
+preview_style_updated (GtkWidget *widget, gpointer data)
+{
+  GimpPreview *preview = GIMP_PREVIEW (widget);
+  gint         width, height, size;
+  gdouble      k;
+
+  (void) data;
+  gimp_preview_get_size (preview, &width, &height);
+  gtk_widget_style_get (widget, "size", &size, NULL);
+  if (width <= 0 || height <= 0)
+    return;
+  k = MIN ((gdouble) PREVIEW_BOX / width, (gdouble) size / height);
+  if (k > 1)
+    gimp_preview_set_size (preview, (gint) (width * k), (gint) (height * k));
+}
+
 gboolean
 dialog_run (GimpDrawable *drawable, DialogState *state, const gchar *refusal,
             const DialogHooks *hooks, DialogChoice *choice)
 {
-  return dialog_window_run (gimp_drawable_preview_new_from_drawable (drawable),
-                            state, refusal, hooks, choice);
+  GtkWidget *preview = gimp_zoom_preview_new_from_drawable (drawable);
+
+  g_signal_connect_after (preview, "style-updated",
+                          G_CALLBACK (preview_style_updated), NULL);
+  return dialog_window_run (preview, state, refusal, hooks, choice);
 }

@@ -29,12 +29,15 @@
 #include "dialog_state.h"
 
 /* The window's title, its role for window managers, and GIMP's help id. */
-#define DIALOG_TITLE        "Histogram (GPU)"
+/* No "(GPU)": the backend line says what counted. */
+#define DIALOG_TITLE        "Histogram"
 #define DIALOG_ROLE         "gpu-histogram"
 #define DIALOG_HELP_ID      "plug-in-gpu-histogram"
 /* The plot's smallest size in the dialog, in logical pixels. */
 #define DIALOG_PLOT_WIDTH   420
 #define DIALOG_PLOT_HEIGHT  200
+/* The preview's width in the dialog: the whole photo, scaled to fit. */
+#define DIALOG_PREVIEW_WIDTH 300
 /* The Export CSV file chooser's title and first file name. */
 #define DIALOG_CSV_TITLE    "Export Histogram as CSV"
 #define DIALOG_CSV_DEFAULT  "histogram.csv"
@@ -42,13 +45,16 @@
 typedef struct
 {
   /* The pixels of the drawable's rectangle (x, y, width, height) with
-   * `choice` applied, 8-bit in the drawable's type (what
-   * gimp_preview_draw_buffer takes), rows *rowstride bytes apart; g_free
-   * them.  NULL with no error: nothing to apply (the preview shows the
-   * original); NULL with an error: it failed, and the dialog says why. */
+   * `choice` applied, shown at out_width x out_height (the preview's
+   * size: scaled where that is not the rectangle's), 8-bit in the
+   * drawable's type (what gimp_preview_draw_buffer takes), rows
+   * *rowstride bytes apart; g_free them.  NULL with no error: nothing to
+   * apply (the preview shows the original); NULL with an error: it
+   * failed, and the dialog says why. */
   guchar *(*preview) (const DialogChoice *choice, gint x, gint y,
-                      gint width, gint height, gint *rowstride,
-                      gpointer data, GError **error);
+                      gint width, gint height, gint out_width,
+                      gint out_height, gint *rowstride, gpointer data,
+                      GError **error);
   /* Writes the histogram as CSV. */
   gboolean (*export_csv) (const gchar *filename, gpointer data,
                           GError **error);

@@ -6,7 +6,13 @@
 #include <libgimp/gimp.h>
 #include <libgimp/gimpui.h>
 
+#include "dialog_export.h"
 #include "dialog_toolkit.h"
+
+/* "All levels (drag on the plot to pick a range)", "Level 128: Red 12 345
+ * Green 23 456 Blue 34 567" (the overlay's): each on a row of its own, as
+ * wide as the plot. */
+#define LINE_CHARS 50
 
 void
 dialog_plot_draw (Dialog *d, cairo_t *cr)
@@ -117,7 +123,8 @@ labelled (const gchar *text, GtkWidget *widget)
   return box;
 }
 
-/* The channel picker (the layer's channels only) and the scale picker. */
+/* The channel picker (the layer's channels only), the scale picker and
+ * Export CSV. */
 static GtkWidget *
 pickers_new (Dialog *d)
 {
@@ -125,6 +132,7 @@ pickers_new (Dialog *d)
   const gchar *scales[] = { dialog_scale_label (HISTOGRAM_VIEW_LINEAR),
                             dialog_scale_label (HISTOGRAM_VIEW_LOG) };
   GtkWidget   *row = dialog_box_new (GTK_ORIENTATION_HORIZONTAL, 12);
+  GtkWidget   *export;
 
   for (gint c = 0; c < DIALOG_NUM_CHANNEL_CHOICES; c++)
     channels[c] = dialog_state_has_channel (d->state, c)
@@ -147,6 +155,11 @@ pickers_new (Dialog *d)
                                                   G_CALLBACK (scale_changed),
                                                   d)),
                       FALSE, FALSE, 0);
+  /* The export at the row's end: beside the numbers it would widen the
+   * dialog by its own width. */
+  export = dialog_export_new (d);
+  if (export)
+    gtk_box_pack_end (GTK_BOX (row), export, FALSE, FALSE, 0);
   return row;
 }
 
@@ -155,7 +168,6 @@ dialog_plot_new (Dialog *d)
 {
   GtkWidget *vbox = dialog_box_new (GTK_ORIENTATION_VERTICAL, 6);
   GtkWidget *frame = gtk_frame_new (NULL);
-  GtkWidget *row;
 
   gtk_box_pack_start (GTK_BOX (vbox), pickers_new (d), FALSE, FALSE, 0);
 
@@ -179,12 +191,13 @@ dialog_plot_new (Dialog *d)
   gtk_container_add (GTK_CONTAINER (frame), d->plot);
   gtk_box_pack_start (GTK_BOX (vbox), frame, TRUE, TRUE, 0);
 
-  row = dialog_box_new (GTK_ORIENTATION_HORIZONTAL, 12);
   d->range = dialog_named_label ("range", 0);
-  d->hover = dialog_named_label ("hover", 1);
-  gtk_box_pack_start (GTK_BOX (row), d->range, TRUE, TRUE, 0);
-  gtk_box_pack_start (GTK_BOX (row), d->hover, TRUE, TRUE, 0);
-  gtk_box_pack_start (GTK_BOX (vbox), row, FALSE, FALSE, 0);
+  d->hover = dialog_named_label ("hover", 0);
+  /* Texts that change as the pointer moves: a fixed width each. */
+  dialog_label_fixed (d->range, LINE_CHARS);
+  dialog_label_fixed (d->hover, LINE_CHARS);
+  gtk_box_pack_start (GTK_BOX (vbox), d->range, FALSE, FALSE, 0);
+  gtk_box_pack_start (GTK_BOX (vbox), d->hover, FALSE, FALSE, 0);
   return vbox;
 }
 

@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
 /* dialog_plot.h — private to ui/: the histogram dialog's plot (drawn by
- * histogram_view from dialog_state), its channel and scale pickers above
- * it, and under it the selected range and the level under the pointer;
+ * histogram_view from dialog_state), its channel and scale pickers and
+ * the export's button (dialog_export.h) above it, and under it the
+ * selected range and the level under the pointer, a row each;
  * clicks and drags on it select levels (dialog_state_press and on).
  *
  *   gtk_box_pack_start (GTK_BOX (left), dialog_plot_new (d), TRUE, TRUE, 0);

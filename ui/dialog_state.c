@@ -502,7 +502,7 @@ dialog_stat_label (DialogStat stat)
 {
   static const gchar *const labels[DIALOG_NUM_STATS]
     = { "Count", "Min", "Max", "Mean", "Median", "Std dev",
-        "Otsu threshold", "Percentile" };
+        "Otsu threshold", "Share in range" };
 
   return stat < DIALOG_NUM_STATS ? labels[stat] : "?";
 }
@@ -519,7 +519,8 @@ dialog_stat_tip (DialogStat stat)
     "How widely the levels spread around the mean",
     "The level that best splits the pixels into a dark and a bright class "
     "(Otsu's method); levels above it are bright",
-    "The share of all pixels that lie in the selected levels",
+    "GIMP's Percentile: the share of all pixels that lie in the "
+    "selected levels (100 % with every level selected)",
   };
 
   return stat < DIALOG_NUM_STATS ? tips[stat] : "?";
@@ -560,11 +561,27 @@ dialog_state_column_title (const DialogState *state, gint column)
   return g_strdup (dialog_channel_label (state->columns[column]));
 }
 
-static gchar *
-count_text (gdouble count)
+gchar *
+dialog_count_text (gdouble count)
 {
   /* Alpha and feathered selections weight pixels: fractional counts. */
-  return g_strdup_printf (count == floor (count) ? "%.0f" : "%.2f", count);
+  gchar   *digits = g_strdup_printf (count == floor (count) ? "%.0f" : "%.2f",
+                                     count);
+  /* The integer part: up to the decimal point, whichever the locale's. */
+  gint     n = (gint) strspn (digits, "0123456789");
+  GString *text = g_string_new (NULL);
+
+  /* Groups of three, apart by a narrow no-break space (U+202F), as SI
+   * writes numbers: the same in every locale, never a decimal point. */
+  for (gint i = 0; i < n; i++)
+    {
+      if (i > 0 && (n - i) % 3 == 0)
+        g_string_append (text, "\xe2\x80\xaf");
+      g_string_append_c (text, digits[i]);
+    }
+  g_string_append (text, digits + n);
+  g_free (digits);
+  return g_string_free (text, FALSE);
 }
 
 gchar *
@@ -578,7 +595,7 @@ dialog_state_stat_text (const DialogState *state, gint column,
     return g_strdup ("\xe2\x80\x93"); /* an en dash: no pixels, no level */
   switch (stat)
     {
-    case DIALOG_STAT_COUNT:      return count_text (s->count);
+    case DIALOG_STAT_COUNT:      return dialog_count_text (s->count);
     case DIALOG_STAT_MIN:        return g_strdup_printf ("%g", s->min);
     case DIALOG_STAT_MAX:        return g_strdup_printf ("%g", s->max);
     case DIALOG_STAT_MEAN:       return g_strdup_printf ("%.2f", s->mean);
@@ -610,7 +627,8 @@ dialog_state_hover_text (const DialogState *state)
     return g_strdup ("");
   if (state->n_columns == 1)
     {
-      count = count_text (state->counts[state->columns[0]][state->hover]);
+      count = dialog_count_text (
+                state->counts[state->columns[0]][state->hover]);
       text = g_strdup_printf ("Level %g: %s pixels", level (state,
                                                             state->hover),
                               count);
@@ -623,7 +641,7 @@ dialog_state_hover_text (const DialogState *state)
       gchar *more;
 
       c = state->columns[k];
-      count = count_text (state->counts[c][state->hover]);
+      count = dialog_count_text (state->counts[c][state->hover]);
       more = g_strdup_printf ("%s %s %s", text, dialog_channel_label (c),
                               count);
       g_free (count);
@@ -636,8 +654,28 @@ dialog_state_hover_text (const DialogState *state)
 gchar *
 dialog_state_backend_text (const DialogState *state)
 {
-  return g_strdup_printf ("Computed by %s in %.1f ms", state->backend,
-                          state->seconds * 1000);
+  /* The engine's name of what counted (gh_engine_backend_name: "cpu: 2
+   * threads", "cuda: <device>", both joined by " + "), in words. */
+  gchar  **parts = g_strsplit (state->backend, " + ", -1);
+  GString *text = g_string_new ("Counted on ");
+
+  for (gint i = 0; parts[i]; i++)
+    {
+      if (i > 0)
+        g_string_append (text, " and ");
+      if (g_str_has_prefix (parts[i], "cpu: "))
+        g_string_append_printf (text, "the CPU, %s", parts[i] + 5);
+      else if (g_str_has_prefix (parts[i], "cuda: "))
+        g_string_append_printf (text, "the GPU: %s", parts[i] + 6);
+      else
+        g_string_append (text, parts[i]);
+    }
+  g_strfreev (parts);
+  if (state->seconds < 1)
+    g_string_append_printf (text, ", in %.1f ms", state->seconds * 1000);
+  else
+    g_string_append_printf (text, ", in %.2f s", state->seconds);
+  return g_string_free (text, FALSE);
 }
 
 /* "<verb> on <channel>", the channel they compare. */

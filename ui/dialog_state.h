@@ -195,9 +195,14 @@ gchar *dialog_state_stat_text (const DialogState *state, gint column,
                                DialogStat stat);
 /* "Levels 10-200 of 0-255" or "All levels (drag on the plot to ...)". */
 gchar *dialog_state_range_text (const DialogState *state);
-/* "Level 97: 1234 pixels" for the hovered bin; "" without hover. */
+/* A count of pixels, its digits grouped by three ("12 000 000", a
+ * narrow no-break space between groups; "1 234.50" where alpha or a
+ * feathered selection weighs pixels). */
+gchar *dialog_count_text (gdouble count);
+/* "Level 97: 1 234 pixels" for the hovered bin; "" without hover. */
 gchar *dialog_state_hover_text (const DialogState *state);
-/* "Computed by cuda: <device> in 12.3 ms". */
+/* What counted the histogram, in words: "Counted on the CPU, 2 threads,
+ * in 12.3 ms", "Counted on the GPU: <device>, in 4.2 ms". */
 gchar *dialog_state_backend_text (const DialogState *state);
 /* "_Binarize on red": the binarize channel's name, with a mnemonic. */
 gchar *dialog_state_binarize_label (const DialogState *state);

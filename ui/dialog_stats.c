@@ -6,8 +6,13 @@
 #include <libgimp/gimp.h>
 #include <libgimp/gimpui.h>
 
-#include "dialog_export.h"
 #include "dialog_toolkit.h"
+
+/* A column's width: "123 456 789" pixels, a level "0.501466".  Every
+ * column keeps it, blank where the channel shown has no third column, so
+ * the RGB overlay widens nothing. */
+#define VALUE_CHARS 10
+#define BACKEND_CHARS 50
 
 /* The table's columns and rows, the labels of each row first. */
 static GtkWidget *
@@ -22,6 +27,7 @@ table_new (Dialog *d)
 
       g_snprintf (name, sizeof name, "column-%d", k);
       d->titles[k] = dialog_named_label (name, 1);
+      dialog_label_fixed (d->titles[k], VALUE_CHARS);
       dialog_grid_attach (grid, d->titles[k], k + 1, 0);
     }
   for (gint s = 0; s < DIALOG_NUM_STATS; s++)
@@ -38,6 +44,7 @@ table_new (Dialog *d)
 
           g_snprintf (name, sizeof name, "stat-%d-%d", k, s);
           d->values[k][s] = dialog_named_label (name, 1);
+          dialog_label_fixed (d->values[k][s], VALUE_CHARS);
           gimp_help_set_help_data (d->values[k][s], tip, NULL);
           dialog_grid_attach (grid, d->values[k][s], k + 1, s + 1);
         }
@@ -49,25 +56,18 @@ GtkWidget *
 dialog_stats_new (Dialog *d)
 {
   GtkWidget *vbox = dialog_box_new (GTK_ORIENTATION_VERTICAL, 6);
-  GtkWidget *row = dialog_box_new (GTK_ORIENTATION_HORIZONTAL, 12);
-  GtkWidget *button = dialog_export_new (d);
   GtkWidget *backend;
   gchar     *text;
 
-  gtk_box_pack_start (GTK_BOX (row), table_new (d), FALSE, FALSE, 0);
-  /* The export at the numbers' right, level with their last row. */
-  if (button)
-    {
-      GtkWidget *column = dialog_box_new (GTK_ORIENTATION_VERTICAL, 0);
-
-      gtk_box_pack_end (GTK_BOX (column), button, FALSE, FALSE, 0);
-      gtk_box_pack_end (GTK_BOX (row), column, FALSE, FALSE, 0);
-    }
-  gtk_box_pack_start (GTK_BOX (vbox), row, FALSE, FALSE, 0);
+  gtk_box_pack_start (GTK_BOX (vbox), table_new (d), FALSE, FALSE, 0);
 
   text = dialog_state_backend_text (d->state);
   backend = dialog_named_label ("backend", 0);
   gtk_label_set_text (GTK_LABEL (backend), text);
+  /* A long GPU name is cut, not the dialog widened: all of it in the
+   * tooltip. */
+  dialog_label_fixed (backend, BACKEND_CHARS);
+  gimp_help_set_help_data (backend, text, NULL);
   gimp_label_set_attributes (GTK_LABEL (backend), PANGO_ATTR_STYLE,
                              PANGO_STYLE_ITALIC, -1);
   g_free (text);
@@ -85,20 +85,14 @@ dialog_stats_sync (Dialog *d)
     {
       gboolean shown = k < st->n_columns;
 
-      gtk_widget_set_visible (d->titles[k], shown);
-      if (shown)
-        {
-          text = dialog_state_column_title (st, k);
-          gtk_label_set_text (GTK_LABEL (d->titles[k]), text);
-          g_free (text);
-        }
+      text = shown ? dialog_state_column_title (st, k) : NULL;
+      gtk_label_set_text (GTK_LABEL (d->titles[k]), text ? text : "");
+      g_free (text);
       for (gint s = 0; s < DIALOG_NUM_STATS; s++)
         {
-          gtk_widget_set_visible (d->values[k][s], shown);
-          if (! shown)
-            continue;
-          text = dialog_state_stat_text (st, k, (DialogStat) s);
-          gtk_label_set_text (GTK_LABEL (d->values[k][s]), text);
+          text = shown ? dialog_state_stat_text (st, k, (DialogStat) s)
+                       : NULL;
+          gtk_label_set_text (GTK_LABEL (d->values[k][s]), text ? text : "");
           g_free (text);
         }
     }

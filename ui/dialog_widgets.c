@@ -73,6 +73,14 @@ dialog_named_label (const gchar *name, gfloat xalign)
   return label;
 }
 
+void
+dialog_label_fixed (GtkWidget *label, gint chars)
+{
+  gtk_label_set_ellipsize (GTK_LABEL (label), PANGO_ELLIPSIZE_END);
+  gtk_label_set_width_chars (GTK_LABEL (label), chars);
+  gtk_label_set_max_width_chars (GTK_LABEL (label), chars);
+}
+
 GtkWidget *
 dialog_wrapped_label (const gchar *text)
 {
@@ -106,13 +114,19 @@ preview_invalidated (GimpPreview *preview, Dialog *d)
 {
   DialogChoice choice;
   GError      *error = NULL;
-  gint         x, y, width, height, rowstride;
+  gint         x0, y0, x1, y1, width, height, rowstride;
   guchar      *pixels;
 
-  dialog_state_choice (d->state, &choice);
-  gimp_preview_get_position (preview, &x, &y);
+  /* The part of the drawable the zoom preview shows, and its size there:
+   * the whole layer (or the selection's box) at first, scaled down. */
   gimp_preview_get_size (preview, &width, &height);
-  pixels = d->hooks->preview (&choice, x, y, width, height, &rowstride,
+  if (width <= 0 || height <= 0)
+    return;
+  dialog_state_choice (d->state, &choice);
+  gimp_preview_untransform (preview, 0, 0, &x0, &y0);
+  gimp_preview_untransform (preview, width, height, &x1, &y1);
+  pixels = d->hooks->preview (&choice, x0, y0, MAX (x1 - x0, 1),
+                              MAX (y1 - y0, 1), width, height, &rowstride,
                               d->hooks->data, &error);
   if (pixels)
     gimp_preview_draw_buffer (preview, pixels, rowstride);
@@ -149,6 +163,9 @@ dialog_content_new (DialogState *state, const gchar *refusal,
                       0);
   if (preview)
     {
+      /* Wider than GIMP's 200 pixels: the photo, scaled to fit, is worth
+       * the room. */
+      gtk_widget_set_size_request (preview, DIALOG_PREVIEW_WIDTH, -1);
       gtk_box_pack_start (GTK_BOX (right), preview, TRUE, TRUE, 0);
       g_signal_connect (preview, "invalidated",
                         G_CALLBACK (preview_invalidated), d);

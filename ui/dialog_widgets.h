@@ -7,6 +7,8 @@
  * each with its header:
  *   dialog_widgets.c  the layout (dialog_content_new, dialog_window_new):
  *                     the plot, its numbers and the export at the left,
+ *                     each text that changes at a fixed width, so the
+ *                     dialog keeps one width whatever it shows;
  *                     the preview and the actions at the right, so the
  *                     window fits a 1366 x 768 screen; the refresh from
  *                     dialog_state; the preview;
@@ -79,6 +81,11 @@ void dialog_label_xalign (GtkWidget *label, gfloat xalign);
 
 /* An empty label named `name`, aligned as dialog_label_xalign. */
 GtkWidget *dialog_named_label (const gchar *name, gfloat xalign);
+
+/* Makes `label` `chars` characters of its font wide whatever its text
+ * (ellipsized past them): a text that changes (a count, the hovered
+ * level) never resizes the dialog. */
+void dialog_label_fixed (GtkWidget *label, gint chars);
 
 /* A label whose text wraps at about 40 characters rather than widening
  * the dialog, at the left of its space. */

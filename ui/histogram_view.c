@@ -10,6 +10,10 @@
 #define TICKS        13.0  /* the level numbers under the strip */
 #define FONT_SIZE    10.0
 #define OUTSIDE      0.35  /* opacity of bars outside the selected range */
+#define LABEL_SIZE   11.0  /* the markers' labels */
+#define LABEL_SHADE  0.55  /* their text: the line's colour darkened, at
+                              least 4.5 : 1 against white for every
+                              channel's colour */
 
 static const gdouble accent[3] = { 0.95, 0.45, 0.0 };
 
@@ -207,19 +211,29 @@ draw_markers (const HistogramView *view, cairo_t *cr, gint width,
       cairo_stroke (cr);
 
       /* The label beside the line, on whichever side it fits; several
-       * markers stack their labels. */
+       * markers stack their labels.  Bold, in a darker shade of the
+       * line's colour on an opaque white box edged in that colour: the
+       * line's orange or green on white is too faint to read as text. */
+      cairo_save (cr);
+      cairo_select_font_face (cr, "sans-serif", CAIRO_FONT_SLANT_NORMAL,
+                              CAIRO_FONT_WEIGHT_BOLD);
+      cairo_set_font_size (cr, LABEL_SIZE);
       cairo_text_extents (cr, m->label, &ext);
-      tx = x + 4 + ext.x_advance <= plot->x + plot->width
-             ? x + 4 : x - 4 - ext.x_advance;
-      ty = plot->y + FONT_SIZE + 2 + i * (FONT_SIZE + 3);
-      /* On white, so bars behind it don't hide it. */
-      cairo_set_source_rgba (cr, 1, 1, 1, 0.85);
-      cairo_rectangle (cr, tx - 1, ty - FONT_SIZE, ext.x_advance + 2,
-                       FONT_SIZE + 3);
-      cairo_fill (cr);
+      tx = x + 5 + ext.x_advance <= plot->x + plot->width
+             ? x + 5 : x - 5 - ext.x_advance;
+      ty = plot->y + LABEL_SIZE + 3 + i * (LABEL_SIZE + 4);
+      cairo_rectangle (cr, tx - 2.5, ty - LABEL_SIZE - 0.5,
+                       ext.x_advance + 5, LABEL_SIZE + 4);
+      cairo_set_source_rgb (cr, 1, 1, 1);
+      cairo_fill_preserve (cr);
+      cairo_set_line_width (cr, 1);
       cairo_set_source_rgb (cr, rgb[0], rgb[1], rgb[2]);
+      cairo_stroke (cr);
+      cairo_set_source_rgb (cr, LABEL_SHADE * rgb[0], LABEL_SHADE * rgb[1],
+                            LABEL_SHADE * rgb[2]);
       cairo_move_to (cr, tx, ty);
       cairo_show_text (cr, m->label);
+      cairo_restore (cr);
     }
 }
 

@@ -1,14 +1,17 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
 /* preview.h — the dialog's preview of an operation on one drawable: what
- * OK does, pixel for pixel, on any rectangle of it.
+ * OK does on any rectangle of it, at 1:1 pixel for pixel, or scaled to
+ * the preview's size.
  *
  * The preview keeps between two calls what a rectangle cannot make on its
  * own: the CLAHE operation prepared over the whole region for the
- * parameters last previewed (CLAHE maps a pixel by the tiles around it).
+ * parameters last previewed (CLAHE maps a pixel by the tiles around it),
+ * and the drawable's pixels last scaled, which the next choice on the
+ * same view reuses.
  *
  *   CorePreview *preview = core_preview_new (host, engine, &target, &hist);
- *   pixels = core_preview_pixels (preview, &req, x, y, w, h, &rowstride,
- *                                 &error);
+ *   pixels = core_preview_pixels (preview, &req, x, y, w, h, out_w, out_h,
+ *                                 &rowstride, &error);
  *   core_preview_free (preview);
  */
 #ifndef GH_CORE_PREVIEW_H
@@ -34,15 +37,28 @@ CorePreview *core_preview_new (const CoreHost *host, gh_engine *engine,
                                const gh_histogram *hist);
 void core_preview_free (CorePreview *preview);
 
-/* The preview of `req` on the drawable's rectangle (x, y, width, height),
- * read back in core_preview_format, rows *rowstride bytes apart (g_free
- * them).  The rectangle is copied into a scratch layer of the same type
- * and precision (host->scratch_layer) and the request applied there by
- * core_apply_request, as OK applies it, with the dialog's histogram; CLAHE's
- * prepared operation is applied to the part inside the region at its
- * place in the region.  NULL with no error: nothing to apply. */
+/* The preview of `req` on the drawable's rectangle (x, y, width,
+ * height) shown at out_width x out_height, read back in
+ * core_preview_format, rows *rowstride bytes apart (g_free them).
+ *
+ * At 1:1 (out_width x out_height the rectangle's size) the rectangle is
+ * copied into a scratch layer of the same type and precision
+ * (host->scratch_layer) and the request applied there by
+ * core_apply_request, as OK applies it, with the dialog's histogram;
+ * CLAHE's prepared operation is applied to the part inside the region at
+ * its place in the region: OK's result there, byte for byte.
+ *
+ * Scaled (a zoomed-out view of the whole layer: any other size), the
+ * rectangle's rows stream from GIMP a box at a time, each output pixel
+ * the mean of its box of pixels (colours weighted by alpha) in the
+ * drawable's own space and tone curve, so memory stays a few rows
+ * whatever the layer's size.  A point operation (equalize, binarize,
+ * match, posterize) is applied to those scaled pixels, read once per
+ * view; CLAHE maps each box at its place first, so its preview is OK's
+ * result scaled.  NULL with no error: nothing to apply. */
 guchar *core_preview_pixels (CorePreview *preview, const CoreRequest *req,
                              gint x, gint y, gint width, gint height,
+                             gint out_width, gint out_height,
                              gint *rowstride, GError **error);
 
 #endif

@@ -52,7 +52,8 @@ flow_choice_request (const FlowHost *host, gpointer drawable,
 /* The dialog's preview: the core's, what OK does pixel for pixel. */
 static guchar *
 preview_pixels (const DialogChoice *choice, gint x, gint y, gint width,
-                gint height, gint *rowstride, gpointer data, GError **error)
+                gint height, gint out_width, gint out_height, gint *rowstride,
+                gpointer data, GError **error)
 {
   const FlowDialog *d = data;
   CoreRequest       req;
@@ -60,7 +61,7 @@ preview_pixels (const DialogChoice *choice, gint x, gint y, gint width,
   if (! flow_choice_request (d->host, d->drawable, choice, &req, error))
     return NULL;
   return core_preview_pixels (d->preview, &req, x, y, width, height,
-                              rowstride, error);
+                              out_width, out_height, rowstride, error);
 }
 
 /* The dialog's Export CSV: the histogram it shows, as the export
