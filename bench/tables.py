@@ -204,6 +204,17 @@ def clahe_gpu(column):
     return parse
 
 
+def clahe_cli(column, images=("gray-pgm", "rgb-ppm")):
+    """A ratio column of bench/clahe_cli.py (vs apply, vs file, rest vs
+    equalize) for each of IMAGES."""
+    def parse(out):
+        body = section(out, "== the CLI's CLAHE call")
+        got = {t[0]: t for t in (line.split() for line in body[1:]) if len(t) == 11}
+        i = {"apply": 8, "file": 9, "equalize": 10}[column]
+        return ", ".join(f"{k} {got[k][i]}" for k in images)
+    return parse
+
+
 def ncu_clahe(image_bytes):
     """Kernel time of the two whole calls in the profile / 2, over the
     image's read + write at 2.9 TB/s (the H100's read ceiling)."""
@@ -351,6 +362,32 @@ def gegl_memory(case, base):
     return parse
 
 
+def live_filters(view, base):
+    """The module's live filters' re-render over `base`'s (GIMP's own) in
+    `view`, for each GIMP in bench/live_filters.py's output: the range of
+    the ratios and of the module's ms."""
+    ours = ("threshold", "equalize", "clahe-clip", "clahe-mode", "posterize")
+
+    def parse(out):
+        got, version, where, ms = [], None, None, {}
+        for line in out.splitlines() + ["GIMP end, 0 x 0"]:
+            m = re.match(r"GIMP (\S+), \d+ x \d+", line)
+            if m:
+                if version and base in ms and all(o in ms for o in ours):
+                    r = [ms[o] / ms[base] for o in ours]
+                    got.append(f"{min(r):.2f}-{max(r):.2f}x ({min(ms[o] for o in ours):.0f}-"
+                               f"{max(ms[o] for o in ours):.0f} / {ms[base]:.0f} ms, {version})")
+                version, ms = m.group(1).rstrip(","), {}
+                continue
+            toks = line.split()
+            if toks[:1] == ["view"]:
+                where = toks[1]
+            elif where == view and len(toks) >= 3 and toks[0] in ours + (base,):
+                ms[toks[0]] = float(toks[1])
+        return ", ".join(got) or "no figure"
+    return parse
+
+
 def curves(out):
     ms = dict(re.findall(r"(equalize|curves-x3|curves-x1|histogram) ([\d.]+) ms", out))
     return f"{float(ms['curves-x3']) / float(ms['equalize']):.2f}x"
@@ -361,11 +398,15 @@ PHOTO = "/tmp/astronaut.pam"
 BENCH = "{build}/bench/gpu-histogram-bench --megapixels 64 --photo " + PHOTO
 CLAHE16 = ("python3 bench/clahe_vs_opencv.py {build}/bench/gpu-histogram-bench "
            "testimages/astronaut.png 5 --threads 1,0 --rounds 3 --sizes 4000x3000,8000x6000")
+CLAHE_CLI = ("/usr/bin/python3 bench/clahe_cli.py {build}/cli/gpu-histogram-cli "
+             "{build}/bench/gpu-histogram-bench testimages/chelsea.png --repeat 5 --rounds 3")
 NCU = ("ncu --clock-control none --metrics gpu__time_duration.sum,dram__bytes.sum,"
        "sm__cycles_elapsed.avg.per_second --csv "
        "{build}/bench/gpu-histogram-bench --repeat 1 --clahe-whole --clahe /tmp/clahe-%s")
 GEGL = ("python3 bench/gegl_calls.py {build}/gimp3-env --gimp 3.0 --repeat 3 && "
         "python3 bench/gegl_calls.py {build}/gimp32-env --gimp 3.2 --repeat 3")
+LIVE = ("python3 bench/live_filters.py {build}/gimp3-env --gimp 3.0 --repeat 5 && "
+        "python3 bench/live_filters.py {build}/gimp32-env --gimp 3.2 --repeat 5")
 GEGL_MEM = ("python3 bench/gegl_memory.py {build}/gimp3-env --gimp 3.0 && "
             "python3 bench/gegl_memory.py {build}/gimp32-env --gimp 3.2")
 FOLDER3 = ("GH_GIMP3_ENV=$PWD/scripts/gimp3-env.sh GH_GIMP3=3.0 /usr/bin/python3 "
@@ -488,6 +529,16 @@ ROWS = {
          "/usr/bin/python3 bench/clahe_vs_opencv.py {build}/bench/gpu-histogram-bench "
          "testimages/chelsea.png 3 --threads 1,2 --rounds 3",
          lambda out: clahe_cpu(1)(out) + " (1 thread); " + clahe_cpu(2)(out) + " (2 threads)", ["cv2"]),
+        ("CLI CLAHE call, 12 MP PGM and PPM", "OpenCV's createCLAHE apply alone, in memory, 2 threads (ours / it)",
+         "the statistics' count (RGB: six channels) and the commit's fsyncs around CLAHE",
+         CLAHE_CLI, clahe_cli("apply"), ["cv2"]),
+        ("CLI CLAHE call, file to file", "OpenCV's imread, apply and imwrite in one process (ours / it)",
+         "the statistics' count and the commit's fsyncs (OpenCV's imwrite syncs nothing); PNG: GEGL's codec",
+         CLAHE_CLI, clahe_cli("file", ("gray-pgm", "rgb-ppm", "gray-png")), ["cv2"]),
+        ("CLI CLAHE call less the engine's CLAHE, against the strip path",
+         "the CLI's --equalize of the same file, its apply included (ours / it)",
+         "the whole read beside the strips' (decode column)",
+         CLAHE_CLI, clahe_cli("equalize", ("gray-pgm", "rgb-ppm", "gray-png")), ["cv2"]),
         ("GIMP 2.10 histogram call, 1 MP", "GIMP's five gimp-drawable-histogram calls (ours / it)",
          "libgimp 2.10's tile round trips", CALLS, call_ratio("gimp2", "histogram", "1MP"),
          ["gimp2", "gimp3"]),
@@ -540,6 +591,13 @@ ROWS = {
         ("GEGL equalize's extra memory, 100 MP u16", "gimp-drawable-equalize's extra memory (ours / it)",
          "one copy of the layer (the merged pixels)", GEGL_MEM,
          gegl_memory("filter-equalize-u16", "gimp-equalize-u16"), ["gimp3"]),
+        ("live filters, a parameter changed, 1024 x 768 at 100 %", "GIMP's own Threshold (ours / it)",
+         "GIMP's render of the view", LIVE, live_filters("1:1", "gimp:threshold"), ["gimp3"]),
+        ("the same against GIMP's Levels", "GIMP's own Levels (ours / it)",
+         "GIMP's render of the view", LIVE, live_filters("1:1", "gimp:levels"), ["gimp3"]),
+        ("live filters, a parameter changed, whole 12 MP at full size", "GIMP's own Threshold (ours / it)",
+         "equalize's luminance mode and CLAHE's interpolation, one thread", LIVE,
+         live_filters("whole", "gimp:threshold"), ["gimp3"]),
         ("GIMP 3 batch of 20 JPEGs, no table", "GIMP's Script-Fu loop of gimp-drawable-equalize (ours / it)",
          "GIMP's own load and save (next row)", FOLDER3,
          folder_ratio("plugin-no-table", "gimp-equalize"), ["gimp3", "cv2"]),

@@ -1,5 +1,6 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
 /* results.c — what the CLI writes (results.h). */
+#define _DEFAULT_SOURCE /* madvise */
 #include "results.h"
 
 #include "count.h"
@@ -9,6 +10,7 @@
 #include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 
 /* A level of 0..255 as the nearest of `bins` bins (the dialog's rule for
  * its range). */
@@ -70,6 +72,26 @@ cli_write_csv (const char *path, const gh_histogram *h)
   if (open_whole (&out, path))
     return -1;
   return close_whole (&out, gh_csv_write_histogram (out.file, h) == 0);
+}
+
+/* A buffer for a whole image, on transparent huge pages where the kernel
+ * gives them on request: read into fresh 4 KB pages, a 12 MP RGB image
+ * takes 8800 page faults, which cost more than copying its 36 MB.
+ * Rounded up to whole 2 MB pages; a smaller image takes plain pages. */
+static void *
+whole_alloc (size_t bytes)
+{
+  size_t huge = (size_t) 2 << 20, rounded = (bytes + huge - 1) / huge * huge;
+  void *p;
+
+  if (bytes < huge)
+    return malloc (bytes);
+  p = aligned_alloc (huge, rounded);
+#ifdef MADV_HUGEPAGE
+  if (p)
+    madvise (p, rounded, MADV_HUGEPAGE);
+#endif
+  return p;
 }
 
 /* `op` over `rows` rows of `buf`, the image's from row `y`: 0, or -1
@@ -155,7 +177,7 @@ static int
 rewrite_upright (cli_image *im, const char *path, const gh_op *op,
                  int quality)
 {
-  unsigned char *buf = malloc (im->row_bytes * im->height);
+  unsigned char *buf = whole_alloc (im->row_bytes * im->height);
   int rc = -1;
 
   if (!buf)
@@ -211,7 +233,7 @@ cli_rewrite_clahe (gh_engine *engine, cli_image *im,
                    const char *path, int quality, int upright,
                    double *decode)
 {
-  void *buf = malloc (im->row_bytes * im->height);
+  void *buf = whole_alloc (im->row_bytes * im->height);
   gh_error err;
   gh_status st;
   double t;

@@ -71,6 +71,14 @@ get_required_for_output (GeglOperation *operation, const gchar *pad,
   return gh_gegl_whole_source (operation, pad, roi);
 }
 
+/* The whole result cached, as gegl:stretch-contrast's: GIMP merges match,
+ * never keeps it live, so one render counts both pads. */
+static GeglRectangle
+get_cached_region (GeglOperation *operation, const GeglRectangle *roi)
+{
+  return gh_gegl_whole_source (operation, "input", roi);
+}
+
 /* Any change on either pad changes every level's mapping. */
 static GeglRectangle
 get_invalidated_by_change (GeglOperation *operation, const gchar *pad,
@@ -141,6 +149,7 @@ class_init (gpointer klass, gpointer class_data)
   operation_class->get_bounding_box = get_bounding_box;
   operation_class->get_required_for_output = get_required_for_output;
   operation_class->get_invalidated_by_change = get_invalidated_by_change;
+  operation_class->get_cached_region = get_cached_region;
   composer_class->process = composer_process;
   /* GIMP's generated dialog labels its drawable chooser so. */
   composer_class->aux_label = "Reference";

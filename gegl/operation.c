@@ -14,6 +14,7 @@ typedef struct
   gh_request          request;
   gh_layer            layer;   /* prepare's choice: how the input is read */
   gboolean            warned;  /* one warning per operation instance */
+  GhGeglKeep         *keep;    /* its counts, until the input changes */
 } GhGeglOp;
 
 typedef struct
@@ -156,26 +157,42 @@ gh_gegl_whole_source (GeglOperation *operation, const char *pad,
   return in && ! gegl_rectangle_is_infinite_plane (in) ? *in : *roi;
 }
 
-/* The whole input, as gegl:stretch-contrast asks it; an infinite plane
- * has no histogram (process passes it through). */
+/* The whole input; an infinite plane has no histogram (process passes
+ * it through). */
 static GeglRectangle
 whole_input (GeglOperation *operation, const GeglRectangle *roi)
 {
   return gh_gegl_whole_source (operation, "input", roi);
 }
 
+/* The whole input where the next render counts it, else only the
+ * result's pixels: a render after a parameter's change reads no more
+ * than a point filter's. */
 static GeglRectangle
 get_required_for_output (GeglOperation *operation, const gchar *pad,
                          const GeglRectangle *roi)
 {
+  GhGeglOp     *self = (GhGeglOp *) operation;
+  GeglRectangle whole = whole_input (operation, roi);
+
   (void) pad;
-  return whole_input (operation, roi);
+  return gh_gegl_keep_needs_input (self->keep, &self->request, &self->layer,
+                                   &whole)
+           ? whole : *roi;
 }
 
+/* GEGL's word that the input changed (its pixels, extent or connection):
+ * the count goes, and every pixel's mapping may change with it. */
 static GeglRectangle
-get_cached_region (GeglOperation *operation, const GeglRectangle *roi)
+get_invalidated_by_change (GeglOperation *operation, const gchar *pad,
+                           const GeglRectangle *roi)
 {
-  return whole_input (operation, roi);
+  GeglRectangle whole = whole_input (operation, roi), all;
+
+  (void) pad;
+  gh_gegl_keep_input_changed (((GhGeglOp *) operation)->keep);
+  gegl_rectangle_bounding_box (&all, &whole, roi);
+  return all;
 }
 
 static gboolean
@@ -187,10 +204,9 @@ filter_process (GeglOperation *operation, GeglBuffer *input,
   gint          threads = 1;
   gh_error      err;
 
-  (void) level;
   g_object_get (gegl_config (), "threads", &threads, NULL);
-  if (gh_gegl_render (&self->request, &self->layer, threads, input, &whole,
-                      output, result, &err))
+  if (gh_gegl_keep_render (self->keep, &self->request, &self->layer, threads,
+                           input, &whole, output, result, level, &err))
     return TRUE;
   if (! self->warned)
     g_warning ("%s: %s; the input is passed through",
@@ -234,8 +250,7 @@ gh_gegl_operation_class_common (GeglOperationClass *operation_class,
                                      param_spec (info->operation,
                                                  spec->params[k]));
   operation_class->process = operation_process;
-  operation_class->get_cached_region = get_cached_region;
-  /* One process call renders the whole cached result. */
+  /* One process call at a time: the engine's threads count and map. */
   operation_class->threaded = FALSE;
   gegl_operation_class_set_keys (operation_class,
                                  "name", info->name,
@@ -245,6 +260,16 @@ gh_gegl_operation_class_common (GeglOperationClass *operation_class,
                                  "gimp:menu-path", MENU_PATH,
                                  "gimp:menu-label", info->menu_label,
                                  NULL);
+}
+
+static void
+finalize (GObject *object)
+{
+  GObjectClass *parent = g_type_class_peek_parent (
+                           G_OBJECT_GET_CLASS (object));
+
+  gh_gegl_keep_free (((GhGeglOp *) object)->keep);
+  parent->finalize (object);
 }
 
 static void
@@ -259,8 +284,10 @@ class_init (gpointer klass, gpointer class_data)
   object_class->set_property = set_property;
   object_class->get_property = get_property;
   gh_gegl_operation_class_common (operation_class, info);
+  object_class->finalize = finalize;
   operation_class->prepare = prepare;
   operation_class->get_required_for_output = get_required_for_output;
+  operation_class->get_invalidated_by_change = get_invalidated_by_change;
   filter_class->process = filter_process;
 }
 
@@ -269,6 +296,7 @@ instance_init (GTypeInstance *instance, gpointer klass)
 {
   gh_request_defaults (&((GhGeglOp *) instance)->request,
                        ((GhGeglOpClass *) klass)->info->operation);
+  ((GhGeglOp *) instance)->keep = gh_gegl_keep_new ();
 }
 
 GType

@@ -10,9 +10,10 @@
  *     "Equalize (live)...", "..." };
  *   gh_gegl_operation_register (module, "GhGeglEqualize", &info);
  *
- * Each render counts the whole input (as gegl:stretch-contrast, the
- * whole input is requested and the whole result cached, so the histogram
- * is counted once per change of the input) and never aborts: where the
+ * Each operation counts the whole input once per change of it (GEGL's
+ * invalidation of its input) and keeps the count (gegl/render.h): a
+ * render after a parameter's change maps only the part of the result
+ * GEGL asks for, at the level it asks for.  It never aborts: where the
  * engine refuses, the input passes through and one warning says why. */
 #ifndef GH_GEGL_OPERATION_H
 #define GH_GEGL_OPERATION_H
@@ -39,9 +40,9 @@ GType gh_gegl_operation_register (GTypeModule *module, const char *type_name,
  * the module (once; before any class installs its properties): */
 void gh_gegl_enums_register (GTypeModule *module);
 /* On a class whose set_property and get_property are already set: the
- * operation's properties, GEGL's keys (name, menu path, ...), the whole
- * input cached and rendered by one unthreaded process call, an infinite
- * input plane passed through. */
+ * operation's properties, GEGL's keys (name, menu path, ...), one
+ * unthreaded process call at a time, an infinite input plane passed
+ * through. */
 void gh_gegl_operation_class_common (GeglOperationClass *operation_class,
                                      const GhGeglOpInfo *info);
 /* A property (installed as above) of the request, for set_property and

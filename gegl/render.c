@@ -1,7 +1,9 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
-/* render.c — an operation over a GEGL buffer in strips (see render.h). */
+/* render.c — an operation over GEGL buffers in strips, its counts kept
+ * until the input changes (see render.h). */
 #include "render.h"
 
+#include <pthread.h>
 #include <string.h>
 
 #include "layer_channel.h"
@@ -17,29 +19,57 @@ typedef struct
   gh_layer_view   view;       /* kind NONE: the pixels go to the engine  */
   gh_layout       layout;     /* what the engine gets: the layer's, or   */
   gsize           bpp;        /* the view's pieces                       */
+  gsize           pixel_bpp;  /* of the pixels, as layer->source         */
   gint            rows;       /* per strip */
   guchar         *pixels;     /* one strip, as layer->source             */
   guchar         *piece;      /* a view's piece of it                    */
 } Strips;
 
+struct _GhGeglKeep
+{
+  pthread_mutex_t    lock;       /* pthread's: ThreadSanitizer sees it   */
+  gint               changes;    /* atomic: the input's changes so far   */
+  gint               asked_at;   /* changes when GEGL was asked for the
+                                    whole input                          */
+  gint               counted_at; /* changes the counts below are of      */
+  gh_layer           layer;      /* ... the input read so                */
+  GeglRectangle      whole;      /* ... of this extent                   */
+  gh_engine         *engine;     /* the first render's: CLAHE's tiles and
+                                    ops use its threads                  */
+  gboolean           have_pixels, have_view;
+  gh_histogram       pixels;     /* every channel of the pixels          */
+  gh_histogram       view;       /* the luminance view's value           */
+  gh_clahe          *clahe[2];   /* tile histograms by CLAHE's mode (a
+                                    gray layer's: [0] for both)          */
+  gint               tiles_x, tiles_y;
+  gboolean           prepared;   /* op holds prepared_for, mapped as req */
+  gh_request         prepared_for;
+  gh_request         req;
+  gh_layer_view_kind kind;
+  gh_op              op;
+};
+
+/* Strips of up to `width` x `height` pixels. */
 static gboolean
 strips_init (Strips *s, const gh_layer *layer, gh_layer_view_kind kind,
-             gint width, gh_error *error)
+             gint width, gint height, gh_error *error)
 {
-  gsize source_bpp = babl_format_get_bytes_per_pixel (layer->source);
-  gsize most = source_bpp, row;
+  gsize most, row;
 
   memset (s, 0, sizeof *s);
   s->layer = layer;
   s->layout = layer->layout;
-  s->bpp = source_bpp;
+  s->pixel_bpp = babl_format_get_bytes_per_pixel (layer->source);
+  s->bpp = s->pixel_bpp;
+  most = s->pixel_bpp;
   /* A view's strip holds the pixels read for the luminance too. */
   if (kind != GH_LAYER_VIEW_NONE)
     most = MAX (most, (gsize) babl_format_get_bytes_per_pixel (
                                 layer->luminance_from));
-  row = (gsize) MAX (width, 1) * most;
-  s->rows = (gint) MAX ((gsize) 1, STRIP_BYTES / row);
-  s->pixels = g_try_malloc ((gsize) MAX (width, 1) * source_bpp * s->rows);
+  width = MAX (width, 1);
+  row = (gsize) width * most;
+  s->rows = (gint) CLAMP (STRIP_BYTES / row, 1, (gsize) MAX (height, 1));
+  s->pixels = g_try_malloc ((gsize) width * s->pixel_bpp * s->rows);
   if (! s->pixels)
     {
       g_snprintf (error->message, sizeof error->message,
@@ -48,12 +78,12 @@ strips_init (Strips *s, const gh_layer *layer, gh_layer_view_kind kind,
     }
   if (kind == GH_LAYER_VIEW_NONE)
     return TRUE;
-  if (gh_layer_view_init (&s->view, layer, kind,
-                          (gsize) MAX (width, 1) * s->rows, error) != GH_OK)
+  if (gh_layer_view_init (&s->view, layer, kind, (gsize) width * s->rows,
+                          error) != GH_OK)
     return FALSE;
   s->layout = s->view.layout;
   s->bpp = babl_format_get_bytes_per_pixel (s->view.format);
-  s->piece = g_try_malloc ((gsize) MAX (width, 1) * s->bpp * s->rows);
+  s->piece = g_try_malloc ((gsize) width * s->bpp * s->rows);
   if (! s->piece)
     g_snprintf (error->message, sizeof error->message,
                 "out of memory for a strip of %d rows", s->rows);
@@ -68,22 +98,22 @@ strips_clear (Strips *s)
   g_free (s->piece);
 }
 
-/* Rows [y, y + rows) of `rect`: the engine's strip (the pixels, or the
- * view's piece) and, where `with_pixels`, the pixels too; returns the
- * strip's rectangle. */
+/* Rows [y, y + rows) of `rect`, read at `scale` (rect in its
+ * coordinates): the engine's strip (the pixels, or the view's piece) and,
+ * where `with_pixels`, the pixels too; returns the strip's rectangle. */
 static GeglRectangle
 strip_get (Strips *s, GeglBuffer *buffer, const GeglRectangle *rect, gint y,
-           gboolean with_pixels)
+           gdouble scale, gboolean with_pixels)
 {
   GeglRectangle r = { rect->x, y, rect->width,
                       MIN (s->rows, rect->y + rect->height - y) };
 
   if (s->view.kind == GH_LAYER_VIEW_NONE || with_pixels)
-    gegl_buffer_get (buffer, &r, 1.0, s->layer->source, s->pixels,
+    gegl_buffer_get (buffer, &r, scale, s->layer->source, s->pixels,
                      GEGL_AUTO_ROWSTRIDE, GEGL_ABYSS_NONE);
   if (s->view.kind != GH_LAYER_VIEW_NONE)
     {
-      gegl_buffer_get (buffer, &r, 1.0, s->layer->luminance_from,
+      gegl_buffer_get (buffer, &r, scale, s->layer->luminance_from,
                        s->view.read, GEGL_AUTO_ROWSTRIDE, GEGL_ABYSS_NONE);
       gh_layer_view_piece (&s->view, r.width, r.height, s->piece,
                            s->bpp * r.width);
@@ -98,80 +128,378 @@ engine_strip (const Strips *s)
   return s->view.kind != GH_LAYER_VIEW_NONE ? s->piece : s->pixels;
 }
 
-/* The first pass: the histogram (of `channels`, 0 all), or the CLAHE
- * tiles, of `whole`. */
-static gboolean
-count (const gh_request *request, unsigned channels, Strips *s,
-       gh_engine *engine, GeglBuffer *input, const GeglRectangle *whole,
-       gh_histogram *hist, gh_clahe **clahe, gh_error *error)
+/* What one pass over `whole` feeds: the engine's histogram (begun) and
+ * CLAHE's tile histograms, each of the pixels or of the view's pieces. */
+typedef struct
 {
-  const gh_layer *l = s->layer;
-  unsigned        needs = gh_request_needs (request);
-  gh_image        image = { s->layout, l->sample, l->bins, 0, l->luminance,
-                            channels };
-  gsize           stride = (gsize) whole->width * s->bpp;
+  gboolean  histogram, histogram_piece;
+  gh_clahe *clahe[2];
+  gboolean  clahe_piece[2];
+} Feeds;
 
-  if (needs & GH_NEEDS_CLAHE_PASS)
-    {
-      gh_clahe_params p = { request->clip_limit, request->tiles_x,
-                            request->tiles_y, request->mode };
-
-      if (gh_clahe_begin (engine, &p, s->layout, l->sample, l->luminance,
-                          l->bins, whole->width, whole->height, clahe, error)
-          != GH_OK)
-        return FALSE;
-    }
-  else if (! (needs & GH_NEEDS_HISTOGRAM)
-           || (request->operation == GH_REQ_BINARIZE
-               && request->threshold >= 0))
-    return TRUE;
-  else if (gh_engine_begin (engine, &image, error) != GH_OK)
-    return FALSE;
+static gboolean
+feed (Strips *s, gh_engine *engine, const Feeds *f, GeglBuffer *input,
+      const GeglRectangle *whole, gh_error *error)
+{
+  gboolean pixels = (f->histogram && ! f->histogram_piece)
+                    || (f->clahe[0] && ! f->clahe_piece[0])
+                    || (f->clahe[1] && ! f->clahe_piece[1]);
+  gsize    pixel_stride = (gsize) whole->width * s->pixel_bpp;
+  gsize    piece_stride = (gsize) whole->width * s->bpp;
 
   for (gint y = whole->y; y < whole->y + whole->height; y += s->rows)
     {
-      GeglRectangle r = strip_get (s, input, whole, y, FALSE);
-      gh_piece      piece = { engine_strip (s), r.width, r.height, stride,
+      GeglRectangle r = strip_get (s, input, whole, y, 1.0, pixels);
+      gh_piece      piece = { f->histogram_piece ? s->piece : s->pixels,
+                              r.width, r.height,
+                              f->histogram_piece ? piece_stride
+                                                 : pixel_stride,
                               NULL, 0 };
-      gh_status     st = *clahe
-                           ? gh_clahe_feed (*clahe, engine_strip (s),
-                                            y - whole->y, r.height, stride,
-                                            error)
-                           : gh_engine_feed (engine, &piece, error);
 
-      if (st != GH_OK)
+      if (f->histogram && gh_engine_feed (engine, &piece, error) != GH_OK)
         return FALSE;
+      for (int m = 0; m < 2; m++)
+        if (f->clahe[m]
+            && gh_clahe_feed (f->clahe[m],
+                              f->clahe_piece[m] ? s->piece : s->pixels,
+                              y - whole->y, r.height,
+                              f->clahe_piece[m] ? piece_stride
+                                                : pixel_stride,
+                              error) != GH_OK)
+          return FALSE;
     }
-  return *clahe || gh_engine_finish (engine, hist, error) == GH_OK;
+  return TRUE;
 }
 
-/* The second pass: `op` over `result`; a view's result put back into the
- * pixels. */
-static gboolean
-apply (const gh_op *op, Strips *s, GeglBuffer *input,
-       const GeglRectangle *whole, GeglBuffer *output,
-       const GeglRectangle *result, gh_error *error)
+static void
+told (const char *what, const GeglRectangle *whole)
 {
-  gsize stride = (gsize) result->width * s->bpp;
+  g_log (GH_GEGL_LOG_DOMAIN, G_LOG_LEVEL_DEBUG, "counted %s of %d x %d",
+         what, whole->width, whole->height);
+}
 
-  for (gint y = result->y; y < result->y + result->height; y += s->rows)
+/* The histogram of `channels` (0: all) of `whole` through `kind`'s view
+ * (NONE: the pixels). */
+static gboolean
+count_histogram (gh_engine *engine, const gh_layer *layer,
+                 gh_layer_view_kind kind, unsigned channels,
+                 GeglBuffer *input, const GeglRectangle *whole,
+                 gh_histogram *hist, gh_error *error)
+{
+  Strips   s;
+  Feeds    f = { TRUE, kind != GH_LAYER_VIEW_NONE, { NULL, NULL },
+                 { FALSE, FALSE } };
+  gboolean ok = strips_init (&s, layer, kind, whole->width, whole->height,
+                             error);
+
+  if (ok)
     {
-      GeglRectangle r = strip_get (s, input, result, y, TRUE);
+      gh_image image = { s.layout, layer->sample, layer->bins, 0,
+                         layer->luminance, channels };
 
-      if (gh_op_apply_rect (op, engine_strip (s), r.x - whole->x,
-                            r.y - whole->y, r.width, r.height, stride, error)
-          != GH_OK)
+      ok = gh_engine_begin (engine, &image, error) == GH_OK
+           && feed (&s, engine, &f, input, whole, error)
+           && gh_engine_finish (engine, hist, error) == GH_OK;
+    }
+  strips_clear (&s);
+  if (ok)
+    told (kind == GH_LAYER_VIEW_NONE ? "the histogram"
+                                     : "the luminance view's histogram",
+          whole);
+  return ok;
+}
+
+/* CLAHE's slot for `mode` on `layer`: a gray layer has one set of tiles
+ * whatever the mode. */
+static int
+clahe_slot (const gh_layer *layer, gh_equalize_mode mode)
+{
+  return layer->gray ? 0 : mode == GH_EQUALIZE_LUMINANCE;
+}
+
+static void
+drop_clahe (GhGeglKeep *k)
+{
+  for (int m = 0; m < 2; m++)
+    {
+      if (k->clahe[m])
+        gh_clahe_destroy (k->clahe[m]);
+      k->clahe[m] = NULL;
+    }
+}
+
+/* The tile histograms of every mode at once, in one pass: a change of
+ * mode maps again without counting.  Each channel of the pixels; the
+ * luminance of the pixels, or of the view where the layer's luminance is
+ * babl's. */
+static gboolean
+count_clahe (GhGeglKeep *k, const gh_layer *layer, const gh_request *request,
+             GeglBuffer *input, const GeglRectangle *whole, gh_error *error)
+{
+  gh_layer_view_kind kind = layer->luminance_from ? GH_LAYER_VIEW_PAINT
+                                                   : GH_LAYER_VIEW_NONE;
+  Feeds              f = { FALSE, FALSE, { NULL, NULL }, { FALSE, FALSE } };
+  Strips             s;
+  gboolean           ok = strips_init (&s, layer, kind, whole->width,
+                                       whole->height, error);
+
+  drop_clahe (k);
+  for (int m = 0; ok && m <= clahe_slot (layer, GH_EQUALIZE_LUMINANCE); m++)
+    {
+      gboolean        piece = m == 1 && kind != GH_LAYER_VIEW_NONE;
+      gh_clahe_params p = { request->clip_limit, request->tiles_x,
+                            request->tiles_y,
+                            m == 1 && ! piece ? GH_EQUALIZE_LUMINANCE
+                                              : GH_EQUALIZE_CHANNELS };
+
+      ok = gh_clahe_begin (k->engine, &p, piece ? s.layout : layer->layout,
+                           layer->sample, layer->luminance, layer->bins,
+                           whole->width, whole->height, &k->clahe[m], error)
+           == GH_OK;
+      f.clahe[m] = k->clahe[m];
+      f.clahe_piece[m] = piece;
+    }
+  ok = ok && feed (&s, k->engine, &f, input, whole, error);
+  strips_clear (&s);
+  if (! ok)
+    drop_clahe (k);
+  k->tiles_x = request->tiles_x;
+  k->tiles_y = request->tiles_y;
+  if (ok)
+    told ("CLAHE's tiles", whole);
+  return ok;
+}
+
+/* Whether two readings of an input are the same. */
+static gboolean
+same_reading (const gh_layer *a, const gh_layer *b)
+{
+  return a->source == b->source && a->luminance_from == b->luminance_from
+         && a->layout == b->layout && a->sample == b->sample
+         && a->bins == b->bins && a->luminance == b->luminance;
+}
+
+static void
+drop (GhGeglKeep *k)
+{
+  if (k->prepared)
+    gh_op_clear (&k->op);
+  k->prepared = FALSE;
+  k->have_pixels = k->have_view = FALSE;
+  drop_clahe (k);
+}
+
+/* Drops what was counted of an input that has changed since, or was read
+ * otherwise, or had another extent. */
+static void
+check (GhGeglKeep *k, const gh_layer *layer, const GeglRectangle *whole)
+{
+  gint now = g_atomic_int_get (&k->changes);
+
+  if (k->counted_at == now && same_reading (&k->layer, layer)
+      && gegl_rectangle_equal (&k->whole, whole))
+    return;
+  drop (k);
+  k->counted_at = now;
+  k->layer = *layer;
+  k->whole = *whole;
+}
+
+/* What a request needs counted. */
+typedef enum { NEEDS_NOTHING, NEEDS_PIXELS, NEEDS_VIEW, NEEDS_CLAHE } Needs;
+
+/* The request as applied (`req`, through `kind`'s view: its channel or
+ * mode on the view's value, its channel one `layout` has) and what it
+ * needs counted. */
+static Needs
+needs_of (const gh_request *request, const gh_layer *layer, gh_request *req,
+          gh_layer_view_kind *kind)
+{
+  unsigned needs;
+
+  *req = *request;
+  *kind = gh_layer_view_of (layer, req);
+  req->channel = gh_layer_channel (*kind == GH_LAYER_VIEW_NONE
+                                     ? layer->layout
+                                     : layer->alpha ? GH_LAYOUT_GRAYA
+                                                    : GH_LAYOUT_GRAY,
+                                   req->channel);
+  needs = gh_request_needs (req);
+  if (needs & GH_NEEDS_CLAHE_PASS)
+    return NEEDS_CLAHE;
+  if (! (needs & GH_NEEDS_HISTOGRAM)
+      || (req->operation == GH_REQ_BINARIZE && req->threshold >= 0))
+    return NEEDS_NOTHING;
+  return *kind == GH_LAYER_VIEW_NONE ? NEEDS_PIXELS : NEEDS_VIEW;
+}
+
+/* Whether the keep holds what `needs` of `request`. */
+static gboolean
+holds (const GhGeglKeep *k, Needs needs, const gh_request *request,
+       const gh_layer *layer)
+{
+  switch (needs)
+    {
+    case NEEDS_PIXELS:
+      return k->have_pixels;
+    case NEEDS_VIEW:
+      return k->have_view;
+    case NEEDS_CLAHE:
+      return k->clahe[clahe_slot (layer, request->mode)]
+             && k->tiles_x == request->tiles_x
+             && k->tiles_y == request->tiles_y;
+    default:
+      return TRUE;
+    }
+}
+
+/* Counts what `request` needs and the keep lacks, and prepares its op. */
+static gboolean
+prepare (GhGeglKeep *k, const gh_request *request, const gh_layer *layer,
+         gh_layout layout, GeglBuffer *input, const GeglRectangle *whole,
+         const gh_histogram *reference, gh_error *error)
+{
+  gh_layer_view_kind kind;
+  gh_request         req;
+  Needs              needs = needs_of (request, layer, &req, &kind);
+  gh_clahe          *clahe = NULL;
+  const gh_histogram *hist = &k->pixels;
+  gboolean           ok = TRUE;
+
+  if (k->prepared && ! memcmp (&k->prepared_for, request, sizeof *request))
+    return TRUE;
+  if (k->prepared)
+    gh_op_clear (&k->op);
+  k->prepared = FALSE;
+  if (needs == NEEDS_PIXELS && ! k->have_pixels)
+    ok = k->have_pixels = count_histogram (k->engine, layer,
+                                           GH_LAYER_VIEW_NONE, 0, input,
+                                           whole, &k->pixels, error);
+  else if (needs == NEEDS_VIEW && ! k->have_view)
+    ok = k->have_view = count_histogram (k->engine, layer,
+                                         GH_LAYER_VIEW_PAINT,
+                                         1u << GH_CHANNEL_VALUE, input,
+                                         whole, &k->view, error);
+  else if (needs == NEEDS_CLAHE && ! holds (k, needs, request, layer))
+    ok = count_clahe (k, layer, request, input, whole, error);
+  if (needs == NEEDS_VIEW)
+    hist = &k->view;
+  if (ok && needs == NEEDS_CLAHE)
+    {
+      clahe = k->clahe[clahe_slot (layer, request->mode)];
+      ok = gh_clahe_set_clip_limit (clahe, req.clip_limit, error) == GH_OK;
+    }
+  if (ok)
+    {
+      gh_request_inputs in = { layout, layer->sample, layer->luminance,
+                               layer->bins, hist, reference, clahe };
+
+      ok = gh_request_prepare (&req, &in, &k->op, NULL, error) == GH_OK;
+    }
+  if (! ok)
+    {
+      gh_op_clear (&k->op);
+      return FALSE;
+    }
+  k->prepared = TRUE;
+  k->prepared_for = *request;
+  k->req = req;
+  k->kind = kind;
+  return TRUE;
+}
+
+/* Rows [y, y + rows) of `rect` (level `level`'s coordinates) of the
+ * engine's strip mapped by an op `by_position` (CLAHE) at each pixel's
+ * full-size centre: each row spread over the full-size columns it covers
+ * (each pixel repeated 2^level times) in `row`, mapped as the full-size row
+ * through its centres, and the centres taken back. */
+static gboolean
+apply_centres (const gh_op *op, Strips *s, const GeglRectangle *whole,
+               const GeglRectangle *rect, const GeglRectangle *r, gint level,
+               guchar *row, gh_error *error)
+{
+  gint  half = (1 << level) / 2;
+  /* The full-size columns [a, b) of the strip's pixels, in the image. */
+  gint  a = MAX (rect->x << level, whole->x);
+  gint  b = MIN ((rect->x + rect->width) << level, whole->x + whole->width);
+  gsize bpp = s->bpp;
+
+  for (gint j = 0; j < r->height; j++)
+    {
+      guchar *px = engine_strip (s) + (gsize) j * r->width * bpp;
+      gint    y = CLAMP (((r->y + j) << level) + half, whole->y,
+                         whole->y + whole->height - 1);
+
+      for (gint x = a; x < b; x++)
+        memcpy (row + (gsize) (x - a) * bpp,
+                px + (gsize) ((x >> level) - rect->x) * bpp, bpp);
+      if (gh_op_apply_rect (op, row, a - whole->x, y - whole->y, b - a, 1,
+                            (gsize) (b - a) * bpp, error) != GH_OK)
         return FALSE;
+      for (gint i = 0; i < r->width; i++)
+        {
+          gint x = CLAMP (((rect->x + i) << level) + half, a, b - 1);
+
+          memcpy (px + (gsize) i * bpp, row + (gsize) (x - a) * bpp, bpp);
+        }
+    }
+  return TRUE;
+}
+
+/* `op` over `result` at mipmap `level` (as GEGL's point filters scale a
+ * result to a level); a view's result put back into the pixels.  An op
+ * `by_position` (CLAHE) maps full-size positions: at level 0 from where
+ * the result is, above it each pixel at its full-size centre. */
+static gboolean
+apply (const gh_op *op, gboolean by_position, Strips *s, GeglBuffer *input,
+       const GeglRectangle *whole, GeglBuffer *output,
+       const GeglRectangle *result, gint level, gh_error *error)
+{
+  GeglRectangle rect = *result;
+  gdouble       scale = 1.0 / (1 << level);
+  gsize         stride;
+  guchar       *row = NULL;
+  gboolean      ok = TRUE;
+
+  rect.x >>= level;
+  rect.y >>= level;
+  rect.width >>= level;
+  rect.height >>= level;
+  stride = (gsize) rect.width * s->bpp;
+  if (by_position && level > 0 && rect.width > 0)
+    row = g_try_malloc ((gsize) (rect.width << level) * s->bpp);
+  if (by_position && level > 0 && rect.width > 0 && ! row)
+    {
+      g_snprintf (error->message, sizeof error->message,
+                  "out of memory for a row of %d pixels",
+                  rect.width << level);
+      return FALSE;
+    }
+  for (gint y = rect.y; ok && y < rect.y + rect.height; y += s->rows)
+    {
+      GeglRectangle r = strip_get (s, input, &rect, y, scale, TRUE);
+
+      /* Positions count only for an op by position. */
+      if (row)
+        ok = apply_centres (op, s, whole, &rect, &r, level, row, error);
+      else
+        ok = gh_op_apply_rect (op, engine_strip (s),
+                               by_position ? r.x - whole->x : 0,
+                               by_position ? r.y - whole->y : 0, r.width,
+                               r.height, stride, error) == GH_OK;
+      if (! ok)
+        break;
       if (s->view.kind == GH_LAYER_VIEW_PAINT)
         gh_layer_view_paint (&s->view, r.width, r.height, s->piece, stride,
                              s->pixels);
       else if (s->view.kind == GH_LAYER_VIEW_MOVE)
         gh_layer_view_move (&s->view, r.width, r.height, s->piece, stride,
                             s->pixels);
-      gegl_buffer_set (output, &r, 0, s->layer->source, s->pixels,
+      gegl_buffer_set (output, &r, level, s->layer->source, s->pixels,
                        GEGL_AUTO_ROWSTRIDE);
     }
-  return TRUE;
+  g_free (row);
+  return ok;
 }
 
 /* The CPU backend, as many threads as GEGL's own (GIMP's budget): the
@@ -188,14 +516,107 @@ engine_create (int threads, gh_engine **engine, gh_error *error)
   return gh_engine_create (&options, engine, error);
 }
 
-gboolean
-gh_gegl_render (const gh_request *request, const gh_layer *layer,
-                int threads, GeglBuffer *input, const GeglRectangle *whole,
-                GeglBuffer *output, const GeglRectangle *result,
-                gh_error *error)
+GhGeglKeep *
+gh_gegl_keep_new (void)
 {
-  return gh_gegl_render_reference (request, layer, threads, input, whole,
-                                   NULL, output, result, error);
+  GhGeglKeep *k = g_new0 (GhGeglKeep, 1);
+
+  pthread_mutex_init (&k->lock, NULL);
+  k->asked_at = k->counted_at = -1;
+  gh_histogram_init (&k->pixels);
+  gh_histogram_init (&k->view);
+  return k;
+}
+
+void
+gh_gegl_keep_free (GhGeglKeep *k)
+{
+  if (! k)
+    return;
+  drop (k);
+  gh_histogram_clear (&k->pixels);
+  gh_histogram_clear (&k->view);
+  gh_engine_destroy (k->engine);
+  pthread_mutex_destroy (&k->lock);
+  g_free (k);
+}
+
+void
+gh_gegl_keep_input_changed (GhGeglKeep *k)
+{
+  g_atomic_int_inc (&k->changes);
+}
+
+gboolean
+gh_gegl_keep_needs_input (GhGeglKeep *k, const gh_request *request,
+                          const gh_layer *layer, const GeglRectangle *whole)
+{
+  gh_layer_view_kind kind;
+  gh_request         req;
+  gboolean           needs;
+
+  pthread_mutex_lock (&k->lock);
+  check (k, layer, whole);
+  needs = ! holds (k, needs_of (request, layer, &req, &kind), request,
+                   layer);
+  if (needs)
+    k->asked_at = k->counted_at;
+  pthread_mutex_unlock (&k->lock);
+  return needs;
+}
+
+/* A render under the keep's lock; `whole_given`: the input holds all of
+ * `whole`, so what is counted from it is kept. */
+static gboolean
+render (GhGeglKeep *k, const gh_request *request, const gh_layer *layer,
+        int threads, GeglBuffer *input, const GeglRectangle *whole,
+        const gh_histogram *reference, GeglBuffer *output,
+        const GeglRectangle *result, gint level, gboolean whole_given,
+        gh_error *error)
+{
+  gh_layer_view_kind kind;
+  gh_request         req;
+  Needs              needs;
+  Strips             s;
+  gboolean           ok;
+
+  memset (error, 0, sizeof *error);
+  if (whole->width <= 0 || whole->height <= 0 || result->width <= 0
+      || result->height <= 0)
+    return TRUE;
+  check (k, layer, whole);
+  needs = needs_of (request, layer, &req, &kind);
+  whole_given = whole_given || holds (k, needs, request, layer);
+  if (! k->engine && engine_create (threads, &k->engine, error) != GH_OK)
+    return FALSE;
+  ok = strips_init (&s, layer, kind, result->width, result->height, error)
+       && prepare (k, request, layer, s.layout, input, whole, reference,
+                   error)
+       && apply (&k->op, needs == NEEDS_CLAHE, &s, input, whole, output,
+                 result, level, error);
+  strips_clear (&s);
+  /* Counted from an input that may be a part of the whole: for this
+   * render only. */
+  if (! whole_given)
+    drop (k);
+  return ok;
+}
+
+gboolean
+gh_gegl_keep_render (GhGeglKeep *k, const gh_request *request,
+                     const gh_layer *layer, int threads, GeglBuffer *input,
+                     const GeglRectangle *whole, GeglBuffer *output,
+                     const GeglRectangle *result, gint level,
+                     gh_error *error)
+{
+  gboolean ok;
+
+  pthread_mutex_lock (&k->lock);
+  ok = render (k, request, layer, threads, input, whole, NULL, output,
+               result, level,
+               k->asked_at == g_atomic_int_get (&k->changes), error);
+  pthread_mutex_unlock (&k->lock);
+  return ok;
 }
 
 gboolean
@@ -205,65 +626,11 @@ gh_gegl_render_reference (const gh_request *request, const gh_layer *layer,
                           const gh_histogram *reference, GeglBuffer *output,
                           const GeglRectangle *result, gh_error *error)
 {
-  gh_engine          *engine = NULL;
-  gh_histogram        hist;
-  gh_clahe           *clahe = NULL;
-  gh_op               op;
-  gh_request          req = *request;
-  gh_layer_view_kind  kind = gh_layer_view_of (layer, &req);
-  Strips              s;
-  gboolean            ok = FALSE;
+  GhGeglKeep *k = gh_gegl_keep_new ();
+  gboolean    ok = render (k, request, layer, threads, input, whole,
+                           reference, output, result, 0, TRUE, error);
 
-  memset (error, 0, sizeof *error);
-  memset (&op, 0, sizeof op);
-  gh_histogram_init (&hist);
-  if (whole->width <= 0 || whole->height <= 0 || result->width <= 0
-      || result->height <= 0)
-    return TRUE;
-  if (! strips_init (&s, layer, kind, MAX (whole->width, result->width),
-                     error))
-    {
-      strips_clear (&s);
-      return FALSE;
-    }
-  req.channel = gh_layer_channel (s.layout, req.channel);
-  if (engine_create (threads, &engine, error) == GH_OK
-      && count (&req, gh_request_channels (&req, s.layout), &s, engine,
-                input, whole, &hist, &clahe, error))
-    {
-      gh_request_inputs in = { s.layout, layer->sample, layer->luminance,
-                               layer->bins, &hist, reference, clahe };
-
-      ok = gh_request_prepare (&req, &in, &op, NULL, error) == GH_OK
-           && apply (&op, &s, input, whole, output, result, error);
-      gh_op_clear (&op);
-    }
-  if (clahe)
-    gh_clahe_destroy (clahe);
-  gh_histogram_clear (&hist);
-  gh_engine_destroy (engine);
-  strips_clear (&s);
-  return ok;
-}
-
-/* The histogram of `channels` (0: all) of `whole` through `kind`'s view
- * (NONE: the pixels). */
-static gboolean
-histogram_of (const gh_layer *layer, gh_layer_view_kind kind,
-              unsigned channels, gh_engine *engine, GeglBuffer *buffer,
-              const GeglRectangle *whole, gh_histogram *hist,
-              gh_error *error)
-{
-  gh_request equalize; /* needs the histogram, nothing else */
-  gh_clahe  *clahe = NULL;
-  Strips     s;
-  gboolean   ok;
-
-  gh_request_defaults (&equalize, GH_REQ_EQUALIZE);
-  ok = strips_init (&s, layer, kind, whole->width, error)
-       && count (&equalize, channels, &s, engine, buffer, whole, hist,
-                 &clahe, error);
-  strips_clear (&s);
+  gh_gegl_keep_free (k);
   return ok;
 }
 
@@ -288,19 +655,19 @@ gh_gegl_histogram (const gh_layer *layer, int threads, GeglBuffer *buffer,
    * luminance, as in the plug-in's core_region_histogram: the pixels'
    * pass counts the other channels. */
   if (ok && layer->luminance_from)
-    ok = histogram_of (layer, GH_LAYER_VIEW_NONE,
-                       gh_layer_view_pixel_channels (0), engine, buffer,
-                       whole, hist, error)
-         && histogram_of (layer, GH_LAYER_VIEW_PAINT,
-                          1u << GH_CHANNEL_VALUE, engine, buffer, whole,
-                          &luminance, error)
+    ok = count_histogram (engine, layer, GH_LAYER_VIEW_NONE,
+                          gh_layer_view_pixel_channels (0), buffer, whole,
+                          hist, error)
+         && count_histogram (engine, layer, GH_LAYER_VIEW_PAINT,
+                             1u << GH_CHANNEL_VALUE, buffer, whole,
+                             &luminance, error)
          && gh_layer_view_take_luminance (hist,
                                           gh_layer_view_pixel_channels (0),
                                           &luminance, error)
               == GH_OK;
   else if (ok)
-    ok = histogram_of (layer, GH_LAYER_VIEW_NONE, 0, engine, buffer, whole,
-                       hist, error);
+    ok = count_histogram (engine, layer, GH_LAYER_VIEW_NONE, 0, buffer,
+                          whole, hist, error);
   gh_histogram_clear (&luminance);
   gh_engine_destroy (engine);
   return ok;

@@ -524,6 +524,11 @@ gh_status gh_clahe_begin (gh_engine *engine, const gh_clahe_params *params,
 gh_status gh_clahe_feed (gh_clahe *clahe, const void *pixels, size_t y0,
                          size_t rows, size_t stride, gh_error *error);
 gh_status gh_op_clahe (gh_op *op, const gh_clahe *clahe, gh_error *error);
+/* A new clip limit for the next gh_op_clahe: the tile histograms do not
+ * depend on it, so a host that keeps them (a live filter whose clip limit
+ * is changed) maps again without counting again. */
+gh_status gh_clahe_set_clip_limit (gh_clahe *clahe, double clip_limit,
+                                   gh_error *error);
 void gh_clahe_destroy (gh_clahe *clahe);
 
 /* CLAHE of a whole image in memory, in place: what gh_clahe_begin, one

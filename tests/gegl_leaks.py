@@ -7,8 +7,9 @@ per render (it runs inside GIMP's process, render after render).
 
 Runs tests/gegl_run (and through it the module) on a colour image with
 alpha: every operation with its defaults, match with and without a
-reference on its aux input, and one refused request (the input passed
-through with a warning), once, then the same five times.
+reference on its aux input, one refused request (the input passed
+through with a warning), and live filters kept while their parameters
+change and their input is painted, once, then the same five times.
 ASan stops the run at the first invalid access (UBSan too, with
 halt_on_error).  GEGL and babl keep some memory from their start to the
 process's end (module and format tables) that LeakSanitizer reports:
@@ -28,6 +29,10 @@ IMAGE = HERE.parent / "testimages" / "coffee.png"
 OPS = [["gpu-histogram:equalize"], ["gpu-histogram:equalize", "mode=luminance"],
        ["gpu-histogram:clahe"], ["gpu-histogram:threshold"], ["gpu-histogram:posterize"],
        ["gpu-histogram:threshold", "channel=alpha"], ["gpu-histogram:match"]]
+# Live filters kept while their parameters change and their input is
+# painted (tests/gegl_run.c live): their counts kept, dropped and freed.
+LIVE = [["gpu-histogram:clahe", "clip-limit=3", "mode=each-channel", "paint", "zoom"],
+        ["gpu-histogram:equalize", "mode=luminance", "paint", "zoom"]]
 # Match with a reference on its aux input (OPS' match has none: passed
 # through with a warning).
 REFERENCE = HERE.parent / "testimages" / "chelsea.png"
@@ -60,6 +65,7 @@ def main():
             one.append("\t".join(["apply-aux", "gpu-histogram:match", str(IMAGE),
                                   str(REFERENCE), f"{tmp}/out-match.pnm", "--alpha",
                                   "mode=luminance"]))
+            one += ["\t".join(["live", op[0], str(IMAGE)] + op[1:]) for op in LIVE]
             return "".join(line + "\n" for _ in range(n) for line in one)
         base, rc0, err0 = leaked(driver, env, args=("list",))
         one, rc1, err1 = leaked(driver, env, rounds(1))
@@ -71,11 +77,11 @@ def main():
             fails.append(f"{what}: a memory error or exit {rc}:\n{err}")
     if None not in (base, one, five) and not base == one == five:
         fails.append(f"leaks grow with renders: {base} bytes with none, {one} after one "
-                     f"round of {len(OPS) + 1}, {five} after five")
+                     f"round of {len(OPS) + 1 + len(LIVE)}, {five} after five")
     for f in fails:
         print("FAIL:", f)
     if not fails:
-        print(f"ok   {(len(OPS) + 1) * 6} renders under ASan: no memory error, "
+        print(f"ok   {(len(OPS) + 1 + len(LIVE)) * 6} renders under ASan: no memory error, "
               f"nothing leaked per render ({base} bytes GEGL keeps from its start)")
     return 1 if fails else 0
 

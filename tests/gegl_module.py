@@ -15,7 +15,11 @@ the test images (8-bit PNG, gray and RGB, and with a varying alpha) gives
 the CLI's bytes under GIMP 3's luminance rule (--luminance linear): what
 the GIMP 3 procedures give on 8-bit layers; a request the engine refuses
 passes the input through with one warning; a 1/4 blit (a zoomed-out
-canvas) is the full render scaled down.  Where gimp-console-3 is (the
+canvas) maps the scaled-down input with the whole image's count (CLAHE
+at each pixel's full-size centre; match: the full render scaled down); a
+live filter keeps its count
+while its parameters change (rendered in chunks, each step a new node's
+bytes) and counts again when its input is painted.  Where gimp-console-3 is (the
 roots), GIMP 3 loads the module from the user's GEGL folder, lists the
 operations, and each operation on an 8-bit gray and an RGB layer, appended as a live
 filter (listed, pixels unchanged) and merged, gives the same bytes, a live
@@ -74,6 +78,21 @@ CASES = [
      ["--channel", "green", "--multi-otsu", "5"], True),
 ]
 GRAY = {"camera", "coins"}
+# A live filter's steps (tests/gegl_run.c live) and the counts each makes:
+# properties that leave the count as it is count nothing, "paint" (the
+# input changed) and CLAHE's tiles count again, "zoom" counts nothing.
+LIVE = [
+    ("threshold", ["threshold=-1", "threshold=100", "threshold=-1", "channel=red",
+                   "channel=luminance", "paint", "threshold=120", "zoom"],
+     [1, 0, 0, 0, 0, 1, 0, 0]),
+    ("equalize", ["mode=each-channel", "mode=luminance", "paint",
+                  "mode=each-channel", "zoom"], [1, 0, 1, 0, 0]),
+    ("clahe", ["clip-limit=2", "clip-limit=3.5", "mode=each-channel",
+               "mode=luminance", "paint", "tiles-x=5", "zoom", "clip-limit=1"],
+     [1, 0, 0, 0, 1, 1, 0, 0]),
+    ("posterize", ["classes=3", "classes=5,channel=green", "paint", "zoom"],
+     [1, 0, 1, 0]),
+]
 # GIMP's checks on one gray and one colour image: each filter and
 # procedure costs seconds there, and CI time is tight.
 IN_GIMP = {"camera", "coffee"}
@@ -379,13 +398,34 @@ def main():
                            stdin="".join("\t".join(map(str, l)) + "\n" for l in lines))
         if rc or out.split() != ["0"] * len(lines) or "WARNING" in err:
             fails.append(f"gegl_run batch: exit {rc}, statuses {out.split()}: {err.strip()}")
-        # A zoomed-out view (a 1/4 blit, mipmap rendering on) shows the
-        # full render scaled down: the histogram of the whole image.
+        # A zoomed-out view (a 1/4 blit, mipmap rendering on): the point
+        # operations map GEGL's scaled-down input with the whole image's
+        # count (each pixel as the full render maps that input pixel),
+        # CLAHE each pixel as the full render maps its centre; match shows
+        # the full render scaled down.
         for op in EXPECTED:
-            rc, out, err = run([driver, "zoom", op, IMAGES / "coffee.png"], env)
-            if rc or out.strip() != "0":
-                fails.append(f"{op} at 1/4: exit {rc}, differs from the full render "
-                             f"scaled down by up to {out.strip()}: {err.strip()}")
+            how = {"gpu-histogram:clahe": ["centre"],
+                   "gpu-histogram:match": []}.get(op, ["point"])
+            for image in ("coffee.png", "camera.png"):
+                rc, out, err = run([driver, "zoom", op, IMAGES / image] + how, env)
+                got = out.split()
+                if rc or not got or got[0] != "0" or (how and int(got[1]) < 100):
+                    fails.append(f"{op} at 1/4 on {image}: exit {rc}, differs by up "
+                                 f"to {out.strip()} (largest difference, pixels "
+                                 f"checked): {err.strip()}")
+        # A live filter keeps its count: a parameter that does not change
+        # it maps again without counting, in chunks as a canvas asks, and
+        # gives a new node's bytes; the input painted counts again.
+        for op, steps, counts in LIVE:
+            for image in ("coffee.png", "camera.png"):
+                rc, out, err = run([driver, "live", "gpu-histogram:" + op,
+                                    IMAGES / image] + steps, env)
+                got = [l.split() for l in out.splitlines()]
+                want = [[step, str(c), "0"] for step, c in zip(steps, counts)]
+                if rc or got != want:
+                    fails.append(f"{op} live on {image}: exit {rc}, steps (counts, "
+                                 f"bytes differing from a new node) {got}, expected "
+                                 f"{want}: {err.strip()}")
         # A request the engine refuses (the alpha of a layer without
         # one): the input passes through, with one warning, no abort.
         refused = tmp / "refused.pnm"

@@ -11,7 +11,11 @@
  *   gegl_run apply OPERATION IN.png OUT.pnm [--alpha] [PROP=VALUE...]
  *   gegl_run apply-aux OPERATION IN.png AUX.png OUT.pnm [--alpha]
  *            [PROP=VALUE...]   -- AUX.png (as is) on the aux input
- *   gegl_run zoom OPERATION IN.png   -- a 1/4 blit against the full render
+ *   gegl_run zoom OPERATION IN.png [point|centre]  -- a 1/4 blit against the
+ *                                       full render (see zoom)
+ *   gegl_run live OPERATION IN.png STEP...  -- one node kept while its
+ *                                       properties change and its input
+ *                                       is painted (see live)
  *   gegl_run batch    -- those commands from stdin, one a line (tabs)
  *
  * The PNG is read as GIMP 3 makes a layer of it (its own format: "Y' u8",
@@ -258,17 +262,35 @@ apply (const char *op, const char *in, const char *aux, const char *out,
   return rc;
 }
 
-/* The operation on the PNG blitted at 1/4 scale with mipmap rendering on,
- * as a zoomed-out canvas asks GEGL for it, against the full render scaled
- * the same way: prints the largest sample difference. */
-static int
-zoom (const char *op, const char *in)
+/* An RGBA u8 pixel as one number. */
+static guint
+pixel_key (const guchar *p)
 {
+  return (guint) p[0] | (guint) p[1] << 8 | (guint) p[2] << 16
+         | (guint) p[3] << 24;
+}
+
+/* The operation on the PNG blitted at 1/4 scale with mipmap rendering on,
+ * as a zoomed-out canvas asks GEGL for it.  A point operation ("point")
+ * maps GEGL's input scaled down with the full size's count: each pixel of
+ * the blit is what the full render made of that input pixel, wherever
+ * that pixel occurs at full size.  An operation by position ("centre":
+ * CLAHE) maps it as the full size maps its centre: where the scaled-down
+ * input pixel equals the full-size one at its centre, the blit is the
+ * full render there.  Both print the largest sample difference and how
+ * many pixels were checked.  Else (match) the blit is the full render
+ * scaled down (prints the largest difference). */
+static int
+zoom (const char *op, const char *in, const char *how)
+{
+  gboolean      point = how && ! strcmp (how, "point");
+  gboolean      centre = how && ! strcmp (how, "centre");
   const Babl   *format = babl_format ("R'G'B'A u8");
   GeglBuffer   *src = load (in, FALSE), *full;
   GeglNode     *graph, *source, *node;
   GeglRectangle whole, quarter;
-  guchar       *a, *b;
+  guchar       *a, *b, *c = NULL, *d = NULL;
+  gsize         n, checked = 0;
   int           worst = 0;
 
   if (! src)
@@ -281,24 +303,225 @@ zoom (const char *op, const char *in)
   gegl_node_link (source, node);
   whole = gegl_node_get_bounding_box (node);
   quarter = (GeglRectangle) { 0, 0, whole.width / 4, whole.height / 4 };
-  a = g_malloc ((gsize) quarter.width * quarter.height * 4);
-  b = g_malloc ((gsize) quarter.width * quarter.height * 4);
+  n = (gsize) quarter.width * quarter.height;
+  a = g_malloc (n * 4);
+  b = g_malloc (n * 4);
   full = gegl_buffer_new (&whole, format);
   gegl_node_blit (node, 0.25, &quarter, format, a, GEGL_AUTO_ROWSTRIDE,
                   GEGL_BLIT_DEFAULT);
   gegl_node_blit_buffer (node, full, &whole, 0, GEGL_ABYSS_NONE);
-  gegl_buffer_get (full, &quarter, 0.25, format, b, GEGL_AUTO_ROWSTRIDE,
-                   GEGL_ABYSS_NONE);
-  for (gsize i = 0; i < (gsize) quarter.width * quarter.height * 4; i++)
-    worst = MAX (worst, abs (a[i] - b[i]));
-  printf ("%d\n", worst);
+  if (centre)
+    {
+      gsize all = (gsize) whole.width * whole.height;
+
+      c = g_malloc (all * 4);
+      d = g_malloc (all * 4);
+      gegl_buffer_get (src, &whole, 1.0, format, c, GEGL_AUTO_ROWSTRIDE,
+                       GEGL_ABYSS_NONE);
+      gegl_buffer_get (full, &whole, 1.0, format, d, GEGL_AUTO_ROWSTRIDE,
+                       GEGL_ABYSS_NONE);
+      gegl_buffer_get (src, &quarter, 0.25, format, b, GEGL_AUTO_ROWSTRIDE,
+                       GEGL_ABYSS_NONE);
+      for (gsize i = 0; i < n; i++)
+        {
+          gsize x = i % quarter.width * 4 + 2, y = i / quarter.width * 4 + 2;
+          gsize at = (y * whole.width + x) * 4;
+
+          if (memcmp (b + i * 4, c + at, 4))
+            continue;
+          checked++;
+          for (int k = 0; k < 4; k++)
+            worst = MAX (worst, abs (a[i * 4 + k] - d[at + k]));
+        }
+      printf ("%d %" G_GSIZE_FORMAT "\n", worst, checked);
+    }
+  else if (point)
+    {
+      gsize       all = (gsize) whole.width * whole.height;
+      GHashTable *map = g_hash_table_new (NULL, NULL);
+
+      c = g_malloc (all * 4);
+      d = g_malloc (all * 4);
+      gegl_buffer_get (src, &whole, 1.0, format, c, GEGL_AUTO_ROWSTRIDE,
+                       GEGL_ABYSS_NONE);
+      gegl_buffer_get (full, &whole, 1.0, format, d, GEGL_AUTO_ROWSTRIDE,
+                       GEGL_ABYSS_NONE);
+      for (gsize i = 0; i < all; i++)
+        g_hash_table_insert (map, GUINT_TO_POINTER (pixel_key (c + i * 4)),
+                             GUINT_TO_POINTER (pixel_key (d + i * 4)));
+      /* GEGL's own scaled-down input, as the operation read it. */
+      gegl_buffer_get (src, &quarter, 0.25, format, b, GEGL_AUTO_ROWSTRIDE,
+                       GEGL_ABYSS_NONE);
+      for (gsize i = 0; i < n; i++)
+        {
+          gpointer want;
+          guint    w;
+
+          if (! g_hash_table_lookup_extended (
+                  map, GUINT_TO_POINTER (pixel_key (b + i * 4)), NULL,
+                  &want))
+            continue;
+          checked++;
+          w = GPOINTER_TO_UINT (want);
+          for (int k = 0; k < 4; k++)
+            worst = MAX (worst,
+                         abs (a[i * 4 + k] - (int) ((w >> 8 * k) & 255)));
+        }
+      g_hash_table_destroy (map);
+      printf ("%d %" G_GSIZE_FORMAT "\n", worst, checked);
+    }
+  else
+    {
+      gegl_buffer_get (full, &quarter, 0.25, format, b, GEGL_AUTO_ROWSTRIDE,
+                       GEGL_ABYSS_NONE);
+      for (gsize i = 0; i < n * 4; i++)
+        worst = MAX (worst, abs (a[i] - b[i]));
+      printf ("%d\n", worst);
+    }
   g_free (a);
   g_free (b);
+  g_free (c);
+  g_free (d);
   g_object_unref (full);
   g_object_unref (graph);
   g_object_unref (src);
   g_object_set (gegl_config (), "mipmap-rendering", FALSE, NULL);
   return 0;
+}
+
+/* The module's counts so far (its debug messages). */
+static int counts;
+
+static void
+count_told (const gchar *domain, GLogLevelFlags level, const gchar *message,
+            gpointer data)
+{
+  (void) domain;
+  (void) level;
+  (void) data;
+  counts += g_str_has_prefix (message, "counted ");
+}
+
+/* The node's whole result, rendered as a canvas asks for it: in four
+ * chunks at level 0, as RGBA u8. */
+static guchar *
+render_chunks (GeglNode *node, const GeglRectangle *whole)
+{
+  const Babl   *format = babl_format ("R'G'B'A u8");
+  GeglBuffer   *out = gegl_buffer_new (whole, format);
+  gint          w = whole->width / 2, h = whole->height / 2;
+  GeglRectangle chunks[4] = {
+    { whole->x, whole->y, w, h },
+    { whole->x + w, whole->y, whole->width - w, h },
+    { whole->x, whole->y + h, w, whole->height - h },
+    { whole->x + w, whole->y + h, whole->width - w, whole->height - h } };
+  guchar       *px = g_malloc ((gsize) whole->width * whole->height * 4);
+
+  for (int k = 0; k < 4; k++)
+    if (chunks[k].width > 0 && chunks[k].height > 0)
+      gegl_node_blit_buffer (node, out, &chunks[k], 0, GEGL_ABYSS_NONE);
+  gegl_buffer_get (out, whole, 1.0, format, px, GEGL_AUTO_ROWSTRIDE,
+                   GEGL_ABYSS_NONE);
+  g_object_unref (out);
+  return px;
+}
+
+/* A live filter: one node kept while its properties change and its input
+ * is painted, against a new node for each step.  Steps are properties
+ * (PROP=VALUE, several joined by ","), "paint" (a band of the input made
+ * white: GEGL invalidates the node) or "zoom" (a 1/4 blit, mipmap
+ * rendering on).  Prints per step the counts the kept node made and how
+ * many bytes of its result differ from a new node's with the same
+ * properties on the same input (zoom: 0). */
+static int
+live (const char *op, const char *in, int argc, char **argv)
+{
+  GeglBuffer   *src = load (in, FALSE);
+  GeglNode     *graph, *node;
+  GeglRectangle whole;
+  GPtrArray    *props = g_ptr_array_new_with_free_func (g_free);
+  guint         handler;
+  int           rc = 0;
+
+  if (! src)
+    return 1;
+  if (! gegl_has_operation (op))
+    return 77;
+  handler = g_log_set_handler ("gpu-histogram-gegl", G_LOG_LEVEL_DEBUG,
+                               count_told, NULL);
+  graph = gegl_node_new ();
+  node = gegl_node_new_child (graph, "operation", op, NULL);
+  gegl_node_link (gegl_node_new_child (graph, "operation",
+                                       "gegl:buffer-source", "buffer", src,
+                                       NULL),
+                  node);
+  whole = *gegl_buffer_get_extent (src);
+  for (int k = 0; k < argc && rc == 0; k++)
+    {
+      int before = counts, made, differ = 0;
+
+      if (! strcmp (argv[k], "paint"))
+        {
+          const Babl   *white = babl_format ("R'G'B'A u8");
+          GeglRectangle band = { whole.x, whole.y + whole.height / 3,
+                                 whole.width, whole.height / 5 };
+          guchar       *px = g_malloc ((gsize) band.width * band.height * 4);
+
+          memset (px, 255, (gsize) band.width * band.height * 4);
+          gegl_buffer_set (src, &band, 0, white, px, GEGL_AUTO_ROWSTRIDE);
+          g_free (px);
+        }
+      else if (! strcmp (argv[k], "zoom"))
+        {
+          GeglRectangle quarter = { 0, 0, whole.width / 4,
+                                    whole.height / 4 };
+          guchar *px = g_malloc ((gsize) quarter.width * quarter.height * 4);
+
+          g_object_set (gegl_config (), "mipmap-rendering", TRUE, NULL);
+          gegl_node_blit (node, 0.25, &quarter, babl_format ("R'G'B'A u8"),
+                          px, GEGL_AUTO_ROWSTRIDE, GEGL_BLIT_DEFAULT);
+          g_object_set (gegl_config (), "mipmap-rendering", FALSE, NULL);
+          g_free (px);
+          printf ("%s %d 0\n", argv[k], counts - before);
+          continue;
+        }
+      else
+        {
+          gchar **set = g_strsplit (argv[k], ",", -1);
+
+          for (gchar **p = set; *p && rc == 0; p++)
+            {
+              rc = set_prop (node, op, *p) ? 0 : 1;
+              g_ptr_array_add (props, g_strdup (*p));
+            }
+          g_strfreev (set);
+        }
+      {
+        guchar   *kept = render_chunks (node, &whole), *fresh;
+        GeglNode *g2 = gegl_node_new ();
+        GeglNode *n2 = gegl_node_new_child (g2, "operation", op, NULL);
+
+        made = counts - before;
+        for (guint p = 0; p < props->len && rc == 0; p++)
+          rc = set_prop (n2, op, g_ptr_array_index (props, p)) ? 0 : 1;
+        gegl_node_link (gegl_node_new_child (g2, "operation",
+                                             "gegl:buffer-source", "buffer",
+                                             src, NULL),
+                        n2);
+        fresh = render_chunks (n2, &whole);
+        for (gsize i = 0; i < (gsize) whole.width * whole.height * 4; i++)
+          differ += kept[i] != fresh[i];
+        printf ("%s %d %d\n", argv[k], made, differ);
+        g_free (kept);
+        g_free (fresh);
+        g_object_unref (g2);
+      }
+    }
+  g_log_remove_handler ("gpu-histogram-gegl", handler);
+  g_ptr_array_free (props, TRUE);
+  g_object_unref (graph);
+  g_object_unref (src);
+  return rc;
 }
 
 /* One command: argv[0] is its name. */
@@ -320,12 +543,14 @@ command (int argc, char **argv)
     return apply (argv[1], argv[2], NULL, argv[3], argc - 4, argv + 4);
   if (argc >= 5 && ! strcmp (argv[0], "apply-aux"))
     return apply (argv[1], argv[2], argv[3], argv[4], argc - 5, argv + 5);
-  if (argc == 3 && ! strcmp (argv[0], "zoom"))
-    return zoom (argv[1], argv[2]);
+  if (argc >= 3 && ! strcmp (argv[0], "live"))
+    return live (argv[1], argv[2], argc - 3, argv + 3);
+  if ((argc == 3 || argc == 4) && ! strcmp (argv[0], "zoom"))
+    return zoom (argv[1], argv[2], argc == 4 ? argv[3] : NULL);
   fprintf (stderr, "usage: gegl_run list | load IN OUT [--alpha] | "
            "apply OPERATION IN OUT [--alpha] [PROP=VALUE...] | "
            "apply-aux OPERATION IN AUX OUT [--alpha] [PROP=VALUE...] | "
-           "zoom OPERATION IN | batch\n");
+           "zoom OPERATION IN [point|centre] | live OPERATION IN STEP... | batch\n");
   return 2;
 }
 

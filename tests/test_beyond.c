@@ -10,7 +10,8 @@
  *               the grid, large enough for several threads), gray and
  *               each channel of RGB / RGBA (alpha
  *               kept); the luminance mode on gray-valued colour equals the
- *               gray result; float CLAHE over one tile without clipping is
+ *               gray result; a clip limit set after counting maps as
+ *               one given at the start; float CLAHE over one tile without clipping is
  *               the equalization curve, and with clipping is monotone;
  *   posterize:  every layout, 8-bit and float, 1 to 4 thresholds, against
  *               a per-pixel reference; binarize is posterize with one;
@@ -337,6 +338,49 @@ test_clahe_luminance (void)
   free (img);
   free (plane);
   free (want);
+}
+
+/* A clip limit changed after the tiles were counted maps as one given at
+ * the start; a clip limit out of range is refused and changes nothing. */
+static void
+test_clahe_set_clip (void)
+{
+  int w = 61, h = 37, bad = 0;
+  size_t n = (size_t) w * h * 3;
+  uint8_t *img = malloc (n), *a = malloc (n), *b = malloc (n);
+  gh_clahe_params late = { 4.0, 3, 2, GH_EQUALIZE_CHANNELS };
+  gh_clahe_params given = { 1.5, 3, 2, GH_EQUALIZE_CHANNELS };
+  gh_clahe *c;
+  gh_op op;
+  gh_error err;
+
+  fill (img, n, 7);
+  memcpy (a, img, n);
+  memcpy (b, img, n);
+  CHECK (gh_clahe_begin (NULL, &late, GH_LAYOUT_RGB, GH_SAMPLE_U8,
+                         GH_LUMINANCE_PERCEPTUAL, 256, (size_t) w, (size_t) h,
+                         &c, &err) == GH_OK
+           && gh_clahe_feed (c, img, 0, (size_t) h, (size_t) w * 3, &err)
+                == GH_OK
+           && gh_clahe_set_clip_limit (c, given.clip_limit, &err) == GH_OK
+           && gh_clahe_set_clip_limit (c, -1.0, &err) == GH_ERR_INVALID
+           && gh_op_clahe (&op, c, &err) == GH_OK,
+         "CLAHE with its clip limit changed: %s", err.message);
+  CHECK (gh_op_apply (&op, a, (size_t) w, (size_t) h, (size_t) w * 3, &err)
+           == GH_OK,
+         "CLAHE with its clip limit changed, applied: %s", err.message);
+  gh_op_clear (&op);
+  gh_clahe_destroy (c);
+  CHECK (run_clahe (NULL, &given, GH_LAYOUT_RGB, GH_LUMINANCE_PERCEPTUAL, b,
+                    w, h, &err) == GH_OK,
+         "CLAHE at clip 1.5: %s", err.message);
+  for (size_t i = 0; i < n; i++)
+    bad += a[i] != b[i];
+  CHECK (bad == 0, "CLAHE clip limit changed after counting: %d samples "
+         "differ from the clip limit given at the start", bad);
+  free (img);
+  free (a);
+  free (b);
 }
 
 /* Float CLAHE: one tile, no clipping, is the equalization curve; with
@@ -1054,6 +1098,7 @@ main (void)
   test_seed (1717);
   test_clahe_u8 ();
   test_clahe_luminance ();
+  test_clahe_set_clip ();
   test_clahe_f32 ();
   test_posterize ();
   test_multi_otsu ();

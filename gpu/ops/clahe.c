@@ -76,6 +76,15 @@ gh_clahe_destroy (gh_clahe *c)
   free (c);
 }
 
+static gh_status
+check_clip (double clip_limit, gh_error *error)
+{
+  if (!(clip_limit >= 0) || !isfinite (clip_limit))
+    return gh_fail (error, GH_ERR_INVALID,
+                    "clip limit %g is not a number >= 0", clip_limit);
+  return GH_OK;
+}
+
 /* gh_clahe_begin; `strips_on_gpu`: the GPU may count the strips fed. */
 static gh_status
 begin (gh_engine *engine, const gh_clahe_params *p, gh_layout layout,
@@ -95,9 +104,8 @@ begin (gh_engine *engine, const gh_clahe_params *p, gh_layout layout,
     return gh_fail (error, GH_ERR_INVALID, "no CLAHE parameters given");
   if ((st = gh_op_check_kind (layout, sample, luminance, error)) != GH_OK)
     return st;
-  if (!(p->clip_limit >= 0) || !isfinite (p->clip_limit))
-    return gh_fail (error, GH_ERR_INVALID,
-                    "clip limit %g is not a number >= 0", p->clip_limit);
+  if ((st = check_clip (p->clip_limit, error)) != GH_OK)
+    return st;
   if (p->tiles_x < 1 || p->tiles_x > GH_CLAHE_MAX_TILES || p->tiles_y < 1
       || p->tiles_y > GH_CLAHE_MAX_TILES)
     return gh_fail (error, GH_ERR_INVALID,
@@ -185,6 +193,19 @@ gh_clahe_begin (gh_engine *engine, const gh_clahe_params *p, gh_layout layout,
 {
   return begin (engine, p, layout, sample, luminance, bins, width, height, 1,
                 out, error);
+}
+
+gh_status
+gh_clahe_set_clip_limit (gh_clahe *c, double clip_limit, gh_error *error)
+{
+  gh_status st;
+
+  if (!c)
+    return gh_fail (error, GH_ERR_INVALID, "no CLAHE handle given");
+  if ((st = check_clip (clip_limit, error)) != GH_OK)
+    return st;
+  c->clip_limit = clip_limit;
+  return GH_OK;
 }
 
 /* A pixel's bin in set k. */

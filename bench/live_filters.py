@@ -1,0 +1,177 @@
+#!/usr/bin/python3
+# SPDX-License-Identifier: GPL-3.0-or-later
+"""How fast a live filter answers a parameter's change, as a user sees it:
+from the new value to the canvas settled, for each live filter of the GEGL
+module beside GIMP's own Threshold and Levels on the same 12 MP layer.
+
+  bench/live_filters.py BUILD-IN-ROOT [--gimp 3.0,3.2] [--repeat N]
+
+BUILD-IN-ROOT is a nested build of a GIMP 3 root (build/gimp3-env or
+build/gimp32-env: its gegl/gpu-histogram-gegl.so, put into the user's GEGL
+folder of a fresh profile).  In gimp-console-3 (scripts/gimp3-env.sh),
+Python-Fu loads testimages/astronaut.png scaled to 4000 x 3000 (12 MP,
+RGB) and, for each filter in turn, on the one layer:
+
+  1. makes it a live filter (Gimp.DrawableFilter.new, its first value,
+     update, append_filter) and settles the canvas once (the first render
+     counts the histogram: not timed);
+  2. then N times for each of two views, timed: the parameter set to its
+     other value, the filter's update (what GIMP's dialog does when a
+     slider moves), and the view read back, which returns only when GIMP
+     has rendered it with the filter:
+       1:1    a 1024 x 768 canvas at 100 % zoom: that part of the layer
+              with its filters (gimp-drawable-sub-thumbnail at full size);
+       whole  the whole image's projection as a 1024 x 768 thumbnail
+              (gimp-image-thumbnail): GIMP 3.2 and 3.0 render it from the
+              full-size projection, all 12 MP in 128 x 128 tiles at
+              mipmap level 0, more than a canvas at any zoom re-renders;
+  3. removes the filter.
+
+With no display GIMP renders nothing until pixels are asked for, so the
+time from the value's change to the read returning is the re-render a
+canvas waits for, plus two PDB calls of a few ms (the same for GIMP's own
+filters).  Each change is checked to have changed the view (else the
+measure is void).  Prints the median of N per filter and view, in ms, and
+its ratio to GIMP's own Threshold in the same view.
+
+  gimp:threshold      GIMP's Colors > Threshold, its low level 0.35 <> 0.6
+  gimp:levels         GIMP's Colors > Levels, its gamma 0.8 <> 1.25 (not
+                      in GIMP 3.0.4, which crashes when a script asks a
+                      gimp:levels filter for its config)
+  threshold           gpu-histogram:threshold, level 90 <> 160
+  equalize            gpu-histogram:equalize, luminance <> each-channel
+  clahe-clip          gpu-histogram:clahe, clip limit 3 <> 2
+  clahe-mode          gpu-histogram:clahe, each-channel <> luminance
+  posterize           gpu-histogram:posterize, classes 4 <> 3
+"""
+import argparse
+import os
+import shutil
+import statistics
+import subprocess
+import sys
+import tempfile
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+
+SCRIPT = r'''
+import os, time
+from gi.repository import Gimp, Gio
+img = Gimp.file_load(Gimp.RunMode.NONINTERACTIVE, Gio.File.new_for_path(os.environ["GH_IMAGE"]))
+img.scale(4000, 3000)
+img.undo_disable()
+layer = img.get_layers()[0]
+out = open(os.environ["GH_REPORT"], "w")
+
+def pixels(r):
+    return bytes(r[0].get_data() if hasattr(r[0], "get_data") else r[0])
+
+VIEWS = {"1:1": lambda: pixels(layer.get_sub_thumbnail_data(1500, 1100, 1024, 768, 1024, 768)),
+         "whole": lambda: pixels(img.get_thumbnail_data(1024, 768))}
+for view in VIEWS.values():
+    view()
+FILTERS = [
+    ("gimp:threshold", "gimp:threshold", "low", 0.35, 0.6),
+    ("gimp:levels", "gimp:levels", "gamma", 0.8, 1.25),
+    ("threshold", "gpu-histogram:threshold", "threshold", 90, 160),
+    ("equalize", "gpu-histogram:equalize", "mode", "luminance", "each-channel"),
+    ("clahe-clip", "gpu-histogram:clahe", "clip-limit", 3.0, 2.0),
+    ("clahe-mode", "gpu-histogram:clahe", "mode", "each-channel", "luminance"),
+    ("posterize", "gpu-histogram:posterize", "classes", 4, 3),
+]
+for name, op, prop, first, other in FILTERS:
+    if name in os.environ["GH_SKIP"].split(","):
+        continue
+    f = Gimp.DrawableFilter.new(layer, op, name)
+    cfg = f.get_config()
+    cfg.set_property(prop, first)
+    f.update()
+    layer.append_filter(f)
+    value = first
+    for where, view in VIEWS.items():
+        before = view()
+        for k in range(int(os.environ["GH_REPEAT"])):
+            value = other if value == first else first
+            t = time.perf_counter()
+            cfg.set_property(prop, value)
+            f.update()
+            now = view()
+            dt = time.perf_counter() - t
+            out.write("%s %s %.6f %d\n" % (name, where, dt, int(now != before)))
+            out.flush()
+            before = now
+    f.delete()
+out.close()
+img.delete()
+'''
+
+ROWS = ["gimp:threshold", "gimp:levels", "threshold", "equalize", "clahe-clip",
+        "clahe-mode", "posterize"]
+# What each GIMP cannot run (see above).
+SKIP = {"3.0": ["gimp:levels"]}
+
+
+def console_run(build, version, repeat, rows_run):
+    """One gimp-console-3 run of `rows_run`: {(filter, view): [seconds]}, or
+    None."""
+    with tempfile.TemporaryDirectory(dir="/tmp") as tmp:
+        tmp = Path(tmp)
+        folder = tmp / "data" / "gegl-0.4" / "plug-ins"
+        folder.mkdir(parents=True)
+        shutil.copy(build / "gegl" / "gpu-histogram-gegl.so", folder)
+        for sub in ("home", "config", "cache"):
+            (tmp / sub).mkdir()
+        env = dict(os.environ, GH_GIMP3=version, XDG_DATA_HOME=str(tmp / "data"),
+                   HOME=str(tmp / "home"), XDG_CONFIG_HOME=str(tmp / "config"),
+                   XDG_CACHE_HOME=str(tmp / "cache"),
+                   GIMP3_DIRECTORY=str(tmp / "profile"), GH_REPEAT=str(repeat),
+                   GH_IMAGE=str(ROOT / "testimages" / "astronaut.png"),
+                   GH_REPORT=str(tmp / "report"),
+                   GH_SKIP=",".join(SKIP.get(version, [])))
+        env.pop("GEGL_PATH", None)
+        p = subprocess.run(["bash", str(ROOT / "scripts" / "gimp3-env.sh"), "run",
+                            "gimp-console-3", "-i", "--batch-interpreter=python-fu-eval",
+                            "-b", "-", "--quit"], input=SCRIPT, text=True,
+                           capture_output=True, env=env)
+        report = (tmp / "report").read_text().splitlines() if (tmp / "report").exists() else []
+        if len(report) != 2 * repeat * len(rows_run):
+            print(f"GIMP {version}: gimp-console-3 stopped: {p.stdout[-1000:]}{p.stderr[-2000:]}")
+            return None
+        rows = {}
+        for line in report:
+            name, where, s, changed = line.split()
+            if changed != "1":
+                print(f"GIMP {version}: {name} ({where}): the view did not change: "
+                      "not measured")
+                return None
+            rows.setdefault((name, where), []).append(float(s))
+        return rows
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument("build")
+    ap.add_argument("--gimp", default="3.0,3.2")
+    ap.add_argument("--repeat", type=int, default=5)
+    a = ap.parse_args()
+    build = Path(a.build).resolve()
+    for version in a.gimp.split(","):
+        rows_run = [r for r in ROWS if r not in SKIP.get(version, [])]
+        rows = console_run(build, version, a.repeat, rows_run)
+        if rows is None:
+            return 1
+        print(f"GIMP {version}, 4000 x 3000 RGB, a parameter's change to the view "
+              f"settled, ms (median of {a.repeat}), and / GIMP's own Threshold:")
+        for where in ("1:1", "whole"):
+            gimp = statistics.median(rows[("gimp:threshold", where)])
+            print(f" view {where}")
+            for name in rows_run:
+                s = statistics.median(rows[(name, where)])
+                print(f"  {name:16s} {s * 1e3:8.1f}  {s / gimp:5.2f}  "
+                      f"{[round(x * 1e3) for x in rows[(name, where)]]}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
