@@ -6,6 +6,7 @@
 #include "options.h"
 
 #include "gh_version.h"
+#include "layer_channel.h"
 
 #include <errno.h>
 #include <stdio.h>
@@ -460,7 +461,6 @@ cli_request (const cli_options *o, gh_operation operation, gh_layout layout,
   for (int p = 0; p < GH_NUM_PARAMS; p++)
     if (o->given & (1u << p))
       gh_request_set (r, (gh_param) p, o->param[p]);
-  if (!(o->given & (1u << GH_PARAM_CHANNEL))
-      && !(gh_layout_channel_mask (layout) & (1u << r->channel)))
-    r->channel = gh_default_binarize_channel (layout);
+  if (!(o->given & (1u << GH_PARAM_CHANNEL)))
+    r->channel = gh_layer_channel (layout, r->channel);
 }

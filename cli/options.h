@@ -63,7 +63,7 @@ int cli_wants (const cli_options *options, gh_operation operation);
 
 /* `operation` at the vocabulary's defaults with the parameters given; a
  * channel not given that the image's `layout` lacks (luminance of a gray
- * image) becomes the layout's own (gh_default_binarize_channel). */
+ * image) becomes the layout's own (gh_layer_channel). */
 void cli_request (const cli_options *options, gh_operation operation,
                   gh_layout layout, gh_request *request);
 

@@ -6,6 +6,7 @@
 #include <pthread.h>
 #include <string.h>
 
+#include "layer_channel.h"
 #include "layer_view.h"
 
 /* Strips of about this many bytes, as the plug-in's (plugin/core/region.c):
@@ -47,29 +48,6 @@ struct _GhGeglKeep
   gh_layer_view_kind kind;
   gh_op              op;
 };
-
-/* Where the layer's luminance is babl's (a colour layer in a space other
- * than sRGB) and the request is on the luminance, its luminance view, as
- * the plug-in's region (core_region_view_channel, _mode): a channel's
- * result painted into the colour, a mode's colours moved to it; the
- * request then works on the view's value, each channel. */
-static gh_layer_view_kind
-view_of (const gh_layer *layer, gh_request *req)
-{
-  if (! layer->luminance_from)
-    return GH_LAYER_VIEW_NONE;
-  switch (gh_request_on_luminance (req))
-    {
-    case GH_PARAM_CHANNEL:
-      req->channel = GH_CHANNEL_VALUE;
-      return GH_LAYER_VIEW_PAINT;
-    case GH_PARAM_MODE:
-      req->mode = GH_EQUALIZE_CHANNELS;
-      return GH_LAYER_VIEW_MOVE;
-    default:
-      return GH_LAYER_VIEW_NONE;
-    }
-}
 
 /* Strips of up to `width` x `height` pixels. */
 static gboolean
@@ -148,16 +126,6 @@ static guchar *
 engine_strip (const Strips *s)
 {
   return s->view.kind != GH_LAYER_VIEW_NONE ? s->piece : s->pixels;
-}
-
-/* The request's channel as the layout has it (see render.h). */
-static void
-layout_request (gh_request *req, gh_layout layout)
-{
-  unsigned have = gh_layout_channel_mask (layout);
-
-  if (! (have & (1u << req->channel)) && req->channel != GH_CHANNEL_ALPHA)
-    req->channel = GH_CHANNEL_VALUE;
 }
 
 /* What one pass over `whole` feeds: the engine's histogram (begun) and
@@ -350,10 +318,12 @@ needs_of (const gh_request *request, const gh_layer *layer, gh_request *req,
   unsigned needs;
 
   *req = *request;
-  *kind = view_of (layer, req);
-  layout_request (req, *kind == GH_LAYER_VIEW_NONE
-                         ? layer->layout
-                         : layer->alpha ? GH_LAYOUT_GRAYA : GH_LAYOUT_GRAY);
+  *kind = gh_layer_view_of (layer, req);
+  req->channel = gh_layer_channel (*kind == GH_LAYER_VIEW_NONE
+                                     ? layer->layout
+                                     : layer->alpha ? GH_LAYOUT_GRAYA
+                                                    : GH_LAYOUT_GRAY,
+                                   req->channel);
   needs = gh_request_needs (req);
   if (needs & GH_NEEDS_CLAHE_PASS)
     return NEEDS_CLAHE;

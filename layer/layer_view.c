@@ -8,6 +8,24 @@
 
 #define CLAMP01(v) ((v) < 0 ? 0 : (v) > 1 ? 1 : (v))
 
+gh_layer_view_kind
+gh_layer_view_of (const gh_layer *layer, gh_request *req)
+{
+  if (! layer->luminance_from)
+    return GH_LAYER_VIEW_NONE;
+  switch (gh_request_on_luminance (req))
+    {
+    case GH_PARAM_CHANNEL:
+      req->channel = GH_CHANNEL_VALUE;
+      return GH_LAYER_VIEW_PAINT;
+    case GH_PARAM_MODE:
+      req->mode = GH_EQUALIZE_CHANNELS;
+      return GH_LAYER_VIEW_MOVE;
+    default:
+      return GH_LAYER_VIEW_NONE;
+    }
+}
+
 gh_status
 gh_layer_view_init (gh_layer_view *v, const gh_layer *layer,
                     gh_layer_view_kind kind, size_t pixels, gh_error *error)

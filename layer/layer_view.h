@@ -24,6 +24,7 @@
 
 #include <stddef.h>
 
+#include "gh_request.h"
 #include "layer_format.h"
 
 typedef enum
@@ -44,6 +45,16 @@ typedef struct
   float             *y;      /* its luminances                          */
   float             *linear; /* MOVE: its colours in linear light       */
 } gh_layer_view;
+
+/* The view a request on `layer` goes through, the one rule of the
+ * plug-in's region and the GEGL module: where the layer's luminance is
+ * babl's (luminance_from) and the request works on the luminance
+ * (gh_request_on_luminance), its luminance view: a channel's result
+ * painted into the colour (PAINT; the request's channel becomes the
+ * view's value) or a mode's colours moved to it (MOVE; the mode becomes
+ * each channel, of the view's one).  Else NONE, the request as it was. */
+gh_layer_view_kind gh_layer_view_of (const gh_layer *layer,
+                                     gh_request *req);
 
 /* For `layer` (its luminance_from set; it must outlive v), strips of up
  * to `pixels`.  GH_ERR_NOMEM, with its message, when memory is short. */

@@ -9,7 +9,7 @@
  * layer (inside, across and outside the selection's box), as GIMP's
  * drawable preview shows them (the layer's own pixels where the selection
  * is not), must equal the same rectangle of the layer after
- * core_action_apply of the dialog's choice, byte for byte.  Zoomed out,
+ * core_apply_request of the dialog's choice, byte for byte.  Zoomed out,
  * the whole layer (or the selection's box) scaled down shows its pixels
  * scaled with the choice applied (within 2 levels of the test's own box
  * average; CLAHE's: OK's result scaled).
@@ -30,6 +30,7 @@
 
 #include <gegl.h>
 
+#include "core/apply.h"
 #include "core/operations.h"
 #include "core/preview.h"
 #include "fake_host.h"
@@ -241,8 +242,8 @@ check_scaled (const CoreHost *h, gh_engine *engine, Fake *layer, Fake *ok,
     {
       CoreTarget target = core_target (small);
 
-      made = core_action_apply (h, engine, &target, req, hist, NULL, NULL,
-                                &error);
+      made = core_apply_request (h, engine, &target, req, hist, NULL, NULL,
+                                 &error);
     }
   gegl_buffer_get (small->buffer, NULL, 1.0, fmt, want, GEGL_AUTO_ROWSTRIDE,
                    GEGL_ABYSS_NONE);
@@ -291,8 +292,8 @@ check_rects (const CoreHost *h, gh_engine *engine, Fake *layer,
   req.request = choice->request;
   req.reference = reference;
   target = core_target (ok);
-  applied = core_action_apply (h, engine, &target, &req, hist, NULL, NULL,
-                               &error);
+  applied = core_apply_request (h, engine, &target, &req, hist, NULL, NULL,
+                                &error);
   CHECK (applied, "%s: OK applies (%s)", what,
          error ? error->message : "");
   g_clear_error (&error);

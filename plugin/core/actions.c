@@ -1,111 +1,20 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
-/* actions.c — the plug-in's one table of operations and its one dispatch
- * (actions.h). */
+/* actions.c — the plug-in's one table of operations (actions.h). */
 #include "actions.h"
 
-#include "beyond.h"
 #include "errors.h"
-#include "operations.h"
-
-static gboolean
-equalize (const CoreHost *host, gh_engine *engine, const CoreTarget *target,
-          const CoreRequest *req, const gh_histogram *hist,
-          const CoreProgress *progress, gh_request_result *result,
-          GError **error)
-{
-  (void) result;
-  return core_equalize (host, engine, target, req->request.mode, hist,
-                        progress, error);
-}
-
-/* At the bin the dialog's marker shows, else at the threshold or Otsu's. */
-static gboolean
-binarize (const CoreHost *host, gh_engine *engine, const CoreTarget *target,
-          const CoreRequest *req, const gh_histogram *hist,
-          const CoreProgress *progress, gh_request_result *result,
-          GError **error)
-{
-  const gh_request *r = &req->request;
-
-  result->n = 1;
-  if (r->n_bins > 0)
-    {
-      result->bins[0] = r->bins[0];
-      result->levels[0] = gh_threshold_level (r->bins[0], hist->bins);
-      return core_binarize_bin (host, target, r->channel, r->bins[0], hist,
-                                progress, error);
-    }
-  return core_binarize (host, engine, target, r->channel, r->threshold,
-                        hist, &result->levels[0], progress, error);
-}
-
-static gboolean
-clahe (const CoreHost *host, gh_engine *engine, const CoreTarget *target,
-       const CoreRequest *req, const gh_histogram *hist,
-       const CoreProgress *progress, gh_request_result *result,
-       GError **error)
-{
-  const gh_request *r = &req->request;
-
-  (void) hist;
-  (void) result;
-  return core_clahe (host, engine, target, r->clip_limit, r->tiles_x,
-                     r->tiles_y, r->mode, progress, error);
-}
-
-static gboolean
-match (const CoreHost *host, gh_engine *engine, const CoreTarget *target,
-       const CoreRequest *req, const gh_histogram *hist,
-       const CoreProgress *progress, gh_request_result *result,
-       GError **error)
-{
-  (void) result;
-  if (! req->reference)
-    {
-      g_set_error (error, CORE_ERROR, CORE_ERROR_CALLING,
-                   "%s: no drawable given", core_arg_reference.name);
-      return FALSE;
-    }
-  return core_match (host, engine, target, req->reference,
-                     req->request.mode, hist, progress, error);
-}
-
-/* At the bins the dialog's markers show, else multi-level Otsu's. */
-static gboolean
-posterize (const CoreHost *host, gh_engine *engine, const CoreTarget *target,
-           const CoreRequest *req, const gh_histogram *hist,
-           const CoreProgress *progress, gh_request_result *result,
-           GError **error)
-{
-  const gh_request *r = &req->request;
-
-  if (r->n_bins > 0)
-    {
-      result->n = r->n_bins;
-      for (gint k = 0; k < r->n_bins; k++)
-        {
-          result->bins[k] = r->bins[k];
-          result->levels[k] = gh_threshold_level (r->bins[k], hist->bins);
-        }
-      return core_posterize_bins (host, target, r->channel, r->n_bins,
-                                  r->bins, hist, progress, error);
-    }
-  return core_multi_otsu (host, engine, target, r->channel, r->classes,
-                          req->apply, hist, result->levels, &result->n,
-                          progress, error);
-}
 
 static const CoreAction actions[GH_NUM_REQS] = {
   [GH_REQ_EQUALIZE] = { &core_proc_equalize, TRUE, 1,
                         { { CORE_ARG_PARAM, GH_PARAM_MODE,
                             &core_arg_mode } },
-                        CORE_RETURN_NONE, equalize },
+                        CORE_RETURN_NONE },
   [GH_REQ_BINARIZE] = { &core_proc_binarize, TRUE, 2,
                         { { CORE_ARG_PARAM, GH_PARAM_CHANNEL,
                             &core_arg_channel },
                           { CORE_ARG_PARAM, GH_PARAM_THRESHOLD,
                             &core_arg_threshold } },
-                        CORE_RETURN_THRESHOLD, binarize },
+                        CORE_RETURN_THRESHOLD },
   [GH_REQ_CLAHE] = { &core_proc_clahe, TRUE, 4,
                      { { CORE_ARG_PARAM, GH_PARAM_CLIP_LIMIT,
                          &core_arg_clip_limit },
@@ -115,25 +24,25 @@ static const CoreAction actions[GH_NUM_REQS] = {
                          &core_arg_tiles_y },
                        { CORE_ARG_PARAM, GH_PARAM_MODE,
                          &core_arg_mode } },
-                     CORE_RETURN_NONE, clahe },
+                     CORE_RETURN_NONE },
   [GH_REQ_MATCH] = { &core_proc_match, TRUE, 2,
                      { { CORE_ARG_REFERENCE, 0, &core_arg_reference },
                        { CORE_ARG_PARAM, GH_PARAM_MODE,
                          &core_arg_mode } },
-                     CORE_RETURN_NONE, match },
+                     CORE_RETURN_NONE },
   [GH_REQ_POSTERIZE] = { &core_proc_multi_otsu, FALSE, 3,
                          { { CORE_ARG_PARAM, GH_PARAM_CHANNEL,
                              &core_arg_channel },
                            { CORE_ARG_PARAM, GH_PARAM_CLASSES,
                              &core_arg_classes },
                            { CORE_ARG_APPLY, 0, &core_arg_apply } },
-                         CORE_RETURN_THRESHOLDS, posterize },
+                         CORE_RETURN_THRESHOLDS },
 };
 
 const CoreAction *
 core_action_get (gh_operation operation)
 {
-  if ((guint) operation >= GH_NUM_REQS || ! actions[operation].apply)
+  if ((guint) operation >= GH_NUM_REQS || ! actions[operation].proc)
     return NULL;
   return &actions[operation];
 }
@@ -162,7 +71,7 @@ core_request_set_arg (CoreRequest *req, const CoreArg *arg, gdouble value,
   if (arg->kind == CORE_ARG_PARAM)
     gh_request_set (&req->request, arg->param, value);
   else if (arg->kind == CORE_ARG_APPLY)
-    /* Kept as given, so that core_action_apply can refuse it. */
+    /* Kept as given, so that core_apply_request can refuse it. */
     req->apply = value >= G_MAXINT ? G_MAXINT : (gint) value;
   else
     req->reference = reference;
@@ -212,33 +121,14 @@ core_request_check (const gh_request *request, GError **error)
   return FALSE;
 }
 
-gboolean
-core_action_apply (const CoreHost *host, gh_engine *engine,
-                   const CoreTarget *target, const CoreRequest *req,
-                   const gh_histogram *hist, const CoreProgress *progress,
-                   gh_request_result *result, GError **error)
+gchar *
+core_multi_otsu_text (gint channel, const gint *levels, gint n)
 {
-  const CoreAction *action = core_action_get (req->request.operation);
-  gh_request_result own = { 0 };
+  GString *text = g_string_new (NULL);
 
-  if (req->request.operation == GH_REQ_NONE)
-    return TRUE;
-  if (! core_request_check (&req->request, error))
-    return FALSE;
-  if (req->apply != FALSE && req->apply != TRUE)
-    {
-      g_set_error (error, CORE_ERROR, CORE_ERROR_CALLING,
-                   "%s: %d is not 0 (compute only) or 1 (posterize)",
-                   core_arg_apply.name, req->apply);
-      return FALSE;
-    }
-  if (req->request.n_bins > 0 && ! hist)
-    {
-      g_set_error (error, CORE_ERROR, CORE_ERROR_CALLING,
-                   "%s: threshold bins given without their histogram",
-                   action->proc->name);
-      return FALSE;
-    }
-  return action->apply (host, engine, target, req, hist, progress,
-                        result ? result : &own, error);
+  g_string_printf (text, "Multi-level Otsu on %s: threshold%s",
+                   gh_channel_name ((gh_channel) channel), n == 1 ? "" : "s");
+  for (gint k = 0; k < n; k++)
+    g_string_append_printf (text, "%s %d", k ? "," : "", levels[k]);
+  return g_string_free (text, FALSE);
 }

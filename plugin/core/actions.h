@@ -1,22 +1,21 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
-/* actions.h — the plug-in's one table of operations and its one dispatch.
+/* actions.h — the plug-in's one table of operations.
  *
  * For each operation of the vocabulary (gpu/gh_request.h): the procedure
  * that runs it, that procedure's arguments after the image and drawable
  * (each a vocabulary parameter, match's reference or multi-Otsu's apply;
- * their names, ranges and defaults are the vocabulary's) and the function
- * that applies it to a drawable.  Dialog OK,
- * the preview, the batch and both hosts' non-interactive runs apply
- * through core_action_apply; both hosts register the procedures' arguments
- * by looping over `args`.  Adding an operation: its row here.
+ * their names, ranges and defaults are the vocabulary's) and what it
+ * returns.  Nothing here applies an operation: every request goes through
+ * core_apply_request (apply.h).  Both hosts register the procedures'
+ * arguments by looping over `args`.  Adding an operation: its row here.
  *
  *   CoreRequest req;
  *   core_request_defaults (&req, GH_REQ_CLAHE);
  *   for (gint k = 0; k < action->n_args; k++)
  *     core_request_set_arg (&req, &action->args[k], value_k, NULL);
  *   gh_request_result res;
- *   core_action_apply (host, engine, &target, &req, NULL, progress, &res,
- *                      &error);
+ *   core_apply_request (host, engine, &target, &req, NULL, progress, &res,
+ *                       &error);
  */
 #ifndef GH_CORE_ACTIONS_H
 #define GH_CORE_ACTIONS_H
@@ -52,17 +51,6 @@ typedef struct
   gboolean   apply;
 } CoreRequest;
 
-/* Applies `req` to the drawable (one undo step), with its histogram when
- * the caller has it (else NULL), under `progress` (NULL: none);
- * `result`: binarize's threshold, posterize's thresholds (levels). */
-typedef gboolean (*CoreApplyFunc) (const CoreHost *host, gh_engine *engine,
-                                   const CoreTarget *target,
-                                   const CoreRequest *req,
-                                   const gh_histogram *hist,
-                                   const CoreProgress *progress,
-                                   gh_request_result *result,
-                                   GError **error);
-
 /* What the procedure returns besides its status. */
 typedef enum
 {
@@ -82,7 +70,6 @@ typedef struct
   gint                n_args; /* after the image and drawable           */
   CoreArg             args[CORE_ACTION_MAX_ARGS];
   CoreReturn          returns;
-  CoreApplyFunc       apply;  /* NULL: GH_REQ_NONE                      */
 } CoreAction;
 
 /* NULL for GH_REQ_NONE and values out of range. */
@@ -108,12 +95,8 @@ const gchar *core_arg_blurb (const CoreArg *arg);
 /* The vocabulary's check (gh_request_check) as a calling error. */
 gboolean core_request_check (const gh_request *request, GError **error);
 
-/* The one dispatch: checks the request and applies its operation's row;
- * GH_REQ_NONE changes nothing.  `result` may be NULL. */
-gboolean core_action_apply (const CoreHost *host, gh_engine *engine,
-                            const CoreTarget *target, const CoreRequest *req,
-                            const gh_histogram *hist,
-                            const CoreProgress *progress,
-                            gh_request_result *result, GError **error);
+/* What an interactive run says of the thresholds found (g_free it):
+ * "Multi-level Otsu on luminance: thresholds 85, 170". */
+gchar *core_multi_otsu_text (gint channel, const gint *levels, gint n);
 
 #endif

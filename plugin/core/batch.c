@@ -25,6 +25,7 @@
 #include <glib/gstdio.h>
 
 #include "actions.h"
+#include "apply.h"
 #include "errors.h"
 #include "files.h"
 #include "operations.h"
@@ -203,8 +204,8 @@ batch_file (const CoreHost *host, gh_engine **engine, FILE *rows,
       if (ok && rows)
         ok = apply_inside (host, &described, &req, &rest, &applied, error);
       ok = ok && (applied
-                  || core_action_apply (host, *engine, &described, &req, hist,
-                                        &rest, NULL, error));
+                  || core_apply_request (host, *engine, &described, &req, hist,
+                                         &rest, NULL, error));
     }
   core_drawable_info_clear (&info);
   if (operation != CORE_BATCH_STATISTICS)

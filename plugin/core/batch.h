@@ -26,11 +26,11 @@
 typedef enum
 {
   CORE_BATCH_STATISTICS = 0,    /* statistics only: no image is written  */
-  CORE_BATCH_EQUALIZE_CHANNELS, /* core_equalize, GH_EQUALIZE_CHANNELS   */
-  CORE_BATCH_EQUALIZE_LUMINANCE,/* core_equalize, GH_EQUALIZE_LUMINANCE  */
+  CORE_BATCH_EQUALIZE_CHANNELS, /* equalize, GH_EQUALIZE_CHANNELS        */
+  CORE_BATCH_EQUALIZE_LUMINANCE,/* equalize, GH_EQUALIZE_LUMINANCE       */
   CORE_BATCH_BINARIZE_OTSU,     /* Otsu on luminance (value for gray)    */
-  CORE_BATCH_CLAHE,             /* core_clahe on luminance, 2.0, 8 x 8   */
-  CORE_BATCH_POSTERIZE_OTSU,    /* core_multi_otsu, 3 classes, applied,
+  CORE_BATCH_CLAHE,             /* CLAHE on luminance, 2.0, 8 x 8        */
+  CORE_BATCH_POSTERIZE_OTSU,    /* multi-level Otsu, 3 classes, applied,
                                    on luminance (value for gray)         */
   CORE_BATCH_NUM_OPERATIONS
 } CoreBatchOperation;

@@ -2,9 +2,9 @@
 /* call.c — the start and end of a host's procedure call (call.h). */
 #include "call.h"
 
-#include "beyond.h"
+#include "apply.h"
+#include "layer_channel.h"
 #include "operations.h"
-#include "procedures.h"
 
 gboolean
 core_call_start (const CoreHost *host, gh_engine **engine,
@@ -53,8 +53,9 @@ core_call_request (gh_operation op, const gdouble *values, gpointer reference,
   core_request_defaults (req, op);
   for (gint k = 0; values && k < action->n_args; k++)
     core_request_set_arg (req, &action->args[k], values[k], reference);
-  if (gray_first && req->request.channel == GH_CHANNEL_LUMINANCE)
-    req->request.channel = GH_CHANNEL_VALUE;
+  if (gray_first)
+    req->request.channel = gh_layer_channel (GH_LAYOUT_GRAY,
+                                             req->request.channel);
 }
 
 gboolean
@@ -72,8 +73,8 @@ core_call_action (const CoreHost *host, gh_engine **engine,
   core_call_request (op, values, reference, gray_first, req);
   if (! core_call_start (host, engine, target, action->proc->progress,
                          &progress, error)
-      || ! core_action_apply (host, *engine, target, req, NULL,
-                              progress, result, error))
+      || ! core_apply_request (host, *engine, target, req, NULL,
+                               progress, result, error))
     return FALSE;
   if (tell && action->returns == CORE_RETURN_THRESHOLDS)
     {

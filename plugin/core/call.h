@@ -12,7 +12,7 @@
  *   target.intersects = gimp_drawable_mask_intersect (...);
  *   if (core_call_start (&host, &engine, &target, "Equalizing (GPU)",
  *                        &progress, &error))
- *     core_action_apply (&host, engine, &target, &req, NULL, progress,
+ *     core_apply_request (&host, engine, &target, &req, NULL, progress,
  *                        NULL, &error);
  *   ...
  *   core_call_end (engine, interactive ? gimp_message : NULL);
@@ -44,16 +44,17 @@ gboolean core_call_histogram (const CoreHost *host, gh_engine **engine,
 
 /* An action's procedure's request (actions.h) from the arguments'
  * `values` (one per action->args, in order; NULL: their defaults) and
- * match's `reference`, a luminance on a gray drawable made its value
- * where `gray_first` (a first or remembered run's channel on a gray
- * layer); not checked (core_action_apply checks it). */
+ * match's `reference`; where `gray_first` (a first or remembered run's
+ * channel on a gray layer), a channel the drawable lacks is its own
+ * (gh_layer_channel: a gray layer's luminance is its value); not checked
+ * (core_apply_request checks it). */
 void core_call_request (gh_operation op, const gdouble *values,
                         gpointer reference, gboolean gray_first,
                         CoreRequest *req);
 
 /* The run of an action's procedure (actions.h) without its dialog: its
  * request made by core_call_request, started as a call with the procedure's
- * progress text (core_call_start) and applied (core_action_apply); the
+ * progress text (core_call_start) and applied (core_apply_request); the
  * thresholds it found said with `tell` (GIMP's message in interactive
  * use; NULL: not said) where its procedure returns them.  *req: the
  * request applied. */

@@ -1,29 +1,21 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
-/* operations.h — what the procedures do to one drawable: analyse,
- * equalize, binarize, export; the same in every host.
+/* operations.h — what the procedures do to one drawable besides applying
+ * a request (apply.h): analyse, export, and the checks before a change;
+ * the same in every host.
  *
  * Written once for the PDB procedures of both GIMP hosts, the batch and
- * the dialog (its preview and OK), which call them through the
- * operations' table (actions.h); each takes the call's target (host.h).
- * Those that count pixels take the plug-in's one engine; the apply
- * operations take the drawable's histogram when the caller already has it
- * (else NULL: they compute it), change only the selection, and are one
- * undo step.  On error the drawable is
- * unchanged and `error` says why, with CORE_ERROR_CALLING for a bad
- * argument.
+ * the dialog; each takes the call's target (host.h).  Those that count
+ * pixels take the plug-in's one engine.  On error `error` says why, with
+ * CORE_ERROR_CALLING for a bad argument.
  *
  *   gh_histogram hist;  gh_histogram_init (&hist);
  *   core_histogram (host, engine, &target, NULL, &hist, NULL, &error);
  *   gh_stats_table (&hist, stats);
- *   core_equalize (host, engine, &target, GH_EQUALIZE_CHANNELS, &hist,
- *                  NULL, &error);
  *   gh_histogram_clear (&hist);
  *
  * Added since the interface was first declared: core_engine_ensure, the
  * one engine of a plug-in process, created alike by both hosts, and
- * core_engine_fallback_note.  Binarize has GIMP do its pixel pass where
- * GIMP's threshold gives the same pixels (no pixels sent to the plug-in
- * and back).
+ * core_engine_fallback_note.
  */
 #ifndef GH_CORE_OPERATIONS_H
 #define GH_CORE_OPERATIONS_H
@@ -55,61 +47,16 @@ gboolean core_histogram (const CoreHost *host, gh_engine *engine,
                          gh_histogram *hist, const CoreProgress *progress,
                          GError **error);
 
-/* Whether equalize and binarize may rewrite this drawable's pixels (not
+/* Whether the operations may rewrite this drawable's pixels (not
  * indexed, a group or locked); the dialog asks before offering them, the
  * operations before touching any pixel. */
 gboolean core_check_changeable (const CoreHost *host, const CoreTarget *target,
                                 GError **error);
 
-/* For the operations of beyond.c, which share the rules of these:
- *
- * core_changeable_region: the region of a drawable equalize or binarize
- * may rewrite (core_check_changeable's rule); cleared again when it may
- * not.  core_channel_region: the drawable's region once `channel` is one
- * of GIMP's and the drawable has it (and, when `changeable`, may be
- * changed).  core_ensure_histogram: the histogram to apply from, *hist
- * the caller's (checked against the region's bins) or else its
- * `channels` (core_operation_channels) computed into `own` over the
- * first half of `progress`; the apply gets *apply_progress, the rest.
- * core_operation_channels: the channels of the region's histogram that
- * `operation` on `channel` or in `mode` reads (gh_request_channels). */
+/* The region of a drawable an operation may rewrite
+ * (core_check_changeable's rule); cleared again when it may not. */
 gboolean core_changeable_region (const CoreHost *host, const CoreTarget *target,
                                  CoreRegion *region, GError **error);
-gboolean core_channel_region (const CoreHost *host, const CoreTarget *target,
-                              gint channel, gboolean changeable,
-                              CoreRegion *region, GError **error);
-gboolean core_ensure_histogram (gh_engine *engine, const CoreRegion *region,
-                                guint channels, const gh_histogram **hist,
-                                gh_histogram *own,
-                                const CoreProgress *progress,
-                                CoreProgress *apply_progress, GError **error);
-guint core_operation_channels (const CoreRegion *region,
-                               gh_operation operation, gint channel,
-                               gint mode);
-
-/* mode: GH_EQUALIZE_CHANNELS or GH_EQUALIZE_LUMINANCE; anything else is a
- * calling error. */
-gboolean core_equalize (const CoreHost *host, gh_engine *engine,
-                        const CoreTarget *target, gint mode,
-                        const gh_histogram *hist,
-                        const CoreProgress *progress, GError **error);
-
-/* threshold: -1 Otsu on the channel, or a level 0..254 (levels above it
- * turn white); the one used goes to *used, as a level (Otsu's last dark
- * bin's level, rounded down).  Where GIMP's own threshold gives exactly
- * these pixels (8-bit sRGB layers, every channel but GIMP 3's luminance),
- * GIMP does the pixel pass in its process (CoreHost.threshold): only Otsu
- * reads the pixels, and nothing is written back through the plug-in. */
-gboolean core_binarize (const CoreHost *host, gh_engine *engine,
-                        const CoreTarget *target, gint channel, gint threshold,
-                        const gh_histogram *hist, gint *used,
-                        const CoreProgress *progress, GError **error);
-
-/* Binarizes at a bin of `hist`, the drawable's histogram: what the
- * dialog applies, exactly the bin its marker shows. */
-gboolean core_binarize_bin (const CoreHost *host, const CoreTarget *target,
-                            gint channel, gint bin, const gh_histogram *hist,
-                            const CoreProgress *progress, GError **error);
 
 /* The histogram as CSV (gh_csv_write_histogram), written to a temporary
  * file beside `filename` and renamed over it when complete. */

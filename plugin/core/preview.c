@@ -5,7 +5,7 @@
 
 #include <string.h>
 
-#include "beyond.h"
+#include "apply.h"
 #include "operations.h"
 
 struct _CorePreview
@@ -113,6 +113,7 @@ static gboolean
 clahe_ready (CorePreview *preview, const gh_request *r, GError **error)
 {
   const gh_request *was = &preview->clahe_for;
+  gh_request        view;
 
   if (preview->clahe_ready && was->clip_limit == r->clip_limit
       && was->tiles_x == r->tiles_x && was->tiles_y == r->tiles_y
@@ -125,11 +126,10 @@ clahe_ready (CorePreview *preview, const gh_request *r, GError **error)
                                 &preview->region, error))
     return FALSE;
   preview->has_clahe = preview->region.info.height > 0;
+  view = *r;
+  core_region_view (&preview->region, &view);
   if (preview->has_clahe
-      && ! core_clahe_prepare (preview->engine, &preview->region,
-                               r->clip_limit, r->tiles_x, r->tiles_y,
-                               core_region_view_mode (&preview->region,
-                                                      r->mode),
+      && ! core_clahe_prepare (preview->engine, &preview->region, &view,
                                &preview->clahe, NULL, error))
     {
       core_region_clear (&preview->region);
@@ -368,8 +368,8 @@ core_preview_pixels (CorePreview *preview, const CoreRequest *req, gint x,
     {
       CoreTarget target = core_target (layer);
 
-      ok = core_action_apply (host, preview->engine, &target, req,
-                              preview->hist, NULL, NULL, error);
+      ok = core_apply_request (host, preview->engine, &target, req,
+                               preview->hist, NULL, NULL, error);
     }
   if (ok)
     {

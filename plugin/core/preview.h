@@ -44,7 +44,7 @@ void core_preview_free (CorePreview *preview);
  * At 1:1 (out_width x out_height the rectangle's size) the rectangle is
  * copied into a scratch layer of the same type and precision
  * (host->scratch_layer) and the request applied there by
- * core_action_apply, as OK applies it, with the dialog's histogram;
+ * core_apply_request, as OK applies it, with the dialog's histogram;
  * CLAHE's prepared operation is applied to the part inside the region at
  * its place in the region: OK's result there, byte for byte.
  *

@@ -122,20 +122,13 @@ luminance_view (CoreRegion *region, CoreView view)
   return TRUE;
 }
 
-gint
-core_region_view_channel (CoreRegion *region, gint channel)
+void
+core_region_view (CoreRegion *region, gh_request *request)
 {
-  return channel == GH_CHANNEL_LUMINANCE
-         && luminance_view (region, CORE_VIEW_PAINT) ? GH_CHANNEL_VALUE
-                                                      : channel;
-}
+  CoreView view = (CoreView) gh_layer_view_of (&region->layer, request);
 
-gint
-core_region_view_mode (CoreRegion *region, gint mode)
-{
-  return mode == GH_EQUALIZE_LUMINANCE
-         && luminance_view (region, CORE_VIEW_MOVE) ? GH_EQUALIZE_CHANNELS
-                                                     : mode;
+  if (view != CORE_VIEW_PIXELS)
+    luminance_view (region, view);
 }
 
 gchar *

@@ -47,7 +47,7 @@
  * (app/core/gimphistogram.c).  Where GIMP 3's luminance is babl's (a
  * colour drawable in a space other than sRGB: region->luminance_from), a
  * luminance question goes to the engine as a gray image of those
- * luminances: the region's luminance view (core_region_view_channel,
+ * luminances: the region's luminance view (core_region_view,
  * layer/layer_view.h).  Its histogram is the drawable's luminance
  * histogram (core_region_histogram puts it in place of the engine's), and
  * an operation applied to it paints its gray result into the colour
@@ -142,15 +142,14 @@ void core_region_clear (CoreRegion *region);
  * binned as the histogram it is compared with. */
 void core_region_use_bins (CoreRegion *region, gint bins);
 
-/* For an operation on `channel` (a gh_channel) or in `mode` (a
- * gh_equalize_mode), called before anything is read (core_region_keep
- * keeps nothing of a view): where that is the luminance and the region's
- * is babl's (region->luminance_from), the region becomes its luminance
- * view, PAINT for a channel, MOVE for a mode, and the channel or mode to
- * use on its pieces is returned (value, each channel); else `channel` or
- * `mode`, the region unchanged. */
-gint core_region_view_channel (CoreRegion *region, gint channel);
-gint core_region_view_mode (CoreRegion *region, gint mode);
+/* For `request`, on a region as made (its pixels), before anything is
+ * read (core_region_keep keeps nothing of a view): where it works on the
+ * luminance and the region's is babl's (region->luminance_from), the
+ * region becomes its luminance view, PAINT for a channel, MOVE for a
+ * mode, and the request's channel or mode becomes the one to use on its
+ * pieces (value, each channel): layer/'s rule, gh_layer_view_of.  Else
+ * both stay as they are. */
+void core_region_view (CoreRegion *region, gh_request *request);
 
 /* The histogram the region's pieces make, from *hist, the drawable's own
  * (core_region_histogram of its pixels): that one, or on a luminance view

@@ -2,6 +2,7 @@
 /* flow.c — the dialog flow, once for both GIMP hosts (flow.h). */
 #include "flow.h"
 
+#include "core/apply.h"
 #include "core/call.h"
 #include "core/errors.h"
 #include "core/operations.h"
@@ -162,8 +163,8 @@ apply (const FlowHost *host, gh_engine *engine,
     host->undo_group (target->image, TRUE);
   ok = ! host->apply_filter
        || host->apply_filter (&now, &req, choice->live, &applied, error);
-  ok = ok && (applied || core_action_apply (host->core, engine, &now, &req,
-                                            hist, &whole, NULL, error));
+  ok = ok && (applied || core_apply_request (host->core, engine, &now, &req,
+                                             hist, &whole, NULL, error));
   if (host->undo_group)
     host->undo_group (target->image, FALSE);
   return ok;

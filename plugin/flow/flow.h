@@ -5,7 +5,7 @@
  * match), in every run mode but NONINTERACTIVE: the histogram, then the
  * dialog (ui/dialog_state.h's model; an interactive run with a display)
  * or the remembered settings (a repeat, or no display), what they choose
- * applied with that histogram through core_action_apply, and the settings
+ * applied with that histogram through core_apply_request, and the settings
  * remembered.  Each host fills a FlowHost with what differs between
  * libgimp 2.10 and 3; the arrows stay host -> flow -> core, ui.
  *

@@ -29,7 +29,6 @@
 #include <libgimp/gimp.h>
 
 #include "call.h"
-#include "core/beyond.h"
 #include "core/call.h"
 #include "filter.h"
 #include "flow_host.h"
