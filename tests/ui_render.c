@@ -462,14 +462,18 @@ check_1024_bins (void)
   dialog_state_clear (&again);
   gh_histogram_clear (&h256);
 
-  /* A fixed level: marker and OK at the bins above it, as the procedure. */
+  /* A fixed level: the marker at the bins above it, and OK asks for the
+   * level, which the procedure takes to the same bin (no bins given: a
+   * live filter can hold it). */
   dialog_state_set_threshold (&st, 200);
   dialog_state_view (&st, &view);
   dialog_state_choice (&st, &choice);
   CHECK (view.markers[0].bin == 200 * (BINS_HI - 1) / 255
-         && choice.request.bins[0] == view.markers[0].bin,
-         "threshold 200 on 1024 bins: marker %d, OK %d",
-         view.markers[0].bin, choice.request.bins[0]);
+         && choice.request.n_bins == 0 && choice.request.threshold == 200
+         && gh_threshold_bin (200, BINS_HI) == view.markers[0].bin,
+         "threshold 200 on 1024 bins: marker %d, OK's level %d (%d bins)",
+         view.markers[0].bin, choice.request.threshold,
+         choice.request.n_bins);
   dialog_state_clear (&st);
   gh_histogram_clear (&h);
 }
@@ -1373,7 +1377,8 @@ check_dialog_actions (const gh_histogram *h)
 
   /* Live filters offered (GIMP 3): the check box shows the remembered
    * setting, reaches the state and OK's choice, and can be used only
-   * where the host offers the choice live (not at binarize's bins). */
+   * where the host offers the choice live (binarize's Otsu over the whole
+   * range: no bins; over a part, the bins of check_gray_channels). */
   window = gtk_offscreen_window_new ();
   hooks.live_offered = fake_live_offered;
   settings.action = DIALOG_ACTION_CLAHE;
@@ -1402,8 +1407,8 @@ check_dialog_actions (const gh_histogram *h)
                                                          "action-2")),
                                 TRUE);
   settle ();
-  CHECK (! sensitive (content, "live"),
-         "Binarize (at the marker's bin): not offered live");
+  CHECK (sensitive (content, "live"),
+         "Binarize, Otsu over the whole range: offered live");
   gtk_widget_destroy (window);
   dialog_state_clear (&st);
 }
