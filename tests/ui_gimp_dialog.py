@@ -345,7 +345,10 @@ class Gimp2Gui:
         pass
 
     def argv(self, batch):
-        return ["gimp-2.10", "-n", "-s", "-d", "-f", "-b", batch, "-b", "(gimp-quit 1)"]
+        # --stack-trace-mode never: a crash ends GIMP at once, not waiting
+        # on a terminal for a debugger.
+        return ["gimp-2.10", "-n", "-s", "-d", "-f", "--stack-trace-mode", "never",
+                "-b", batch, "-b", "(gimp-quit 1)"]
 
     def call(self, suffix, *positional, mode="RUN-INTERACTIVE"):
         """plug-in-gpu-histogram<suffix>, interactive, on img and drw;

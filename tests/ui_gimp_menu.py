@@ -209,6 +209,14 @@ def main():
         try:
             drive(t, gui, env, f, shot_path, deadline=start + 480)
             gimp.wait(timeout=max(10, start + 560 - time.time()))
+            said = log_path.read_text(errors="replace")
+            if (not host.gimp3 and "fatal error: Segmentation fault" in said
+                    and "batch command executed successfully" in said):
+                # GIMP 2.10 itself, on a loaded machine, now and then
+                # crashes in its quit after the batch has ended (no
+                # plug-in runs then; the checks above were all made).
+                print("note: GIMP 2.10 crashed in its own quit, after the "
+                      "batch ended")
         except Abort as e:
             failure_report(t, env, str(e), None, log_path)
         except subprocess.TimeoutExpired:
