@@ -8,10 +8,8 @@
 
 #include <stdio.h>
 
-/* "threshold: T" (binarize) or "thresholds: T1,T2,..." (posterize), as
- * levels. */
-static void
-print_thresholds (gh_operation operation, const gh_request_result *res)
+void
+cli_print_thresholds (gh_operation operation, const gh_request_result *res)
 {
   int several = gh_operation_param (operation, GH_PARAM_CLASSES) >= 0;
 
@@ -74,7 +72,7 @@ cli_run_operation (gh_engine *engine, const cli_options *o,
       /* --multi-otsu alone: the thresholds, no file. */
       if (gh_request_thresholds (&r, hist, hist->bins, &res, &err) != GH_OK)
         goto fail;
-      print_thresholds (operation, &res);
+      cli_print_thresholds (operation, &res);
       rc = 0;
       goto out;
     }
@@ -84,7 +82,7 @@ cli_run_operation (gh_engine *engine, const cli_options *o,
   if (st != GH_OK)
     goto fail;
   if (res.n > 0)
-    print_thresholds (operation, &res);
+    cli_print_thresholds (operation, &res);
   rc = cli_rewrite (im, o->output[operation], &op, o->quality,
                     o->auto_orient);
   gh_op_clear (&op);

@@ -15,6 +15,10 @@
 #include "options.h"
 #include "image.h"
 
+/* On stdout: "threshold: T" (binarize) or "thresholds: T1,T2,..."
+ * (posterize), as levels; the GPU photo path prints them alike. */
+void cli_print_thresholds (gh_operation operation,
+                           const gh_request_result *res);
 /* `im` is open and `hist` its histogram; 0, or -1 (said on stderr). */
 int cli_run_operation (gh_engine *engine, const cli_options *options,
                        gh_operation operation, cli_image *im,

@@ -5,6 +5,7 @@
 
 #include "count.h"
 #include "image.h"
+#include "operations.h"
 #include "results.h"
 #include "streams.h"
 
@@ -405,18 +406,6 @@ operation_of (const cli_options *o)
   return GH_REQ_NONE;
 }
 
-/* "threshold: T" or "thresholds: T1,T2", as operations.c prints them. */
-static void
-print_thresholds (gh_operation operation, const gh_request_result *res)
-{
-  int several = gh_operation_param (operation, GH_PARAM_CLASSES) >= 0;
-
-  fprintf (cli_out (), "%s:", several ? "thresholds" : "threshold");
-  for (int k = 0; k < res->n; k++)
-    fprintf (cli_out (), "%s%d", k ? "," : " ", res->levels[k]);
-  fprintf (cli_out (), "\n");
-}
-
 /* The engine's op for item k as the device's tables, read off a probe of
  * every level: equalize's map of each channel (*key -1), or binarize's and
  * posterize's one table of the level in channel *key, which every colour
@@ -450,7 +439,7 @@ tables_of (const cli_options *o, gh_operation operation,
   if (st != GH_OK)
     return fprintf (cli_err (), "%s\n", err.message), -1;
   if (res.n > 0)
-    print_thresholds (operation, &res);
+    cli_print_thresholds (operation, &res);
   for (int v = 0; v < 256; v++)
     for (int c = 0; c < ch; c++)
       probe[v * ch + c] = (uint8_t) v;
