@@ -135,9 +135,10 @@ def commands(tmp, host):
         "otsu chelsea luminance 4": otsu("otsu-chelsea-4", che, 5, 4, 1),
         "otsu chelsea red 3": otsu("otsu-chelsea-red-3", che, 1, 3, 0),
         "otsu camera rect": otsu("otsu-camera-rect", cam, 0, 3, 1, "(rect 100 60 250 181)"),
-        # No dialog of its own: the last settings (GIMP 2.10: the run just
-        # before, value, 3 classes, posterized; GIMP 3 has none, and takes
-        # these: luminance, which is a gray layer's value, 3, posterized).
+        # Without a display the dialog's flow repeats the last settings
+        # (GIMP 2.10: the run just before, value, 3 classes, posterized;
+        # GIMP 3 has none, and takes these: luminance, which is a gray
+        # layer's value, 3, posterized).
         "otsu interactive": on(cam, "(gh-multi-otsu RUN-INTERACTIVE img drw 5 3 1)"
                                     f"(gh-save img drw {out('otsu-interactive.png')})"),
         # Refusals: the image must stay as it was.
@@ -371,10 +372,7 @@ def run_checks(t, s, host, cv2, np, match_histograms, threshold_multiotsu):
          exp)
 
     want = threshold_multiotsu(cam, classes=3).astype(int).tolist()
-    t.check("multi-Otsu interactive without a dialog: says the thresholds",
-            f"Multi-level Otsu on value: thresholds {want[0]}, {want[1]}" in out["otsu interactive"].text,
-            out["otsu interactive"].text[-1500:])
-    same("multi-Otsu interactive without a dialog: posterized with the settings it keeps",
+    same("multi-Otsu interactive without a display: posterized with the settings it keeps",
          read("otsu-interactive.png"), posterized(cam, want, 3))
 
     # --- Refusals --------------------------------------------------------

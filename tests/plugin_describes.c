@@ -248,7 +248,7 @@ action_describes (gh_engine **engine, gh_operation op)
   for (gint k = 0; k < action->n_args; k++)
     core_arg_range (op, &action->args[k], &min, &max, &values[k]);
   CHECK (core_call_action (&host, engine, &target, op, values, reference,
-                           FALSE, NULL, &req, &result, &error),
+                           &req, &result, &error),
          "action %d: %s", op, error ? error->message : "");
   g_clear_error (&error);
   n = f->describes;

@@ -16,7 +16,7 @@ both hosts (--host, as ui_gimp_dialog.py).
    equalizeHist.
 5. Export as CSV... asks for the file; Escape writes nothing.
 6. Match Histogram... opens the dialog; Escape changes nothing.
-7. Posterize (Multi-level Otsu)... applies a first run's settings:
+7. Posterize (Multi-level Otsu)... opens it on Posterize: Return gives
    scikit-image's threshold_multiotsu in 3 classes, posterized.
 After each, Ctrl+Z in the image window brings the photo back.  Then, from
 the plug-in's record in GIMP's profile (pluginrc), the menu holds exactly
@@ -56,7 +56,7 @@ ENTRIES = [
     ("e", "Equalize Histogram...", TITLE, "equalize"),
     ("x", "Export as CSV...", CHOOSER, "cancel"),
     ("m", "Match Histogram...", TITLE, "cancel"),
-    ("p", "Posterize (Multi-level Otsu)...", None, "posterize"),
+    ("p", "Posterize (Multi-level Otsu)...", TITLE, "posterize"),
 ]
 # GIMP 3's second entries of the operations, by menu label.
 COLORS = {

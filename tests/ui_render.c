@@ -708,6 +708,9 @@ check_posterize (const gh_histogram *h)
     for (int ranged = 0; ranged <= 1; ranged++)
       {
         int              want[DIALOG_MAX_THRESHOLDS], levels[DIALOG_MAX_THRESHOLDS];
+        int              given[DIALOG_MAX_THRESHOLDS] = { 0 };
+        gh_request_result found;
+        gh_error         err;
         int              lo = ranged ? 30 : 0, hi = ranged ? 220 : BINS - 1;
         int              n, same = 1, hits, stray;
         cairo_surface_t *s;
@@ -718,8 +721,19 @@ check_posterize (const gh_histogram *h)
         n = engine_multi_otsu (h, GH_CHANNEL_VALUE, lo, hi, classes, want);
         dialog_state_view (&st, &view);
         dialog_state_choice (&st, &choice);
+        /* Over the whole range OK gives no bins: the operation finds the
+         * same itself (and a live filter can hold it). */
+        if (! ranged
+            && gh_request_thresholds (&choice.request, h, BINS, &found, &err)
+                 == GH_OK)
+          for (int i = 0; i < found.n; i++)
+            given[i] = found.bins[i];
+        else
+          memcpy (given, choice.request.bins, sizeof given);
         CHECK (n == classes - 1 && view.n_markers == n
-               && choice.request.n_bins == n && choice.request.classes == classes
+               && choice.request.n_bins == (ranged ? n : 0)
+               && ! choice.too_few_levels
+               && choice.request.classes == classes
                && choice.request.channel == GH_CHANNEL_VALUE,
                "%d classes over %d..%d: %d markers, OK's %d thresholds, "
                "the engine's %d", classes, lo, hi, view.n_markers,
@@ -729,7 +743,7 @@ check_posterize (const gh_histogram *h)
         dialog_state_posterize_levels (&st, levels);
         for (int i = 0; i < n; i++)
           same &= view.markers[i].bin == want[i]
-                  && choice.request.bins[i] == want[i]
+                  && given[i] == want[i]
                   && levels[i] == gh_threshold_level (want[i], BINS)
                   && (i == 0 || want[i] > want[i - 1]);
         CHECK (same, "%d classes over %d..%d: markers and OK at the engine's "
@@ -773,6 +787,7 @@ check_posterize (const gh_histogram *h)
   dialog_state_view (&st, &view);
   dialog_state_choice (&st, &choice);
   CHECK (view.n_markers == 0 && choice.request.n_bins == 0
+         && choice.too_few_levels
          && choice.request.operation == DIALOG_ACTION_POSTERIZE,
          "4 classes of 3 levels: no marker, no thresholds to posterize at");
 
@@ -933,6 +948,26 @@ press (GtkWidget *plot, GdkEventType type, double x)
   gdk_event_free (e);
 }
 
+/* A drag on the plot from level `from` to level `to`; returns where it
+ * passed half-way, in the plot's pixels. */
+static double
+drag (GtkWidget *plot, const DialogState *st, int from, int to)
+{
+  GtkAllocation a;
+  HistogramView view;
+  double        x0, x1, unused;
+
+  gtk_widget_get_allocation (plot, &a);
+  dialog_state_view (st, &view);
+  histogram_view_bin_extent (&view, a.width, a.height, from, &x0, &unused);
+  histogram_view_bin_extent (&view, a.width, a.height, to, &unused, &x1);
+  press (plot, GDK_BUTTON_PRESS, x0 + 0.5);
+  press (plot, GDK_MOTION_NOTIFY, (x0 + x1) / 2);
+  press (plot, GDK_BUTTON_RELEASE, x1 - 0.5);
+  settle ();
+  return (x0 + x1) / 2;
+}
+
 /* The plot's pixels as the window shows them, at the display's scale
  * factor (device pixels). */
 static cairo_surface_t *
@@ -1054,7 +1089,7 @@ check_dialog (const gh_histogram *h, const char *reference)
   GdkPixbuf     *shot;
   GtkAllocation  a;
   HistogramView  view;
-  double         x0, x1, unused;
+  double         middle;
 
   dialog_settings_defaults (&settings);
   dialog_state_init (&st, h, "cpu: test", 0.012, &settings);
@@ -1084,19 +1119,15 @@ check_dialog (const gh_histogram *h, const char *reference)
          "the backend and time are shown");
 
   /* A drag from level 40 to level 150 selects that range. */
-  dialog_state_view (&st, &view);
-  histogram_view_bin_extent (&view, a.width, a.height, 40, &x0, &unused);
-  histogram_view_bin_extent (&view, a.width, a.height, 150, &unused, &x1);
-  press (plot, GDK_BUTTON_PRESS, x0 + 0.5);
-  press (plot, GDK_MOTION_NOTIFY, (x0 + x1) / 2);
-  press (plot, GDK_BUTTON_RELEASE, x1 - 0.5);
-  settle ();
+  middle = drag (plot, &st, 40, 150);
   CHECK (st.lo == 40 && st.hi == 150, "drag selected %d..%d", st.lo, st.hi);
   check_numbers (content, h, 0, GH_CHANNEL_VALUE, 40, 150,
                  "value, levels 40..150");
   {
-    int   bin = histogram_view_bin_at (&view, a.width, a.height,
-                                       (x0 + x1) / 2);
+    int   bin;
+
+    dialog_state_view (&st, &view);
+    bin = histogram_view_bin_at (&view, a.width, a.height, middle);
     char *count = dialog_count_text (gh_histogram_count (h, GH_CHANNEL_VALUE,
                                                           bin));
     char *want = g_strdup_printf ("Level %d: %s pixels", bin, count);
@@ -1377,8 +1408,9 @@ check_dialog_actions (const gh_histogram *h)
 
   /* Live filters offered (GIMP 3): the check box shows the remembered
    * setting, reaches the state and OK's choice, and can be used only
-   * where the host offers the choice live (binarize's Otsu over the whole
-   * range: no bins; over a part, the bins of check_gray_channels). */
+   * where the host offers the choice live (binarize's Otsu and posterize
+   * over the whole range: no bins; over a part, the bins of
+   * check_gray_channels). */
   window = gtk_offscreen_window_new ();
   hooks.live_offered = fake_live_offered;
   settings.action = DIALOG_ACTION_CLAHE;
@@ -1409,6 +1441,15 @@ check_dialog_actions (const gh_histogram *h)
   settle ();
   CHECK (sensitive (content, "live"),
          "Binarize, Otsu over the whole range: offered live");
+  gtk_toggle_button_set_active (GTK_TOGGLE_BUTTON (find (content,
+                                                         "action-5")),
+                                TRUE);
+  settle ();
+  CHECK (sensitive (content, "live"),
+         "Posterize over the whole range: offered live");
+  drag (find (content, "plot"), &st, 40, 150);
+  CHECK (! sensitive (content, "live"),
+         "Posterize over a part of the range: at its markers' bins, merged");
   gtk_widget_destroy (window);
   dialog_state_clear (&st);
 }

@@ -420,8 +420,8 @@ dialog_state_choice (const DialogState *state, DialogChoice *choice)
    * a level the user set, or Otsu's: over the whole range the operation
    * finds that bin itself, and a request without bins is one a live
    * filter can hold (the host's live_offered); Otsu over a part of the
-   * range only the bin says. */
-  if (r->operation == DIALOG_ACTION_POSTERIZE)
+   * range only the bin says.  Posterize's multi-level Otsu likewise. */
+  if (r->operation == DIALOG_ACTION_POSTERIZE && ! full_range (state))
     {
       r->n_bins = state->n_posterize;
       memcpy (r->bins, state->posterize_bins,
@@ -435,6 +435,8 @@ dialog_state_choice (const DialogState *state, DialogChoice *choice)
     }
   choice->reference = s->reference;
   choice->live = s->live;
+  choice->too_few_levels = r->operation == DIALOG_ACTION_POSTERIZE
+                           && state->n_posterize == 0;
 }
 
 gchar *
@@ -442,7 +444,7 @@ dialog_choice_refusal (const DialogChoice *choice)
 {
   const gh_request *r = &choice->request;
 
-  if (r->operation != DIALOG_ACTION_POSTERIZE || r->n_bins > 0)
+  if (! choice->too_few_levels)
     return NULL;
   return g_strdup_printf ("fewer levels of %s are in use in the selected "
                           "range than there are classes; pick fewer "

@@ -32,17 +32,20 @@
 
 #include "dialog_settings.h"
 
-/* What OK applies: the vocabulary's request, binarize and posterize at
- * the bins of the state's histogram that the markers show (request.n_bins;
- * posterize 0 when fewer levels than classes are in use in the range),
- * match's reference as an item ID (-1: none), and whether to leave it as
- * a live filter (GIMP 3, where the host can: settings.live).
+/* What OK applies: the vocabulary's request, binarize's Otsu and
+ * posterize over a part of the range at the bins of the state's histogram
+ * that the markers show (request.n_bins; over the whole range the
+ * operation finds them itself, the same), match's reference as an item ID
+ * (-1: none), and whether to leave it as a live filter (GIMP 3, where the
+ * host can: settings.live).  too_few_levels: posterize with fewer levels
+ * than classes in use in the range (dialog_choice_refusal).
  * request.operation GH_REQ_NONE: nothing. */
 typedef struct
 {
   gh_request request;
   gint32     reference;
   gboolean   live;
+  gboolean   too_few_levels;
 } DialogChoice;
 
 /* The rows of the statistics table. */

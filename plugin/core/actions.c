@@ -5,17 +5,17 @@
 #include "errors.h"
 
 static const CoreAction actions[GH_NUM_REQS] = {
-  [GH_REQ_EQUALIZE] = { &core_proc_equalize, TRUE, 1,
+  [GH_REQ_EQUALIZE] = { &core_proc_equalize, 1,
                         { { CORE_ARG_PARAM, GH_PARAM_MODE,
                             &core_arg_mode } },
                         CORE_RETURN_NONE },
-  [GH_REQ_BINARIZE] = { &core_proc_binarize, TRUE, 2,
+  [GH_REQ_BINARIZE] = { &core_proc_binarize, 2,
                         { { CORE_ARG_PARAM, GH_PARAM_CHANNEL,
                             &core_arg_channel },
                           { CORE_ARG_PARAM, GH_PARAM_THRESHOLD,
                             &core_arg_threshold } },
                         CORE_RETURN_THRESHOLD },
-  [GH_REQ_CLAHE] = { &core_proc_clahe, TRUE, 4,
+  [GH_REQ_CLAHE] = { &core_proc_clahe, 4,
                      { { CORE_ARG_PARAM, GH_PARAM_CLIP_LIMIT,
                          &core_arg_clip_limit },
                        { CORE_ARG_PARAM, GH_PARAM_TILES_X,
@@ -25,12 +25,12 @@ static const CoreAction actions[GH_NUM_REQS] = {
                        { CORE_ARG_PARAM, GH_PARAM_MODE,
                          &core_arg_mode } },
                      CORE_RETURN_NONE },
-  [GH_REQ_MATCH] = { &core_proc_match, TRUE, 2,
+  [GH_REQ_MATCH] = { &core_proc_match, 2,
                      { { CORE_ARG_REFERENCE, 0, &core_arg_reference },
                        { CORE_ARG_PARAM, GH_PARAM_MODE,
                          &core_arg_mode } },
                      CORE_RETURN_NONE },
-  [GH_REQ_POSTERIZE] = { &core_proc_multi_otsu, FALSE, 3,
+  [GH_REQ_POSTERIZE] = { &core_proc_multi_otsu, 3,
                          { { CORE_ARG_PARAM, GH_PARAM_CHANNEL,
                              &core_arg_channel },
                            { CORE_ARG_PARAM, GH_PARAM_CLASSES,
@@ -119,16 +119,4 @@ core_request_check (const gh_request *request, GError **error)
     return TRUE;
   g_set_error_literal (error, CORE_ERROR, CORE_ERROR_CALLING, err.message);
   return FALSE;
-}
-
-gchar *
-core_multi_otsu_text (gint channel, const gint *levels, gint n)
-{
-  GString *text = g_string_new (NULL);
-
-  g_string_printf (text, "Multi-level Otsu on %s: threshold%s",
-                   gh_channel_name ((gh_channel) channel), n == 1 ? "" : "s");
-  for (gint k = 0; k < n; k++)
-    g_string_append_printf (text, "%s %d", k ? "," : "", levels[k]);
-  return g_string_free (text, FALSE);
 }

@@ -56,17 +56,15 @@ typedef enum
 {
   CORE_RETURN_NONE = 0,
   CORE_RETURN_THRESHOLD, /* binarize: the level used (-1: none)          */
-  CORE_RETURN_THRESHOLDS /* multi-Otsu: the levels, said in interactive
-                            use (core_multi_otsu_text)                   */
+  CORE_RETURN_THRESHOLDS /* multi-Otsu: the levels                      */
 } CoreReturn;
 
 typedef struct
 {
-  const CoreProcText *proc;   /* its procedure; its progress text       */
-  gboolean            dialog; /* the procedure's runs other than
-                                 NONINTERACTIVE are the dialog's, on this
-                                 operation (plugin/flow); FALSE: they
-                                 apply its last arguments               */
+  const CoreProcText *proc;   /* its procedure; its progress text; its
+                                 runs other than NONINTERACTIVE are the
+                                 dialog's, on this operation
+                                 (plugin/flow)                          */
   gint                n_args; /* after the image and drawable           */
   CoreArg             args[CORE_ACTION_MAX_ARGS];
   CoreReturn          returns;
@@ -94,9 +92,5 @@ void core_arg_range (gh_operation operation, const CoreArg *arg,
 const gchar *core_arg_blurb (const CoreArg *arg);
 /* The vocabulary's check (gh_request_check) as a calling error. */
 gboolean core_request_check (const gh_request *request, GError **error);
-
-/* What an interactive run says of the thresholds found (g_free it):
- * "Multi-level Otsu on luminance: thresholds 85, 170". */
-gchar *core_multi_otsu_text (gint channel, const gint *levels, gint n);
 
 #endif

@@ -3,7 +3,6 @@
 #include "call.h"
 
 #include "apply.h"
-#include "layer_channel.h"
 #include "operations.h"
 
 gboolean
@@ -46,44 +45,29 @@ core_call_histogram (const CoreHost *host, gh_engine **engine,
 
 void
 core_call_request (gh_operation op, const gdouble *values, gpointer reference,
-                   gboolean gray_first, CoreRequest *req)
+                   CoreRequest *req)
 {
   const CoreAction *action = core_action_get (op);
 
   core_request_defaults (req, op);
-  for (gint k = 0; values && k < action->n_args; k++)
+  for (gint k = 0; k < action->n_args; k++)
     core_request_set_arg (req, &action->args[k], values[k], reference);
-  if (gray_first)
-    req->request.channel = gh_layer_channel (GH_LAYOUT_GRAY,
-                                             req->request.channel);
 }
 
 gboolean
 core_call_action (const CoreHost *host, gh_engine **engine,
                   const CoreTarget *target, gh_operation op,
-                  const gdouble *values, gpointer reference,
-                  gboolean gray_first,
-                  gboolean (*tell) (const gchar *message), CoreRequest *req,
+                  const gdouble *values, gpointer reference, CoreRequest *req,
                   gh_request_result *result, GError **error)
 {
   const CoreAction   *action = core_action_get (op);
   const CoreProgress *progress;
-  gchar              *text;
 
-  core_call_request (op, values, reference, gray_first, req);
-  if (! core_call_start (host, engine, target, action->proc->progress,
-                         &progress, error)
-      || ! core_apply_request (host, *engine, target, req, NULL,
-                               progress, result, error))
-    return FALSE;
-  if (tell && action->returns == CORE_RETURN_THRESHOLDS)
-    {
-      text = core_multi_otsu_text (req->request.channel, result->levels,
-                                   result->n);
-      tell (text);
-      g_free (text);
-    }
-  return TRUE;
+  core_call_request (op, values, reference, req);
+  return core_call_start (host, engine, target, action->proc->progress,
+                          &progress, error)
+         && core_apply_request (host, *engine, target, req, NULL, progress,
+                                result, error);
 }
 
 void

@@ -43,26 +43,18 @@ gboolean core_call_histogram (const CoreHost *host, gh_engine **engine,
                               GError **error);
 
 /* An action's procedure's request (actions.h) from the arguments'
- * `values` (one per action->args, in order; NULL: their defaults) and
- * match's `reference`; where `gray_first` (a first or remembered run's
- * channel on a gray layer), a channel the drawable lacks is its own
- * (gh_layer_channel: a gray layer's luminance is its value); not checked
- * (core_apply_request checks it). */
+ * `values` (one per action->args, in order) and match's `reference`; not
+ * checked (core_apply_request checks it). */
 void core_call_request (gh_operation op, const gdouble *values,
-                        gpointer reference, gboolean gray_first,
-                        CoreRequest *req);
+                        gpointer reference, CoreRequest *req);
 
-/* The run of an action's procedure (actions.h) without its dialog: its
- * request made by core_call_request, started as a call with the procedure's
- * progress text (core_call_start) and applied (core_apply_request); the
- * thresholds it found said with `tell` (GIMP's message in interactive
- * use; NULL: not said) where its procedure returns them.  *req: the
- * request applied. */
+/* The run of an action's procedure (actions.h) without its dialog (a
+ * script's): its request made by core_call_request, started as a call
+ * with the procedure's progress text (core_call_start) and applied
+ * (core_apply_request).  *req: the request applied. */
 gboolean core_call_action (const CoreHost *host, gh_engine **engine,
                            const CoreTarget *target, gh_operation op,
                            const gdouble *values, gpointer reference,
-                           gboolean gray_first,
-                           gboolean (*tell) (const gchar *message),
                            CoreRequest *req, gh_request_result *result,
                            GError **error);
 

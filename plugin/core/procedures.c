@@ -123,7 +123,8 @@ const CoreProcText core_proc_multi_otsu = {
   "(classes - 1) in all its colour channels (alpha kept, only the "
   "selection changes; one undo step); compute only (apply 0) changes "
   "nothing. The thresholds are returned as levels 0..255, ascending. "
-  "Interactive runs apply the last settings.",
+  "Interactive runs open the histogram dialog with Posterize selected, "
+  "whose plot marks the thresholds (none are returned).",
   "RGB*, GRAY*, INDEXED*",
   "Multi-level Otsu (GPU)",
 };

@@ -12,8 +12,7 @@
  * batch pays the GPU start-up once.  Settings are kept with gimp_set_data
  * after every successful run, so RUN-WITH-LAST-VALS repeats them: the
  * dialog's (DialogSettings) for the procedures with a dialog, whose
- * NONINTERACTIVE runs remember their arguments there too; the arguments
- * as gint32s for multi-Otsu, which has no dialog of its own; the export's
+ * NONINTERACTIVE runs remember their arguments there too; the export's
  * file and the batch's arguments.  Without a display, an interactive run
  * repeats the last settings.
  */
@@ -95,49 +94,31 @@ run_analyse (GimpRunMode run_mode, gint nparams, const GimpParam *param,
   return ok;
 }
 
-/* An action's procedure (actions.h) without its dialog: the arguments
- * given (NONINTERACTIVE), else the last ones, applied; the dialog's
- * procedures remember them as the dialog's settings, the others as
- * gint32s (their arguments are integers). */
+/* An action's procedure (actions.h) run NONINTERACTIVE: the arguments
+ * given, applied and remembered as the dialog's settings. */
 static gboolean
-apply_arguments (gh_operation op, GimpRunMode run_mode,
-                 const GimpParam *param, const CoreTarget *target,
-                 CoreRequest *req, gh_request_result *result, GError **error)
+apply_arguments (gh_operation op, const GimpParam *param,
+                 const CoreTarget *target, CoreRequest *req,
+                 gh_request_result *result, GError **error)
 {
   const CoreAction *action = core_action_get (op);
   const gchar      *proc = action->proc->name;
   DialogSettings    s;
   gdouble           values[CORE_ACTION_MAX_ARGS];
-  gint32            last[CORE_ACTION_MAX_ARGS], reference = -1;
-  gsize             size = action->n_args * sizeof last[0];
-  gboolean          given = run_mode == GIMP_RUN_NONINTERACTIVE;
-  gboolean          known = ! given && gimp2_settings_last (proc, last, size,
-                                                            NULL);
+  gint32            reference = -1;
 
   for (gint k = 0; k < action->n_args; k++)
     {
       const GimpParam *p = &param[N_IMAGE_PARAMS + k];
 
-      values[k] = ! given ? last[k]
-                  : p->type == GIMP_PDB_FLOAT ? p->data.d_float
-                                              : p->data.d_int32;
-      if (given && action->args[k].kind == CORE_ARG_REFERENCE)
+      values[k] = p->type == GIMP_PDB_FLOAT ? p->data.d_float
+                                            : p->data.d_int32;
+      if (action->args[k].kind == CORE_ARG_REFERENCE)
         reference = p->data.d_drawable;
     }
-  if (! core_call_action (&gimp2_host, &engine, target, op,
-                          given || known ? values : NULL,
-                          GIMP2_HANDLE (reference),
-                          ! given && gimp_drawable_is_gray (
-                                       GPOINTER_TO_INT (target->drawable)),
-                          given ? NULL : gimp_message, req, result, error))
+  if (! core_call_action (&gimp2_host, &engine, target, op, values,
+                          GIMP2_HANDLE (reference), req, result, error))
     return FALSE;
-  if (! action->dialog)
-    {
-      for (gint k = 0; k < action->n_args; k++)
-        last[k] = core_request_get_arg (req, &action->args[k]);
-      gimp_set_data (proc, last, size);
-      return TRUE;
-    }
   dialog_settings_for (&s, op);
   gimp2_settings_load ((gpointer) proc, op, &s);
   s.action = op;
@@ -146,9 +127,9 @@ apply_arguments (gh_operation op, GimpRunMode run_mode,
   return TRUE;
 }
 
-/* The procedures of the operations' table: the dialog's flow, or their
- * arguments applied; binarize returns its threshold, multi-Otsu its
- * thresholds (and says them in interactive use). */
+/* The procedures of the operations' table: the dialog's flow, or a
+ * script's arguments applied; binarize returns its threshold, multi-Otsu
+ * its thresholds (a script's run). */
 static gboolean
 run_action (gh_operation op, GimpRunMode run_mode, gint nparams,
             const GimpParam *param, GimpParam *values, gint *nreturn_vals,
@@ -167,10 +148,9 @@ run_action (gh_operation op, GimpRunMode run_mode, gint nparams,
   if (! gimp2_target (run_mode, nparams, N_IMAGE_PARAMS + action->n_args,
                     param, &target, error))
     return FALSE;
-  if (run_mode == GIMP_RUN_NONINTERACTIVE || ! action->dialog)
+  if (run_mode == GIMP_RUN_NONINTERACTIVE)
     {
-      ok = apply_arguments (op, run_mode, param, &target, &req, &result,
-                            error);
+      ok = apply_arguments (op, param, &target, &req, &result, error);
       *changed = ok && req.apply;
     }
   else

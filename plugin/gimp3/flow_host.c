@@ -80,9 +80,10 @@ settings_save (gpointer store, DialogAction action, const DialogState *state)
 {
   GimpProcedureConfig  *config = store;
   const DialogSettings *s = &state->settings;
-  /* Binarize's channel argument is the channel compared: luminance
-   * where the dialog showed the RGB overlay. */
+  /* Binarize's and posterize's channel argument is the channel compared:
+   * luminance where the dialog showed the RGB overlay. */
   gint ch = action == DIALOG_ACTION_BINARIZE
+                || action == DIALOG_ACTION_POSTERIZE
               ? (gint) dialog_state_binarize_channel (state) : s->channel;
 
   g_object_set (config, core_arg_channel.name, ch, AUX_SCALE, s->scale,

@@ -107,22 +107,19 @@ gimp3_run_analyse (GimpProcedure *procedure, GimpRunMode run_mode,
   return ok ? values : gimp3_failure (procedure, error);
 }
 
-/* An action's procedure (actions.h) without its dialog: its config's
+/* An action's procedure (actions.h) run NONINTERACTIVE: its config's
  * arguments applied as one undo step, through the GEGL module's filter
  * where GIMP has it (filter.h; merged, or live with the `live` argument),
- * else through the plug-in's pixels.  A first run's luminance is a gray
- * layer's value where the config is not the caller's. */
+ * else through the plug-in's pixels. */
 static gboolean
-apply_config (gh_operation op, GimpRunMode run_mode,
-              const CoreTarget *target, GimpProcedureConfig *config,
-              gh_request_result *result, GError **error)
+apply_config (gh_operation op, const CoreTarget *target,
+              GimpProcedureConfig *config, gh_request_result *result,
+              GError **error)
 {
   const CoreAction *action = core_action_get (op);
   CoreRequest       req;
   GimpDrawable     *reference = NULL;
   gdouble           values[CORE_ACTION_MAX_ARGS];
-  gboolean          gray_first = run_mode != GIMP_RUN_NONINTERACTIVE
-                                 && gimp_drawable_is_gray (target->drawable);
   gboolean          live = FALSE;
   Gimp3FilterStatus status;
   gboolean          ok;
@@ -145,24 +142,21 @@ apply_config (gh_operation op, GimpRunMode run_mode,
   if (gimp3_filter_has_live (op))
     g_object_get (config, gimp3_arg_live.name, &live, NULL);
   gimp_image_undo_group_start (target->image);
-  core_call_request (op, values, reference, gray_first, &req);
+  core_call_request (op, values, reference, &req);
   status = gimp3_filter_apply (target, &req, live, result, error);
   ok = status == GIMP3_FILTER_APPLIED
        || (status == GIMP3_FILTER_NOT_HERE
            && core_call_action (gimp3_host (), &gimp3_engine, target, op,
-                                values, reference, gray_first,
-                                run_mode != GIMP_RUN_NONINTERACTIVE
-                                  ? gimp_message : NULL,
-                                &req, result, error));
+                                values, reference, &req, result, error));
   gimp_image_undo_group_end (target->image);
   g_clear_object (&reference);
   return ok;
 }
 
 /* The procedures of the operations' table, given their row's operation
- * (gimp3_procedure_new): the dialog flow, or their config applied; binarize
- * returns its threshold, multi-Otsu its thresholds (and says them in
- * interactive use). */
+ * (gimp3_procedure_new): the dialog flow, or a script's config applied;
+ * binarize returns its threshold, multi-Otsu its thresholds (a script's
+ * run). */
 GimpValueArray *
 gimp3_run_action (GimpProcedure *procedure, GimpRunMode run_mode,
                   GimpImage *image, GimpDrawable **drawables,
@@ -183,7 +177,7 @@ gimp3_run_action (GimpProcedure *procedure, GimpRunMode run_mode,
   gegl_init (NULL, NULL);
   gh_histogram_init (&hist);
   ok = gimp3_target (image, drawables, &target, &error);
-  if (ok && run_mode != GIMP_RUN_NONINTERACTIVE && action->dialog)
+  if (ok && run_mode != GIMP_RUN_NONINTERACTIVE)
     {
       ok = flow_run (host, &gimp3_engine, &target, op,
                      run_mode == GIMP_RUN_INTERACTIVE, config, &hist, &flow,
@@ -192,7 +186,7 @@ gimp3_run_action (GimpProcedure *procedure, GimpRunMode run_mode,
       result.levels[0] = flow.used;
     }
   else if (ok)
-    ok = apply_config (op, run_mode, &target, config, &result, &error);
+    ok = apply_config (op, &target, config, &result, &error);
   gh_histogram_clear (&hist);
   gimp3_call_end (run_mode);
   if (! ok)

@@ -225,8 +225,7 @@ action_procedure_new (GimpPlugIn *plug_in, gh_operation op,
     gimp_procedure_add_int32_array_return_value (
       procedure, core_ret_thresholds.name, core_ret_thresholds.nick,
       core_ret_thresholds.blurb, G_PARAM_READWRITE);
-  if (action->dialog)
-    add_dialog_settings (procedure, op);
+  add_dialog_settings (procedure, op);
   return procedure;
 }
 
