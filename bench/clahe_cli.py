@@ -23,7 +23,7 @@ A round makes R calls of each, call by call in turn (the engine's R in its
 own process), and takes their medians; each figure is the best of the
 rounds' medians, so load from other work on a shared machine weighs on
 all alike.  "decode" is the CLI's own --timings figure: reading
-the file for the statistics, and for CLAHE again whole.  "rest vs
+the file whole once, from which the statistics and CLAHE both read.  "rest vs
 equalize": the CLAHE call less the engine's CLAHE, over the equalize call
 (which still holds its own apply, a few ms): 1.00 where the whole path
 reads, counts and writes as cheaply as the strip path.

@@ -2,6 +2,7 @@
 /* image.c — the CLI's images (image.h): the format by the file's
  * extension, netpbm here, JPEG in jpeg_io.c where it can, the others in
  * gegl_io.c. */
+#define _DEFAULT_SOURCE /* madvise */
 #include "image.h"
 #include "streams.h"
 
@@ -16,6 +17,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
+#include <sys/mman.h>
 
 typedef enum { FORMAT_NETPBM, FORMAT_GEGL, FORMAT_UNKNOWN } file_format;
 
@@ -157,6 +159,10 @@ cli_image_read_rows (cli_image *im, void *buf, size_t rows)
 {
   int rc = im->next_row + rows > im->height;
 
+  if (!rc && im->whole)
+    memcpy (buf, im->whole + im->next_row * im->row_bytes,
+            rows * im->row_bytes);
+  else
 #ifdef GH_HAVE_JPEG
   if (!rc && im->jpeg)
     cli_jpeg_read_rows (im, buf, rows);
@@ -179,6 +185,12 @@ cli_image_read_rows (cli_image *im, void *buf, size_t rows)
 const void *
 cli_image_held_rows (cli_image *im, size_t rows)
 {
+  if (im->whole && im->next_row + rows <= im->height)
+    {
+      const void *p = im->whole + im->next_row * im->row_bytes;
+      im->next_row += rows;
+      return p;
+    }
 #ifdef GH_HAVE_JPEG
   if (im->jpeg && im->next_row + rows <= im->height)
     {
@@ -196,9 +208,45 @@ int
 cli_image_rewind (cli_image *im)
 {
   im->next_row = 0;
-  if (!im->gegl && !im->jpeg && pnm_rewind (&im->pnm))
+  if (!im->whole && !im->gegl && !im->jpeg && pnm_rewind (&im->pnm))
     return fprintf (cli_err (), "%s: cannot read the image again\n", im->path),
            -1;
+  return 0;
+}
+
+void *
+cli_pixels_alloc (size_t bytes)
+{
+  size_t huge = (size_t) 2 << 20, rounded = (bytes + huge - 1) / huge * huge;
+  void *p;
+
+  /* Rounded up to whole 2 MB pages; a smaller image takes plain pages. */
+  if (bytes < huge)
+    return malloc (bytes);
+  p = aligned_alloc (huge, rounded);
+#ifdef MADV_HUGEPAGE
+  if (p)
+    madvise (p, rounded, MADV_HUGEPAGE);
+#endif
+  return p;
+}
+
+int
+cli_image_read_whole (cli_image *im)
+{
+  unsigned char *whole;
+
+  if (im->whole || im->jpeg)
+    return cli_image_rewind (im);
+  if (!(whole = cli_pixels_alloc (im->row_bytes * im->height)))
+    return fprintf (cli_err (), "out of memory\n"), -1;
+  if (cli_image_rewind (im) || cli_image_read_rows (im, whole, im->height))
+    {
+      free (whole);
+      return -1;
+    }
+  im->whole = whole;
+  im->next_row = 0;
   return 0;
 }
 
@@ -237,6 +285,8 @@ cli_image_close (cli_image *im)
 #ifdef GH_HAVE_GEXIV2
   cli_metadata_free (im->metadata);
 #endif
+  free (im->whole);
+  im->whole = NULL;
   im->gegl = NULL;
   im->jpeg = NULL;
   im->metadata = NULL;

@@ -51,6 +51,7 @@ typedef struct {
   cli_jpeg_image *jpeg;  /* a JPEG read by libjpeg itself */
   cli_metadata *metadata; /* read with the first output: metadata.h */
   int metadata_read;
+  unsigned char *whole;  /* cli_image_read_whole's pixels, or NULL */
 } cli_image;
 
 int cli_image_open (const char *path, cli_image *im);
@@ -62,6 +63,17 @@ int cli_image_read_rows (cli_image *im, void *buf, size_t rows);
  * (nothing moved). */
 const void *cli_image_held_rows (cli_image *im, size_t rows);
 int cli_image_rewind (cli_image *im);
+/* Reads `im` whole into memory, once, where the format does not hold it
+ * already (netpbm, read from the file again at every pass): the passes
+ * after it (the statistics' count, CLAHE, each output) take their rows
+ * from there through cli_image_held_rows and cli_image_read_rows, and
+ * cli_image_rewind reads nothing again.  Memory: the decoded size. */
+int cli_image_read_whole (cli_image *im);
+/* A buffer of `bytes` for a whole image (free it with free ()): on
+ * transparent huge pages where the kernel gives them on request, as a
+ * whole image read into fresh 4 KB pages (8800 page faults for 12 MP
+ * RGB) costs more than copying its 36 MB. */
+void *cli_pixels_alloc (size_t bytes);
 void cli_image_close (cli_image *im);
 /* The orientation of `im`'s metadata, 1..8 (1: none; netpbm has none),
  * its metadata read if not yet. */

@@ -75,6 +75,10 @@ process_file (gh_engine *engine, const cli_options *o, cli_image *im,
   if (o->mask && open_mask (o->mask, im, &mask))
     return 1;
   gh_histogram_init (&hist);
+  t = cli_now ();
+  if (cli_reads_whole (o, im) && cli_image_read_whole (im))
+    goto out;
+  timers->decode += cli_now () - t;
   if (cli_count (engine, im, o->mask ? &mask : NULL, o->luminance, &hist,
                  &timers->decode))
     goto out;

@@ -19,6 +19,36 @@ cli_print_thresholds (gh_operation operation, const gh_request_result *res)
   fprintf (cli_out (), "\n");
 }
 
+/* Whether `operation` over `im` reads it whole: CLAHE into a file. */
+static int
+whole (const cli_options *o, gh_operation operation, const cli_image *im)
+{
+  gh_request r;
+
+  gh_request_defaults (&r, operation);
+  return (gh_request_needs (&r) & GH_NEEDS_CLAHE_PASS) && o->output[operation]
+         && im->row_bytes * im->height <= CLI_CLAHE_WHOLE_BYTES;
+}
+
+int
+cli_reads_whole (const cli_options *o, const cli_image *im)
+{
+  for (int k = GH_REQ_NONE + 1; k < GH_NUM_REQS; k++)
+    if (cli_wants (o, (gh_operation) k) && whole (o, (gh_operation) k, im))
+      return 1;
+  return 0;
+}
+
+/* Whether no operation after `operation` reads `im`. */
+static int
+last (const cli_options *o, gh_operation operation)
+{
+  for (int k = operation + 1; k < GH_NUM_REQS; k++)
+    if (cli_wants (o, (gh_operation) k))
+      return 0;
+  return 1;
+}
+
 int
 cli_run_operation (gh_engine *engine, const cli_options *o,
                    gh_operation operation, cli_image *im,
@@ -55,12 +85,12 @@ cli_run_operation (gh_engine *engine, const cli_options *o,
     {
       gh_clahe_params params;
       gh_request_clahe_params (&r, &params);
-      if (o->output[operation]
-          && im->row_bytes * im->height <= CLI_CLAHE_WHOLE_BYTES)
+      if (whole (o, operation, im))
         {
           rc = cli_rewrite_clahe (engine, im, &params, o->luminance,
                                   o->output[operation], o->quality,
-                                  o->auto_orient, decode);
+                                  o->auto_orient, last (o, operation),
+                                  decode);
           goto out;
         }
       if (cli_clahe_pass (engine, &params, o->luminance, im, &clahe, decode))

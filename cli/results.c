@@ -1,6 +1,5 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
 /* results.c — what the CLI writes (results.h). */
-#define _DEFAULT_SOURCE /* madvise */
 #include "results.h"
 
 #include "count.h"
@@ -10,7 +9,6 @@
 #include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/mman.h>
 
 /* A level of 0..255 as the nearest of `bins` bins (the dialog's rule for
  * its range). */
@@ -72,26 +70,6 @@ cli_write_csv (const char *path, const gh_histogram *h)
   if (open_whole (&out, path))
     return -1;
   return close_whole (&out, gh_csv_write_histogram (out.file, h) == 0);
-}
-
-/* A buffer for a whole image, on transparent huge pages where the kernel
- * gives them on request: read into fresh 4 KB pages, a 12 MP RGB image
- * takes 8800 page faults, which cost more than copying its 36 MB.
- * Rounded up to whole 2 MB pages; a smaller image takes plain pages. */
-static void *
-whole_alloc (size_t bytes)
-{
-  size_t huge = (size_t) 2 << 20, rounded = (bytes + huge - 1) / huge * huge;
-  void *p;
-
-  if (bytes < huge)
-    return malloc (bytes);
-  p = aligned_alloc (huge, rounded);
-#ifdef MADV_HUGEPAGE
-  if (p)
-    madvise (p, rounded, MADV_HUGEPAGE);
-#endif
-  return p;
 }
 
 /* `op` over `rows` rows of `buf`, the image's from row `y`: 0, or -1
@@ -177,7 +155,7 @@ static int
 rewrite_upright (cli_image *im, const char *path, const gh_op *op,
                  int quality)
 {
-  unsigned char *buf = whole_alloc (im->row_bytes * im->height);
+  unsigned char *buf = cli_pixels_alloc (im->row_bytes * im->height);
   int rc = -1;
 
   if (!buf)
@@ -230,10 +208,13 @@ done:
 int
 cli_rewrite_clahe (gh_engine *engine, cli_image *im,
                    const gh_clahe_params *params, gh_luminance luminance,
-                   const char *path, int quality, int upright,
+                   const char *path, int quality, int upright, int last,
                    double *decode)
 {
-  void *buf = whole_alloc (im->row_bytes * im->height);
+  /* The held pixels themselves where nothing reads them after. */
+  int own = !(last && im->whole);
+  unsigned char *buf = own ? cli_pixels_alloc (im->row_bytes * im->height)
+                           : im->whole;
   gh_error err;
   gh_status st;
   double t;
@@ -242,7 +223,8 @@ cli_rewrite_clahe (gh_engine *engine, cli_image *im,
   if (!buf)
     return fprintf (cli_err (), "out of memory\n"), -1;
   t = cli_now ();
-  if (cli_image_rewind (im) || cli_image_read_rows (im, buf, im->height))
+  if (own
+      && (cli_image_rewind (im) || cli_image_read_rows (im, buf, im->height)))
     {
       free (buf);
       return -1;
@@ -253,12 +235,11 @@ cli_rewrite_clahe (gh_engine *engine, cli_image *im,
                        im->bins, buf, im->width, im->height, im->row_bytes,
                        &err);
   cli_engine_unlock ();
-  if (st != GH_OK)
-    {
-      free (buf);
-      return fprintf (cli_err (), "%s\n", err.message), -1;
-    }
-  rc = write_whole (im, buf, path, quality, upright);
-  free (buf);
+  if (st == GH_OK)
+    rc = write_whole (im, buf, path, quality, upright);
+  else
+    rc = fprintf (cli_err (), "%s\n", err.message), -1;
+  if (own)
+    free (buf);
   return rc;
 }

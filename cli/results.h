@@ -35,11 +35,13 @@ int cli_rewrite (cli_image *im, const char *path, const gh_op *op,
  * memory, through gh_clahe_image (one read, and on a GPU one crossing
  * each way), written to `path`; the same bytes as cli_clahe_pass and
  * cli_rewrite give.  For images of at most CLI_CLAHE_WHOLE_BYTES: larger
- * ones take those strips, so memory stays bounded. */
+ * ones take those strips, so memory stays bounded.  `last`: no pass reads
+ * `im` after this one, so pixels it holds whole (cli_image_read_whole)
+ * are equalized where they lie, not copied. */
 #define CLI_CLAHE_WHOLE_BYTES ((size_t) 256 << 20)
 int cli_rewrite_clahe (gh_engine *engine, cli_image *im,
                        const gh_clahe_params *params, gh_luminance luminance,
                        const char *path, int quality, int upright,
-                       double *decode);
+                       int last, double *decode);
 
 #endif

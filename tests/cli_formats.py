@@ -14,6 +14,10 @@ Usage: cli_formats.py PATH-TO-gpu-histogram-cli
     share of 255 of OpenCV's 8-bit equalizeHist (continuous curve vs steps);
 (b) every operation on a PNG equals the CLI's on the same pixels as netpbm, and
     binarize's Otsu threshold and image equal cv2.threshold's (parity_opencv.py);
+(b2) a netpbm image read whole once for CLAHE (its statistics counted from
+    memory, CLAHE in place when it is the last operation): --clahe beside
+    --equalize before it and --match and --posterize after it, and with
+    --mask, prints and writes what each operation run alone does;
 (c) JPEG: the result decoded is within JPEG's error of the equalized decoded input
     written losslessly (PNG), at the --quality asked;
 (d) the input's ICC profile is in PNG, JPEG and TIFF results;
@@ -209,6 +213,35 @@ def check_png_as_netpbm(checks, cli, tmp):
                 problem = str(e)
             checks.report(f"{op} {name}: PNG = netpbm" + (", = OpenCV" if op == "binarize"
                                                             and name == "gray" else ""), problem)
+
+
+def check_clahe_read_once(checks, cli, tmp):
+    rgb = read(ROOT / "testimages" / "coffee.png")[:, :, :3]
+    mask = np.zeros(rgb.shape[:2], np.uint8)
+    mask[40:300, 60:500] = 255
+    write_pnm(tmp / "m.pgm", mask)
+    write_pnm(tmp / "ref.ppm", read(ROOT / "testimages" / "astronaut.png")[:, :, :3])
+    for name, a, ext in (("gray", cv2.cvtColor(rgb, cv2.COLOR_RGB2GRAY), "pgm"), ("rgb", rgb, "ppm")):
+        write_pnm(tmp / f"a.{ext}", a)
+        for extra in ([], ["--mask", tmp / "m.pgm"]):
+            problem = None
+            try:
+                ref = ["--reference", tmp / "ref.ppm"]
+                alone = {op: ok(cli, [tmp / f"a.{ext}", f"--{op}", tmp / f"{op}1.{ext}"]
+                                + (ref if op == "match" else []) + extra)
+                         for op in ("equalize", "clahe", "match", "posterize")}
+                both = ok(cli, [tmp / f"a.{ext}"] + ref + extra
+                          + [a for op in alone for a in (f"--{op}", tmp / f"{op}2.{ext}")])
+                stats = alone["clahe"]
+                if both != stats + alone["posterize"][len(stats):]:
+                    problem = f"printed {both!r}, not the statistics and thresholds alone"
+                for op in alone:
+                    if problem is None and (tmp / f"{op}1.{ext}").read_bytes() != (tmp / f"{op}2.{ext}").read_bytes():
+                        problem = f"--{op} beside the others wrote other bytes"
+            except (OSError, RuntimeError, ValueError, subprocess.TimeoutExpired) as e:
+                problem = str(e)
+            checks.report(f"netpbm {name}{' with --mask' if extra else ''}: CLAHE read whole once "
+                          f"= each operation alone", problem)
 
 
 def check_jpeg(checks, cli, tmp):
@@ -411,6 +444,7 @@ def main():
             for channels in layouts:
                 check_round_trip(checks, cli, tmp, ext, channels, bits, rng)
         check_png_as_netpbm(checks, cli, tmp)
+        check_clahe_read_once(checks, cli, tmp)
         check_jpeg(checks, cli, tmp)
         check_icc(checks, cli, tmp)
         check_several(checks, cli, tmp)
