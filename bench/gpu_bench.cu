@@ -206,6 +206,17 @@ upload (const uint8_t *image, bool weighted, size_t width, size_t height,
 #define CAPS 4
 #define CAP_ROUNDS 3
 #define CAP_MODES 5
+static const char *const mode_names[CAP_MODES]
+  = { "raw", "gimp", "gimp-linear", "weighted", "alpha" };
+static const gh_launch_kind mode_kinds[CAP_MODES]
+  = { { GH_LAYOUT_RGBA, false, true, GH_LUMINANCE_PERCEPTUAL },
+      { GH_LAYOUT_RGBA, false, false, GH_LUMINANCE_PERCEPTUAL },
+      { GH_LAYOUT_RGBA, false, false, GH_LUMINANCE_LINEAR },
+      { GH_LAYOUT_RGBA, true, false, GH_LUMINANCE_PERCEPTUAL },
+      { GH_LAYOUT_RGBA, false, false, GH_LUMINANCE_PERCEPTUAL } };
+/* Whether a mode reads the weighted image (partial alpha). */
+static const bool mode_partial[CAP_MODES] = { false, false, false, true,
+                                              true };
 static void
 caps_table (uint8_t *const images[IMG_KINDS], size_t width, size_t height,
             uint8_t *h_weighted, uint8_t *h_mask, uint8_t *d_img,
@@ -215,16 +226,9 @@ caps_table (uint8_t *const images[IMG_KINDS], size_t width, size_t height,
   const size_t n = width * height, bytes = n * 4;
   const size_t sums_bytes = GH_NUM_CHANNELS * 256 * sizeof *d_sums;
   const int caps_kb[CAPS] = { 0, 163, 99, 64 };
-  static const char *const names[CAP_MODES]
-    = { "raw", "gimp", "gimp-linear", "weighted", "alpha" };
-  const gh_launch_kind kinds[CAP_MODES]
-    = { { GH_LAYOUT_RGBA, false, true, GH_LUMINANCE_PERCEPTUAL },
-        { GH_LAYOUT_RGBA, false, false, GH_LUMINANCE_PERCEPTUAL },
-        { GH_LAYOUT_RGBA, false, false, GH_LUMINANCE_LINEAR },
-        { GH_LAYOUT_RGBA, true, false, GH_LUMINANCE_PERCEPTUAL },
-        { GH_LAYOUT_RGBA, false, false, GH_LUMINANCE_PERCEPTUAL } };
-  /* Whether a mode reads the weighted image (partial alpha). */
-  const bool partial[CAP_MODES] = { false, false, false, true, true };
+  const char *const *names = mode_names;
+  const gh_launch_kind *kinds = mode_kinds;
+  const bool *partial = mode_partial;
   static double ratio[CAPS][GH_VARIANT_COUNT][IMG_KINDS][CAP_MODES];
   static double ms_of[CAPS][GH_VARIANT_COUNT][IMG_KINDS][CAP_MODES];
   gh_smem_budget budgets[CAPS];
@@ -383,15 +387,6 @@ onchip_table (uint8_t *const images[IMG_KINDS], size_t width, size_t height,
 {
   const size_t n = width * height, bytes = n * 4;
   const int reps = 50;
-  static const char *const names[CAP_MODES]
-    = { "raw", "gimp", "gimp-linear", "weighted", "alpha" };
-  const gh_launch_kind kinds[CAP_MODES]
-    = { { GH_LAYOUT_RGBA, false, true, GH_LUMINANCE_PERCEPTUAL },
-        { GH_LAYOUT_RGBA, false, false, GH_LUMINANCE_PERCEPTUAL },
-        { GH_LAYOUT_RGBA, false, false, GH_LUMINANCE_LINEAR },
-        { GH_LAYOUT_RGBA, true, false, GH_LUMINANCE_PERCEPTUAL },
-        { GH_LAYOUT_RGBA, false, false, GH_LUMINANCE_PERCEPTUAL } };
-  const bool partial[CAP_MODES] = { false, false, false, true, true };
 
   printf ("\n== On-chip ceiling: each mode's chosen kernel (no cap) on an "
           "L2-resident slice; GB/s, kernel / min (read, on-chip)\n");
@@ -399,7 +394,7 @@ onchip_table (uint8_t *const images[IMG_KINDS], size_t width, size_t height,
           "on-chip", "kernel", "ratio", "binding");
   for (int mode = 0; mode < CAP_MODES; mode++)
     {
-      const gh_launch_kind *kind = &kinds[mode];
+      const gh_launch_kind *kind = &mode_kinds[mode];
       gh_variant v = chosen (kind, 0);
       /* The slice: half of L2, image and mask together. */
       size_t ns = l2 / 2 / (kind->mask ? 5 : 4);
@@ -409,8 +404,8 @@ onchip_table (uint8_t *const images[IMG_KINDS], size_t width, size_t height,
         {
           if (!images[k])
             continue;
-          upload (images[k], partial[mode], width, height, h_weighted, h_mask,
-                  d_img, d_mask);
+          upload (images[k], mode_partial[mode], width, height, h_weighted,
+                  h_mask, d_img, d_mask);
           double ms_read = read_ms (t, d_img, bytes, d_sink, sms);
           if (kind->mask)
             ms_read = read_ms_with_mask (t, ms_read, d_mask, n, d_sink, sms);
@@ -433,11 +428,11 @@ onchip_table (uint8_t *const images[IMG_KINDS], size_t width, size_t height,
                           : 1e30;
           double bound = read < chip ? read : chip, ratio = kern / bound;
           lowest = lowest == 0 || ratio < lowest ? ratio : lowest;
-          printf ("%-11s %-10s %7.0f %8.0f %7.0f %6.2f %s\n", names[mode],
+          printf ("%-11s %-10s %7.0f %8.0f %7.0f %6.2f %s\n", mode_names[mode],
                   image_kind_names[k], read, chip, kern, ratio,
                   read < chip ? "read" : "on-chip");
         }
-      printf ("%-11s %-10s %7s %8s %7s %6.2f %s\n", names[mode], "lowest", "",
+      printf ("%-11s %-10s %7s %8s %7s %6.2f %s\n", mode_names[mode], "lowest", "",
               "", "", lowest, gh_variant_name (v));
     }
 }
