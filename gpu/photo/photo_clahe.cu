@@ -123,6 +123,7 @@ gh_photo_clahe_run (const gh_clahe_params *params, uint8_t *pixels, int width,
   gh_clahe *c;
   const gh_clahe_geom *g;
   uint8_t *plane;
+  cudaError_t e;
   gh_status st;
 
   /* The geometry and clip count of the plane mapped: the image's own, or
@@ -142,14 +143,14 @@ gh_photo_clahe_run (const gh_clahe_params *params, uint8_t *pixels, int width,
     {
       luminance_levels<<<blocks_for (n), 256, 0, stream>>> (pixels, n,
                                                             plane);
-      if (cudaGetLastError () != cudaSuccess)
-        st = gh_fail (error, GH_ERR_STATE, "CLAHE on the GPU: the levels");
+      if ((e = cudaGetLastError ()) != cudaSuccess)
+        st = gh_clahe_cuda_fail (error, "the luminance levels", e);
     }
   if (st == GH_OK
-      && cudaMemsetAsync ((*space)->hist, 0,
-                          (*space)->counters * sizeof *(*space)->hist, stream)
-           != cudaSuccess)
-    st = gh_fail (error, GH_ERR_STATE, "CLAHE on the GPU: the counts");
+      && (e = cudaMemsetAsync ((*space)->hist, 0,
+                               (*space)->counters * sizeof *(*space)->hist,
+                               stream)) != cudaSuccess)
+    st = gh_clahe_cuda_fail (error, "the tile counts", e);
   if (st == GH_OK)
     st = gh_clahe_launch_count (g, plane, (size_t) width * g->layout, 0,
                                 g->height, 0, g->padded_h, (*space)->hist,
@@ -166,8 +167,8 @@ gh_photo_clahe_run (const gh_clahe_params *params, uint8_t *pixels, int width,
   if (st == GH_OK && luminance)
     {
       move_to_levels<<<blocks_for (n), 256, 0, stream>>> (pixels, n, plane);
-      if (cudaGetLastError () != cudaSuccess)
-        st = gh_fail (error, GH_ERR_STATE, "CLAHE on the GPU: the colours");
+      if ((e = cudaGetLastError ()) != cudaSuccess)
+        st = gh_clahe_cuda_fail (error, "the colours moved", e);
     }
   gh_clahe_destroy (c);
   return st;
