@@ -9,8 +9,8 @@
 # STAGES="tests sanitizers bench" (the default) picks the parts to run,
 # STAGES=clahe: CLAHE's benchmark at 12 and 48 MP and its kernels (ncu);
 # STAGES=photos: JPEG folders through nvJPEG (its tests, compute-sanitizer,
-# bench/photo_folder_gpu.py; PHOTOS=N photos, CPU_CLI=the CPU path's CLI,
-# PHOTO_SKIP=mogrify,clahe,... runs left out);
+# bench/photo_folder_gpu.py with photo-stages; PHOTOS=N photos, CPU_CLI=the
+# CPU path's CLI, PHOTO_SKIP=mogrify,clahe,equalize-cpu,... runs left out);
 # STAGES=tables: BENCHMARKS.md's GPU-host and 16-core tables regenerated
 # (bench/tables.py run gpu, run cpu16; the benchmark alone on the device);
 # CAPS="0 163 99 64" the caps and TOOLS="memcheck racecheck synccheck
@@ -203,7 +203,7 @@ summary+=("photo tests took $((SECONDS - t1)) s")
 cpu_cli=${CPU_CLI:-/tmp/b/gpu-histogram-cli}
 mog=(); [ -x "$(dirname "$cpu_cli")/mogrify" ] && mog=(--mogrify "$(dirname "$cpu_cli")/mogrify")
 t1=$SECONDS
-tests=(); [ "$tp" != - ] && tests=(--test "$tp")
+tests=(); [ "$tp" != - ] && tests=(--test "$tp" --stages "$build/bench/photo-stages")
 python3 bench/photo_folder_gpu.py "$cli" "$cpu_cli" --count "${PHOTOS:-1000}" "${mog[@]}" "${tests[@]}" --skip "${PHOTO_SKIP:-}" \
   > "$out/photo-bench.log" 2>&1
 summary+=("photo benchmark: exit $? ($((SECONDS - t1)) s)")

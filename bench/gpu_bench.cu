@@ -4,7 +4,8 @@
  * already on the GPU; the dispatcher's choice under each shared-memory cap
  * (the limits of smaller GPUs, gh_options.smem_cap); then the engine's
  * whole call on host-resident images (pageable and pinned) beside plain
- * host-to-device copies, and the GPU start-up on its own.  All figures are
+ * host-to-device copies, and the GPU start-up on its own; each mode's
+ * kernel against its on-chip ceiling (L2-resident input).  All figures are
  * GB/s of RGBA8 image read and ratios taken in this one run. */
 #include "gpu_bench.h"
 
@@ -205,6 +206,17 @@ upload (const uint8_t *image, bool weighted, size_t width, size_t height,
 #define CAPS 4
 #define CAP_ROUNDS 3
 #define CAP_MODES 5
+static const char *const mode_names[CAP_MODES]
+  = { "raw", "gimp", "gimp-linear", "weighted", "alpha" };
+static const gh_launch_kind mode_kinds[CAP_MODES]
+  = { { GH_LAYOUT_RGBA, false, true, GH_LUMINANCE_PERCEPTUAL },
+      { GH_LAYOUT_RGBA, false, false, GH_LUMINANCE_PERCEPTUAL },
+      { GH_LAYOUT_RGBA, false, false, GH_LUMINANCE_LINEAR },
+      { GH_LAYOUT_RGBA, true, false, GH_LUMINANCE_PERCEPTUAL },
+      { GH_LAYOUT_RGBA, false, false, GH_LUMINANCE_PERCEPTUAL } };
+/* Whether a mode reads the weighted image (partial alpha). */
+static const bool mode_partial[CAP_MODES] = { false, false, false, true,
+                                              true };
 static void
 caps_table (uint8_t *const images[IMG_KINDS], size_t width, size_t height,
             uint8_t *h_weighted, uint8_t *h_mask, uint8_t *d_img,
@@ -214,16 +226,9 @@ caps_table (uint8_t *const images[IMG_KINDS], size_t width, size_t height,
   const size_t n = width * height, bytes = n * 4;
   const size_t sums_bytes = GH_NUM_CHANNELS * 256 * sizeof *d_sums;
   const int caps_kb[CAPS] = { 0, 163, 99, 64 };
-  static const char *const names[CAP_MODES]
-    = { "raw", "gimp", "gimp-linear", "weighted", "alpha" };
-  const gh_launch_kind kinds[CAP_MODES]
-    = { { GH_LAYOUT_RGBA, false, true, GH_LUMINANCE_PERCEPTUAL },
-        { GH_LAYOUT_RGBA, false, false, GH_LUMINANCE_PERCEPTUAL },
-        { GH_LAYOUT_RGBA, false, false, GH_LUMINANCE_LINEAR },
-        { GH_LAYOUT_RGBA, true, false, GH_LUMINANCE_PERCEPTUAL },
-        { GH_LAYOUT_RGBA, false, false, GH_LUMINANCE_PERCEPTUAL } };
-  /* Whether a mode reads the weighted image (partial alpha). */
-  const bool partial[CAP_MODES] = { false, false, false, true, true };
+  const char *const *names = mode_names;
+  const gh_launch_kind *kinds = mode_kinds;
+  const bool *partial = mode_partial;
   static double ratio[CAPS][GH_VARIANT_COUNT][IMG_KINDS][CAP_MODES];
   static double ms_of[CAPS][GH_VARIANT_COUNT][IMG_KINDS][CAP_MODES];
   gh_smem_budget budgets[CAPS];
@@ -364,6 +369,74 @@ caps_table (uint8_t *const images[IMG_KINDS], size_t width, size_t height,
     }
 }
 
+/* Each mode's chosen kernel (no cap) against its two ceilings: the read
+ * of the same bytes from device memory, and its own on-chip ceiling, the
+ * same kernel on a slice of the image small enough to stay in L2 (half of
+ * it), run back to back so that after the first launch no read goes to
+ * device memory: the same shared-memory work with the DRAM reads taken
+ * out.  The on-chip rate is the slice's time less its half's, so the
+ * launches' gaps and each block's fixed start and flush, which a slice
+ * pays more of than the whole image, drop out.  GB/s of image bytes
+ * each; the kernel over the binding ceiling, min (read, on-chip), lowest
+ * over the inputs. */
+static void
+onchip_table (uint8_t *const images[IMG_KINDS], size_t width, size_t height,
+              uint8_t *h_weighted, uint8_t *h_mask, uint8_t *d_img,
+              uint8_t *d_mask, unsigned long long *d_sums, unsigned *d_sink,
+              int sms, size_t l2, timer &t)
+{
+  const size_t n = width * height, bytes = n * 4;
+  const int reps = 50;
+
+  printf ("\n== On-chip ceiling: each mode's chosen kernel (no cap) on an "
+          "L2-resident slice; GB/s, kernel / min (read, on-chip)\n");
+  printf ("%-11s %-10s %7s %8s %7s %6s %s\n", "mode", "input", "read",
+          "on-chip", "kernel", "ratio", "binding");
+  for (int mode = 0; mode < CAP_MODES; mode++)
+    {
+      const gh_launch_kind *kind = &mode_kinds[mode];
+      gh_variant v = chosen (kind, 0);
+      /* The slice: half of L2, image and mask together. */
+      size_t ns = l2 / 2 / (kind->mask ? 5 : 4);
+      double lowest = 0;
+      ns = ns < n ? ns : n;
+      for (int k = 0; k < IMG_KINDS; k++)
+        {
+          if (!images[k])
+            continue;
+          upload (images[k], mode_partial[mode], width, height, h_weighted,
+                  h_mask, d_img, d_mask);
+          double ms_read = read_ms (t, d_img, bytes, d_sink, sms);
+          if (kind->mask)
+            ms_read = read_ms_with_mask (t, ms_read, d_mask, n, d_sink, sms);
+          double ms = time_ms (t, [&] {
+            CK (cudaMemsetAsync (d_sums, 0, GH_NUM_CHANNELS * 256 * sizeof *d_sums));
+            CK (gh_cuda_histogram (v, kind, 0, d_img, kind->mask ? d_mask : NULL,
+                                   n, d_sums, 0));
+          });
+          double ms_slice[2];
+          for (int h = 0; h < 2; h++)
+            ms_slice[h] = time_ms (t, [&] {
+              for (int r = 0; r < reps; r++)
+                CK (gh_cuda_histogram (v, kind, 0, d_img,
+                                       kind->mask ? d_mask : NULL, ns >> h,
+                                       d_sums, 0));
+            }) / reps;
+          double read = gbps (bytes, ms_read), kern = gbps (bytes, ms);
+          double chip = ms_slice[0] > ms_slice[1]
+                          ? gbps ((ns - (ns >> 1)) * 4, ms_slice[0] - ms_slice[1])
+                          : 1e30;
+          double bound = read < chip ? read : chip, ratio = kern / bound;
+          lowest = lowest == 0 || ratio < lowest ? ratio : lowest;
+          printf ("%-11s %-10s %7.0f %8.0f %7.0f %6.2f %s\n", mode_names[mode],
+                  image_kind_names[k], read, chip, kern, ratio,
+                  read < chip ? "read" : "on-chip");
+        }
+      printf ("%-11s %-10s %7s %8s %7s %6.2f %s\n", mode_names[mode], "lowest", "",
+              "", "", lowest, gh_variant_name (v));
+    }
+}
+
 extern "C" int
 gpu_bench (uint8_t *const images[IMG_KINDS], size_t width, size_t height,
            int repeat)
@@ -484,6 +557,8 @@ gpu_bench (uint8_t *const images[IMG_KINDS], size_t width, size_t height,
 
   caps_table (images, width, height, h_weighted, h_mask, d_img, d_mask,
               d_sums, d_sink, sms, t);
+  onchip_table (images, width, height, h_weighted, h_mask, d_img, d_mask,
+                d_sums, d_sink, sms, (size_t) prop.l2CacheSize, t);
 
   /* Gray: the same bytes read as 4n one-channel pixels. */
   printf ("\n== Gray images on the GPU (the bytes above as %zu gray pixels)\n",

@@ -1,9 +1,11 @@
 #!/usr/bin/python3
 # SPDX-License-Identifier: GPL-3.0-or-later
 """A folder of 12 MP JPEG photos on the GPU host: the CLI's GPU path
-(--decoder gpu: nvJPEG decoding, the counts and equalize on the device,
-nvJPEG encoding) against its CPU path (libjpeg, every core), an OpenCV loop
-on every core and ImageMagick's mogrify, all writing JPEGs at quality 90.
+(--decoder gpu: nvJPEG decoding, the counts and equalize, CLAHE or match on
+the device, nvJPEG encoding) against its CPU path (libjpeg, every core), an
+OpenCV loop on every core and ImageMagick's mogrify, all writing JPEGs at
+quality 90; then each stage of the GPU path alone (--stages: photo-stages)
+against the whole run.
 
 COUNT photos of 4000x3000 are made once (in --photos) from testimages/: a
 crop of each scaled up (cubic), gray ones made RGB, grain added (a normal
@@ -19,11 +21,21 @@ goes: read, decode, count, apply, encode, write).
                     (one worker a core, everything on the CPU)
   equalize, opencv  a process a core: imread, equalizeHist of each channel, imwrite
   equalize, mogrify mogrify -equalize -quality 90, a process a core (--mogrify)
-  clahe, cpu        CPU_CLI --clahe OUT/%n.jpg (the GPU path takes no CLAHE:
-                    under --decoder gpu it goes the CPU path)
+  clahe, gpu        GPU_CLI --decoder gpu --clahe OUT/%n.jpg (OpenCV's
+                    defaults, 2.0 and 8 x 8 tiles, of the luminance)
+  clahe, cpu        CPU_CLI --decoder cpu --backend cpu --clahe OUT/%n.jpg
+  clahe, opencv     a process a core: imread, createCLAHE (2.0, 8 x 8) of
+                    Lab's L (OpenCV's way to the luminance), imwrite
+  clahe, mogrify    none: ImageMagick 6 has no -clahe (said when so)
+  match, gpu / cpu  --match OUT/%n.jpg --reference (the first photo, as
+                    netpbm: the GPU host's build of the CLI reads no JPEG)
+  stages            photo-stages equalize|clahe: read, decode, count+apply,
+                    encode and write, each alone; the whole run's rate over
+                    the slowest's (the target: 0.8 or more)
 
 Usage: photo_folder_gpu.py GPU_CLI CPU_CLI [--count N] [--distinct D] [--photos DIR]
-                           [--mogrify PATH] [--skip WHO,...]
+                           [--mogrify PATH] [--stages PHOTO_STAGES]
+                           [--skip WHO|OP|OP-WHO,...]
   (CPU_CLI: a CLI built with GEGL and libjpeg, e.g. bench/host_bundle.sh's
    wrapper where the host has neither)
 """
@@ -84,6 +96,13 @@ def cv_equalize(args):
                 [cv2.IMWRITE_JPEG_QUALITY, QUALITY])
 
 
+def cv_clahe(args):
+    src, dst = args
+    lab = cv2.cvtColor(cv2.imread(src, cv2.IMREAD_COLOR), cv2.COLOR_BGR2LAB)
+    lab[..., 0] = cv2.createCLAHE(2.0, (8, 8)).apply(lab[..., 0])
+    cv2.imwrite(dst, cv2.cvtColor(lab, cv2.COLOR_LAB2BGR), [cv2.IMWRITE_JPEG_QUALITY, QUALITY])
+
+
 def run(argv):
     t = time.monotonic()
     p = subprocess.run(argv, capture_output=True, text=True)
@@ -99,6 +118,7 @@ def main():
     ap.add_argument("--distinct", type=int, default=100)
     ap.add_argument("--mogrify")
     ap.add_argument("--skip", default="")
+    ap.add_argument("--stages", help="photo-stages: each stage of the GPU path alone")
     ap.add_argument("--test", help="test_photo_gpu: nvJPEG's decoding of 8 photos against libjpeg's")
     a = ap.parse_args()
     cores = os.cpu_count() or 1
@@ -138,6 +158,8 @@ def main():
     results = {}
 
     def timed(who, op, argv=None, fn=None):
+        if {who, op, f"{op}-{who}"} & skip:
+            return
         out = work / f"{op}-{who}"
         shutil.rmtree(out, ignore_errors=True)
         out.mkdir()
@@ -161,19 +183,20 @@ def main():
         shutil.rmtree(out, ignore_errors=True)
 
     common = ["--quality", str(QUALITY), "--quiet", "--timings"]
-    if "gpu" not in skip:
-        # The first run also warms the page cache with the photos.
-        timed("gpu", "equalize", [a.gpu_cli, "--decoder", "gpu", "--equalize", "OUT"] + common + names)
-    if "cpu" not in skip:
-        timed("cpu", "equalize", [a.cpu_cli, "--decoder", "cpu", "--backend", "cpu", "--equalize", "OUT"] + common + names)
-    if "gpu" not in skip:
-        timed("gpu", "equalize", [a.gpu_cli, "--decoder", "gpu", "--equalize", "OUT"] + common + names)
-    if "opencv" not in skip:
-        def cv_loop(out):
+    gpu = [a.gpu_cli, "--decoder", "gpu"]
+    cpu = [a.cpu_cli, "--decoder", "cpu", "--backend", "cpu"]
+    # The first run also warms the page cache with the photos.
+    timed("gpu", "equalize", gpu + ["--equalize", "OUT"] + common + names)
+    timed("cpu", "equalize", cpu + ["--equalize", "OUT"] + common + names)
+    timed("gpu", "equalize", gpu + ["--equalize", "OUT"] + common + names)
+
+    def pool_loop(fn):
+        def loop(out):
             with multiprocessing.Pool(cores) as pool:
-                pool.map(cv_equalize, [(n, str(out / Path(n).name)) for n in names], chunksize=4)
-        timed("opencv", "equalize", fn=cv_loop)
-    if a.mogrify and "mogrify" not in skip:
+                pool.map(fn, [(n, str(out / Path(n).name)) for n in names], chunksize=4)
+        return loop
+    timed("opencv", "equalize", fn=pool_loop(cv_equalize))
+    if a.mogrify:
         def mog(out):
             per = (len(names) + cores - 1) // cores
             procs = [subprocess.Popen([a.mogrify, "-path", str(out), "-equalize", "-quality",
@@ -183,15 +206,28 @@ def main():
             for p in procs:
                 p.wait()
         timed("mogrify", "equalize", fn=mog)
-    if "clahe" not in skip:
-        timed("cpu", "clahe", [a.cpu_cli, "--decoder", "cpu", "--backend", "cpu", "--clahe", "OUT"] + common + names)
+        p = subprocess.run([a.mogrify, "-path", str(work), "-clahe", "8x8+128+2", names[0]],
+                           capture_output=True, text=True)
+        if p.returncode:
+            print(f"clahe, mogrify: none: {p.stderr.strip()[:120]}", flush=True)
+    timed("gpu", "clahe", gpu + ["--clahe", "OUT"] + common + names)
+    timed("cpu", "clahe", cpu + ["--clahe", "OUT"] + common + names)
+    timed("gpu", "clahe", gpu + ["--clahe", "OUT"] + common + names)
+    timed("opencv", "clahe", fn=pool_loop(cv_clahe))
+    # The reference: the first photo as netpbm, which every build of the CLI reads.
+    reference = work / "reference.ppm"
+    cv2.imwrite(str(reference), cv2.imread(names[0], cv2.IMREAD_COLOR))
+    match = ["--match", "OUT", "--reference", str(reference)]
+    timed("gpu", "match", gpu + match + common + names)
+    timed("cpu", "match", cpu + match + common + names)
+    timed("gpu", "match", gpu + match + common + names)
 
-    g, c = results.get(("equalize", "gpu")), results.get(("equalize", "cpu"))
-    if g and c:
-        diffs = [np.abs(x.astype(int) - y.astype(int)) for x, y in zip(g, c)
+    for op in ("equalize", "clahe", "match"):
+        g, c = results.get((op, "gpu")), results.get((op, "cpu"))
+        diffs = [np.abs(x.astype(int) - y.astype(int)) for x, y in zip(g or [], c or [])
                  if x is not None and y is not None and x.shape == y.shape]
         if diffs:
-            print(f"results: --decoder gpu against --decoder cpu, {len(diffs)} photos decoded by "
+            print(f"results, {op}: --decoder gpu against --decoder cpu, {len(diffs)} photos decoded by "
                   f"OpenCV: max {max(d.max() for d in diffs)}, mean "
                   f"{min(d.mean() for d in diffs):.3f}-{max(d.mean() for d in diffs):.3f}")
     print("\n| operation | who | photos/s | it / ours against the CLI's CPU path |")
@@ -203,6 +239,19 @@ def main():
         cpu = best.get((op, "cpu"))
         ratio = f"{cpu / per:.2f}x" if cpu else "-"
         print(f"| {op} | {who} | {1 / per:.1f} | {ratio} |")
+    if a.stages:
+        # Each stage alone against the whole run (the GPU path's best).
+        for op in ("equalize", "clahe"):
+            whole = best.get((op, "gpu"))
+            out = work / f"stages-{op}"
+            out.mkdir()
+            p = subprocess.run([a.stages, op, str(out)] + names, capture_output=True, text=True)
+            print(p.stdout + p.stderr, end="", flush=True)
+            m = re.search(r"^slowest alone: (\S+), ([\d.]+) photos/s", p.stdout, re.M)
+            if m and whole:
+                print(f"overlap, {op}: the whole run {1 / whole:.1f} photos/s, the slowest stage "
+                      f"alone ({m.group(1)}) {m.group(2)}: {1 / whole / float(m.group(2)):.2f} of it")
+            shutil.rmtree(out, ignore_errors=True)
     return 0
 
 

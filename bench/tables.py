@@ -121,6 +121,30 @@ def gray_row(out):
     return rng(vals) + " of read"
 
 
+def onchip(out):
+    """{mode: [(ratio, binding, read GB/s, on-chip GB/s) an input]} from
+    gpu-histogram-bench's on-chip table."""
+    table = {}
+    for line in section(out, "== On-chip ceiling"):
+        m = re.match(r"(\S+)\s+(\S+)\s+(\d+)\s+(\d+)\s+(\d+)\s+([\d.]+)\s+(read|on-chip)$", line)
+        if m:
+            table.setdefault(m.group(1), []).append(
+                (float(m.group(6)), m.group(7), float(m.group(3)), float(m.group(4))))
+    if not table:
+        raise ValueError("no on-chip table in the output")
+    return table
+
+
+def onchip_row(mode):
+    def parse(out):
+        rows = onchip(out)[mode]
+        binding = "/".join(sorted({r[1] for r in rows}))
+        return (rng([r[0] for r in rows]) + f" of {binding} (on-chip "
+                + rng([r[3] / 1e3 for r in rows if r[3] < 1e9], fmt="{:.1f}") + ", read "
+                + rng([r[2] / 1e3 for r in rows], fmt="{:.1f}") + " TB/s)")
+    return parse
+
+
 def host_row(kind):
     def parse(out):
         m = re.search(r"engine, %s input:\s*[\d.]+ ms\s+[\d.]+ GB/s\s+([\d.]+)" % kind, out)
@@ -290,8 +314,15 @@ def photo_ratio(who, base="cpu", op="equalize"):
     return parse
 
 
-def photo_clahe(out):
-    return f"{photo_rate(out, 'clahe', 'cpu'):.1f} photos/s"
+def photo_overlap(op):
+    """The whole run's rate over its slowest stage's alone."""
+    def parse(out):
+        m = re.search(rf"^overlap, {op}: the whole run ([\d.]+) photos/s, the slowest stage "
+                      rf"alone \((\S+)\) ([\d.]+): ([\d.]+) of it", out, re.M)
+        if not m:
+            raise ValueError(f"no overlap line for {op}")
+        return f"{m.group(4)} ({m.group(1)} / {m.group(3)} photos/s, {m.group(2)})"
+    return parse
 
 
 def photo_decoders(out):
@@ -429,7 +460,10 @@ BIN2 = ("/usr/bin/python3 bench/gimp_calls.py {build}/plugin/gimp2/gpu-histogram
 
 PHOTOS = ("python3 bench/photo_folder_gpu.py {build}/cli/gpu-histogram-cli /tmp/b/gpu-histogram-cli "
           "--count 1000 --mogrify /tmp/b/mogrify --test {build}/tests/test_photo_gpu")
+PHOTOS_STAGES = PHOTOS + " --stages {build}/bench/photo-stages --skip equalize-mogrify"
 READ = "read ceiling, same image (of it)"
+ONCHIP = ("the lower of the read ceiling and the same kernel on an L2-resident slice "
+          "(of it; lowest input)")
 LAT = "latency at half occupancy (ncu: 8 of 16 warps a scheduler, instructions issued in 65 % of cycles)"
 LAT99 = "latency at half occupancy (ncu: instructions issued in 52-55 % of cycles, shared pipe 53 %, DRAM 51 %)"
 
@@ -454,6 +488,20 @@ ROWS = {
         ("counts, raw, against CUB", "CUB MultiHistogramEven<4,4>, same image (it / ours)",
          "DRAM read (ours); CUB's atomics contend on repeated values", BENCH, cub_row, ["gpu"]),
         ("counts, gray images", READ, "DRAM read", BENCH, gray_row, ["gpu"]),
+        ("counts against min (read, on-chip), raw, no cap", ONCHIP, "DRAM read", BENCH,
+         onchip_row("raw"), ["gpu"]),
+        ("counts against min (read, on-chip), GIMP's six channels, no cap", ONCHIP,
+         "the shared-memory counting (on-chip below read); not profiled on the H200",
+         BENCH, onchip_row("gimp"), ["gpu"]),
+        ("counts against min (read, on-chip), GIMP 3's luminance, no cap", ONCHIP,
+         "the shared-memory counting (on-chip below read); as profiled on the H100: " + LAT,
+         BENCH, onchip_row("gimp-linear"), ["gpu"]),
+        ("counts against min (read, on-chip), weighted, no cap", ONCHIP,
+         "DRAM read of image and mask, not reached; not profiled on the H200", BENCH,
+         onchip_row("weighted"), ["gpu"]),
+        ("counts against min (read, on-chip), alpha, no cap", ONCHIP,
+         "the shared-memory counting (on-chip below read); not profiled on the H200",
+         BENCH, onchip_row("alpha"), ["gpu"]),
         ("whole engine call, page-locked input", "a plain page-locked copy of the image (of it)",
          "PCIe host-to-device copy", BENCH, host_row("pinned"), ["gpu"]),
         ("whole engine call, pageable input", "a pageable copy + the kernel, in series (it / ours)",
@@ -477,21 +525,37 @@ ROWS = {
          whole_batch, ["gpu"]),
         ("CLI, 1000 JPEGs of 12 MP equalized, --decoder gpu",
          "the CLI's CPU path on 16 cores, --decoder cpu --backend cpu (it / ours)",
-         "the device's JPEG decode and encode (3.4 + 3.3 s summed over two lanes) and the GPU's start (1.4 s of 5.9 s)",
-         PHOTOS, photo_ratio("gpu"), ["gpu", "cv2"]),
+         "nvJPEG's encoder (247 photos/s alone) and the GPU's start (1.1 s of 6.1 s)",
+         PHOTOS_STAGES, photo_ratio("gpu"), ["gpu", "cv2"]),
         ("CLI, 1000 JPEGs of 12 MP equalized, --decoder gpu, against OpenCV",
          "imread, equalizeHist of each channel, imwrite, a process a core (it / ours)",
-         "as above", PHOTOS, photo_ratio("gpu", "opencv"), ["gpu", "cv2"]),
+         "as above", PHOTOS_STAGES, photo_ratio("gpu", "opencv"), ["gpu", "cv2"]),
         ("CLI, 1000 JPEGs of 12 MP equalized, --decoder gpu, against ImageMagick",
          "mogrify -equalize -quality 90, a process a core (it / ours)",
          "as above", PHOTOS, photo_ratio("gpu", "mogrify"), ["gpu", "cv2", "mogrify"]),
-        ("CLI, 1000 JPEGs of 12 MP, CLAHE, the CPU path", "(photos/s, absolute)",
-         "CLAHE's apply with the encoding (707 of the workers' 809 s of CPU, not split further); the GPU path takes no CLAHE",
-         PHOTOS, photo_clahe, ["gpu", "cv2"]),
+        ("CLI, 1000 JPEGs of 12 MP, CLAHE, --decoder gpu",
+         "the CLI's CPU path on 16 cores, --decoder cpu --backend cpu (it / ours)",
+         "nvJPEG's encoder (280 photos/s alone) and the GPU's start (1.1 s of 6.3 s)",
+         PHOTOS_STAGES, photo_ratio("gpu", op="clahe"), ["gpu", "cv2"]),
+        ("CLI, 1000 JPEGs of 12 MP, CLAHE, --decoder gpu, against OpenCV",
+         "imread, createCLAHE (2, 8 x 8) of Lab's L, imwrite, a process a core (it / ours)",
+         "as above", PHOTOS_STAGES, photo_ratio("gpu", "opencv", "clahe"), ["gpu", "cv2"]),
+        ("CLI, 1000 JPEGs of 12 MP, match, --decoder gpu",
+         "the CLI's CPU path on 16 cores, --decoder cpu --backend cpu (it / ours)",
+         "nvJPEG's encoder and the GPU's start (1.1 s of 6.1 s)",
+         PHOTOS_STAGES, photo_ratio("gpu", op="match"), ["gpu", "cv2"]),
+        ("CLI, 1000 JPEGs of 12 MP equalized, the whole run against its slowest stage alone",
+         "photo-stages: each stage alone, one after another (of it)",
+         "the GPU's start (1.1 s of 6.1 s: 0.81 after it), then nvJPEG's encoder",
+         PHOTOS_STAGES, photo_overlap("equalize"), ["gpu", "cv2"]),
+        ("CLI, 1000 JPEGs of 12 MP, CLAHE, the whole run against its slowest stage alone",
+         "photo-stages: each stage alone, one after another (of it)",
+         "the GPU's start (1.1 s of 6.3 s: 0.68 after it), then nvJPEG's encoder",
+         PHOTOS_STAGES, photo_overlap("clahe"), ["gpu", "cv2"]),
         ("nvJPEG's decoding against libjpeg's, 8 of the 12 MP photos",
          "libjpeg-turbo's decoding (OpenCV's), absolute difference in levels",
          "4:2:0 chroma upsampling (4:4:4 and gray JPEGs decode identically: tests/photo_gpu.py)",
-         PHOTOS, photo_decoders, ["gpu", "cv2"]),
+         PHOTOS_STAGES, photo_decoders, ["gpu", "cv2"]),
     ],
     "cpu16": [
         ("CPU counts, GIMP's six channels, level", "the fastest input (slowest / fastest)",

@@ -44,11 +44,8 @@ cli_photo_takes (const cli_options *o, const char **why)
       {
         if (!cli_wants (o, (gh_operation) k))
           continue;
-        if ((k != GH_REQ_EQUALIZE && k != GH_REQ_BINARIZE
-             && k != GH_REQ_POSTERIZE)
-            || !o->output[k])
-          return *why = "the GPU path runs statistics, --equalize, "
-                        "--binarize and --posterize only", 0;
+        if (!o->output[k])
+          return *why = "thresholds without a result file", 0;
         if (!is_jpeg_name (o->output[k]))
           return *why = "the result is not a JPEG", 0;
         ops++;
@@ -64,9 +61,17 @@ cli_photo_takes (const cli_options *o, const char **why)
     return *why = "--auto-orient", 0;
   if (o->backend == GH_BACKEND_CPU)
     return *why = "--backend cpu", 0;
-  cli_request (o, GH_REQ_EQUALIZE, GH_LAYOUT_RGB, &r);
-  if (o->output[GH_REQ_EQUALIZE] && r.mode != GH_EQUALIZE_CHANNELS)
-    return *why = "--mode luminance", 0;
+  /* Equalize and match of the luminance move colours by a rule of no
+   * table: each channel's tables only (CLAHE takes both modes). */
+  {
+    static const gh_operation tabled[] = { GH_REQ_EQUALIZE, GH_REQ_MATCH };
+    for (int k = 0; k < 2; k++)
+      {
+        cli_request (o, tabled[k], GH_LAYOUT_RGB, &r);
+        if (o->output[tabled[k]] && r.mode != GH_EQUALIZE_CHANNELS)
+          return *why = "--mode luminance", 0;
+      }
+  }
   return 1;
 #endif
 }
@@ -144,6 +149,7 @@ struct photo_run
   int gpu_dead; /* the GPU failed: every file on the CPU path */
   int rc;
   double read_s, write_s;
+  gh_histogram reference; /* --match's, counted once */
   int (*fallback) (void *, int);
   void *arg;
 };
@@ -407,20 +413,21 @@ operation_of (const cli_options *o)
 }
 
 /* The engine's op for item k as the device's tables, read off a probe of
- * every level: equalize's map of each channel (*key -1), or binarize's and
+ * every level: equalize's and match's map of each channel (*key -1; match
+ * to `reference`), or binarize's and
  * posterize's one table of the level in channel *key, which every colour
  * sample takes (a gray probe pixel's level is its sample in every
  * channel, luminance too). */
 static int
 tables_of (const cli_options *o, gh_operation operation,
            const gh_photo_item *it, const gh_histogram *h,
-           uint8_t tables[3][256], int *key)
+           const gh_histogram *reference, uint8_t tables[3][256], int *key)
 {
   gh_layout layout = it->channels == 1 ? GH_LAYOUT_GRAY : GH_LAYOUT_RGB;
   int ch = it->channels;
   gh_request r;
   gh_request_inputs in = { layout, GH_SAMPLE_U8, o->luminance, 256, h,
-                           NULL, NULL };
+                           reference, NULL };
   gh_request_result res;
   gh_op op;
   gh_error err;
@@ -451,7 +458,10 @@ tables_of (const cli_options *o, gh_operation operation,
   for (int v = 0; v < 256; v++)
     for (int c = 0; c < ch; c++)
       tables[c][v] = probe[v * ch + c];
-  *key = operation != GH_REQ_EQUALIZE && ch == 3 ? r.channel : -1;
+  *key = (operation == GH_REQ_BINARIZE || operation == GH_REQ_POSTERIZE)
+             && ch == 3
+           ? r.channel
+           : -1;
   return 0;
 }
 
@@ -504,6 +514,7 @@ run_batch (photo_run *run, gh_photo *p, slot *s)
   gh_operation operation = operation_of (run->o);
   const cli_options *o = run->o;
   gh_error err;
+  gh_status st;
   int to_write = 0;
 
   for (int k = 0; k < s->n; k++)
@@ -557,7 +568,10 @@ run_batch (photo_run *run, gh_photo *p, slot *s)
             s->rc[k] = 1;
           if (!s->rc[k] && operation != GH_REQ_NONE)
             {
-              if (tables_of (o, operation, it, &h, s->tables[k], &s->keys[k])
+              /* CLAHE's work is all on the device: no tables. */
+              if ((operation != GH_REQ_CLAHE
+                   && tables_of (o, operation, it, &h, &run->reference,
+                                 s->tables[k], &s->keys[k]))
                   || !(s->path[k] = strdup (file.output[operation])))
                 s->rc[k] = 1;
               else
@@ -575,9 +589,22 @@ run_batch (photo_run *run, gh_photo *p, slot *s)
   for (int k = 0; k < s->n; k++)
     if (!s->path[k])
       s->items[k].ok = 0; /* nothing to encode */
-  if (gh_photo_apply_encode (p, s->items, s->n,
-                             (const uint8_t (*)[3][256]) s->tables, s->keys,
-                             o->quality ? o->quality : 90, &err) == GH_OK)
+  if (operation == GH_REQ_CLAHE)
+    {
+      gh_request r;
+      gh_clahe_params params;
+      cli_request (o, GH_REQ_CLAHE, GH_LAYOUT_RGB, &r);
+      gh_request_clahe_params (&r, &params);
+      st = gh_photo_clahe (p, s->items, s->n, &params, &err);
+      if (st == GH_OK)
+        st = gh_photo_encode (p, s->items, s->n, o->quality ? o->quality : 90,
+                              &err);
+    }
+  else
+    st = gh_photo_apply_encode (p, s->items, s->n,
+                                (const uint8_t (*)[3][256]) s->tables,
+                                s->keys, o->quality ? o->quality : 90, &err);
+  if (st == GH_OK)
     return;
   set_dead (run, err.message, o->inputs[s->first]);
   for (int k = 0; k < s->n; k++)
@@ -595,6 +622,43 @@ run_batch (photo_run *run, gh_photo *p, slot *s)
         s->rc[k] = fallback (arg, s->first + k);
         cli_streams_set (NULL, NULL);
       }
+}
+
+/* --match's reference histogram, counted once as the CPU path counts it
+ * for each file (on the CPU: the counts are the same): 0, or -1 where it
+ * cannot be read (the CPU path then says why, a file at a time). */
+static int
+count_reference (const cli_options *o, gh_histogram *ref)
+{
+  gh_options eo;
+  gh_engine *e;
+  gh_error err;
+  char *said = NULL;
+  size_t len = 0;
+  FILE *quiet;
+  double decode = 0;
+  int rc = -1;
+
+  gh_histogram_init (ref);
+  if (!o->output[GH_REQ_MATCH])
+    return 0;
+  if (!(quiet = open_memstream (&said, &len)))
+    return -1;
+  gh_options_init (&eo);
+  eo.backend = GH_BACKEND_CPU;
+  eo.cpu_threads = o->threads;
+  if (gh_engine_create (&eo, &e, &err) == GH_OK)
+    {
+      cli_streams_set (quiet, quiet);
+      rc = cli_count_file (e, o->reference, o->luminance, ref, &decode);
+      cli_streams_set (NULL, NULL);
+      gh_engine_destroy (e);
+    }
+  fclose (quiet);
+  free (said);
+  if (rc)
+    gh_histogram_clear (ref);
+  return rc;
 }
 
 typedef struct {
@@ -658,7 +722,15 @@ cli_photo_run (const cli_options *o, int (*fallback) (void *, int),
   gh_photo_timings t = { 0, 0, 0, 0, 0, 0 };
   int batch = o->n_inputs < BATCH ? o->n_inputs : BATCH;
   double start = cli_now (), created;
+  gh_histogram reference;
 
+  if (count_reference (o, &reference))
+    {
+      if (o->decoder == CLI_DECODER_GPU)
+        fprintf (stderr, "--decoder gpu: the reference cannot be read: "
+                 "decoding on the CPU\n");
+      return -1;
+    }
   /* The first lane's gh_photo: none, the CPU path; the others start in
    * their lanes. */
   if (gh_photo_create (batch, &lanes[0].p, &err) != GH_OK)
@@ -666,6 +738,7 @@ cli_photo_run (const cli_options *o, int (*fallback) (void *, int),
       if (o->decoder == CLI_DECODER_GPU)
         fprintf (stderr, "--decoder gpu: %s: decoding on the CPU\n",
                  err.message);
+      gh_histogram_clear (&reference);
       return -1;
     }
   n_lanes = o->n_inputs > BATCH ? LANES : 1;
@@ -674,6 +747,7 @@ cli_photo_run (const cli_options *o, int (*fallback) (void *, int),
   created = cli_now ();
   memset (&run, 0, sizeof run);
   run.o = o;
+  run.reference = reference;
   run.progress = progress;
   run.batches = (o->n_inputs + BATCH - 1) / BATCH;
   run.fallback = fallback;
@@ -731,6 +805,7 @@ cli_photo_run (const cli_options *o, int (*fallback) (void *, int),
              t.decode * 1e3, t.count * 1e3, t.apply * 1e3, t.encode * 1e3,
              run.write_s * 1e3, (created - start) * 1e3,
              (cli_now () - start) * 1e3);
+  gh_histogram_clear (&run.reference);
   pthread_mutex_destroy (&run.lock);
   pthread_cond_destroy (&run.turn);
   *rc = run.rc;

@@ -4,10 +4,10 @@
  * lanes (threads) each reading a batch, running it on the device (decoded,
  * counted, equalized and encoded there) and handing it to writer threads,
  * so one lane's decoding overlaps the other's encoding and the files'
- * reads and writes overlap the device (equalize of each channel,
- * binarize or posterize: one operation a run); the statistics, --histogram and the files are
- * those of the CPU path's run but for the codecs (doc/cli.md: nvJPEG's
- * decoder and encoder are not libjpeg's).  A file the GPU path refuses
+ * reads and writes overlap the device (equalize or match of each channel,
+ * binarize, CLAHE or posterize: one operation a run); the statistics,
+ * --histogram and the files are those of the CPU path's run but for the
+ * codecs (doc/cli.md: nvJPEG's decoder and encoder are not libjpeg's).  A file the GPU path refuses
  * (CMYK, 12-bit, damaged, a GPU failure) goes through the CPU path
  * (`fallback`), with one line saying why.
  *
@@ -20,9 +20,9 @@
 #include "progress.h"
 
 /* Whether this run is the GPU path's (--decoder, every input and output a
- * JPEG, statistics and at most one of --equalize of each channel,
- * --binarize and --posterize, the build): 1, or 0 with *why saying why
- * not. */
+ * JPEG, statistics and at most one of --equalize and --match of each
+ * channel, --binarize, --clahe and --posterize, the build): 1, or 0 with
+ * *why saying why not. */
 int cli_photo_takes (const cli_options *o, const char **why);
 
 /* Runs every input: 0 with *rc the run's exit status, or -1 when the GPU

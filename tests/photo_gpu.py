@@ -9,7 +9,9 @@ difference, printed and held to bounds; then the CLI on a folder of them:
 every result a JPEG of its input's size close to OpenCV's equalizeHist of
 libjpeg's decoding, the statistics' pixel counts, the input's EXIF carried,
 the files in the order given, and files nvJPEG refuses (a 12-bit frame, not
-a JPEG) said and left to the CPU path; --posterize through the GPU path.
+a JPEG) said and left to the CPU path; --posterize, --clahe (the
+luminance, and each channel close to OpenCV's CLAHE of libjpeg's decoding)
+and --match through the GPU path.
 
 GH_PHOTO_WRAP="compute-sanitizer --tool memcheck": test_photo_gpu alone,
 under that command.
@@ -166,6 +168,34 @@ def main():
         failures.append("--posterize: not a thresholds line a file")
     if len(list(post.glob("*.jpg"))) != len(good):
         failures.append("--posterize: not a result a file")
+    # CLAHE (OpenCV's defaults: the luminance; then each channel) and match
+    # on the GPU path: a result a file, every file on the device.
+    ops = {"clahe": ["--clahe"], "clahe-channels": ["--clahe", "--mode", "each-channel"],
+           "match": ["--match", "--reference", str(tmp / "reference.ppm")]}
+    # A netpbm reference: every build of the CLI reads it.
+    cv2.imwrite(str(tmp / "reference.ppm"), src["coffee"])
+    for op, args in ops.items():
+        res_dir = tmp / op
+        res_dir.mkdir()
+        argv = args[:1] + [str(res_dir / "%n.jpg")] + args[1:]
+        p = subprocess.run([cli, "--decoder", "gpu", "--quiet"] + argv + [str(f) for f in good],
+                           capture_output=True, text=True)
+        if p.returncode or p.stdout.count("backend: cuda:") != len(good):
+            failures.append(f"--{op} on the GPU path: exit {p.returncode}, "
+                            f"{p.stdout.count('backend: cuda:')} on the GPU: {p.stderr[-300:]}")
+        for f in good:
+            ref = cv2.imread(str(f), cv2.IMREAD_UNCHANGED)
+            res = cv2.imread(str(res_dir / f"{f.stem}.jpg"), cv2.IMREAD_UNCHANGED)
+            if res is None or res.shape != ref.shape:
+                failures.append(f"--{op}: {f.name}: no result of its size")
+                continue
+            if op == "clahe-channels":
+                cl = cv2.createCLAHE(2.0, (8, 8))
+                want = cl.apply(ref) if ref.ndim == 2 else cv2.merge([cl.apply(c) for c in cv2.split(ref)])
+                e = np.abs(res.astype(int) - want.astype(int)).mean()
+                print(f"--clahe --mode channels, {f.name}: {e:.3f} from OpenCV's of libjpeg's decoding")
+                if e > 6.0:
+                    failures.append(f"--{op}: {f.name}: {e:.2f} apart on average from OpenCV's")
     for msg in failures:
         print("FAIL:", msg)
     print("passed" if not failures else f"{len(failures)} failures")

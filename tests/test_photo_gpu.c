@@ -3,7 +3,9 @@
  * the engine on the CPU, on the same decoded pixels: every histogram
  * count equal, equalize's tables and posterize's (binarize's) keyed
  * table applied on the device equal to gh_op_apply on the host byte for
- * byte, every result a JPEG that decodes
+ * byte, CLAHE on the device (each channel, the luminance, gray; tiles
+ * that divide the image and tiles that pad it) equal to gh_clahe_image
+ * on the host byte for byte, every result a JPEG that decodes
  * again to its size, and files nvJPEG refuses refused with a reason, not
  * a failure.  Exit 77 (skipped) where no GPU can be used.
  *
@@ -91,6 +93,69 @@ cpu_histogram (gh_engine *e, const gh_photo_item *it, const unsigned char *px,
       return -1;
     }
   return 0;
+}
+
+/* CLAHE of `params` on the device against gh_clahe_image on the host
+ * (engine e, the CPU), from the same pixels, decoded again first; then
+ * encoded. */
+static void
+check_clahe (gh_photo *p, gh_engine *e, gh_photo_item *items, int n,
+             char **names, const gh_clahe_params *params)
+{
+  unsigned char *cpu[GH_PHOTO_MAX_BATCH] = { NULL };
+  gh_error err;
+  gh_status st = gh_photo_decode_count (p, items, n, &err);
+
+  CHECK (st == GH_OK, "decode for CLAHE: %s", err.message);
+  for (int k = 0; k < n && st == GH_OK; k++)
+    {
+      gh_photo_item *it = &items[k];
+      size_t stride = (size_t) it->width * it->channels;
+      if (!it->ok || !(cpu[k] = malloc (stride * it->height)))
+        continue;
+      CHECK (gh_photo_download (p, k, it, cpu[k], &err) == GH_OK,
+             "download: %s", err.message);
+      CHECK (gh_clahe_image (e, params, it->channels == 1 ? GH_LAYOUT_GRAY
+                                                          : GH_LAYOUT_RGB,
+                             GH_SAMPLE_U8, GH_LUMINANCE_PERCEPTUAL, 256,
+                             cpu[k], (size_t) it->width, (size_t) it->height,
+                             stride, &err) == GH_OK,
+             "CLAHE on the host: %s", err.message);
+    }
+  if (st == GH_OK)
+    {
+      st = gh_photo_clahe (p, items, n, params, &err);
+      CHECK (st == GH_OK, "CLAHE on the device: %s", err.message);
+    }
+  for (int k = 0; k < n && st == GH_OK; k++)
+    {
+      gh_photo_item *it = &items[k];
+      size_t bytes = (size_t) it->width * it->height * it->channels, diff = 0;
+      unsigned char *px;
+      if (!it->ok || !cpu[k] || !(px = malloc (bytes)))
+        continue;
+      CHECK (gh_photo_download (p, k, it, px, &err) == GH_OK, "download: %s",
+             err.message);
+      for (size_t i = 0; i < bytes; i++)
+        diff += px[i] != cpu[k][i];
+      CHECK (diff == 0, "%s: %zu samples of CLAHE (clip %g, %d x %d tiles, "
+             "%s) on the GPU differ from the CPU's", names[k], diff,
+             params->clip_limit, params->tiles_x, params->tiles_y,
+             params->mode == GH_EQUALIZE_LUMINANCE ? "luminance" : "channels");
+      free (px);
+    }
+  if (st == GH_OK)
+    {
+      st = gh_photo_encode (p, items, n, 90, &err);
+      CHECK (st == GH_OK, "encode after CLAHE: %s", err.message);
+    }
+  for (int k = 0; k < n && st == GH_OK; k++)
+    CHECK (!items[k].ok
+             || (items[k].encoded_length > 4 && items[k].encoded[0] == 0xFF
+                 && items[k].encoded[1] == 0xD8),
+           "%s: CLAHE's result is not a JPEG", names[k]);
+  for (int k = 0; k < n; k++)
+    free (cpu[k]);
 }
 
 int
@@ -301,6 +366,18 @@ main (int argc, char **argv)
       }
     for (int k = 0; k < n; k++)
       free (cpu_eq[k]);
+  }
+  /* CLAHE: OpenCV's defaults of the luminance; each channel on 7 x 5 tiles
+   * (the images padded); each channel on 64 x 48 tiles a few pixels
+   * high. */
+  {
+    static const gh_clahe_params clahe[] = {
+      { 2.0, 8, 8, GH_EQUALIZE_LUMINANCE },
+      { 3.0, 7, 5, GH_EQUALIZE_CHANNELS },
+      { 1.5, 64, 48, GH_EQUALIZE_CHANNELS },
+    };
+    for (int c = 0; c < 3; c++)
+      check_clahe (p, e, items, n, argv + first, &clahe[c]);
   }
   for (int k = 0; k < n; k++)
     {

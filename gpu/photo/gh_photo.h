@@ -5,7 +5,8 @@
  * one, else nvJPEG's GPU decoder a file at a time), GIMP's histograms of
  * each counted there (the engine's binning: pixel.h), a table per channel
  * (or one table of a channel's level) applied there to the pixels in
- * place, and each result encoded there;
+ * place (or CLAHE made there: photo_clahe.h), and each result encoded
+ * there;
  * only the counts, the tables and the encoded bytes cross to the host.
  * The device buffers and the encoders' states are made once for the
  * largest images seen and reused batch after batch, so memory stays
@@ -22,6 +23,8 @@
  *     -- each ok item's pixels through tables[k] and encoded:
  *        .encoded, .encoded_length (4:4:4 colour or gray, baseline,
  *        optimised Huffman tables, as the CPU path writes)
+ *   or: gh_photo_clahe (p, items, n, &params, &err);  -- CLAHE in place
+ *       gh_photo_encode (p, items, n, quality, &err);
  *   gh_photo_destroy (p);
  *
  * A failure of the device itself (not a refused file) returns an error
@@ -88,6 +91,16 @@ gh_status gh_photo_apply_encode (gh_photo *p, gh_photo_item *items, int n,
                                  const uint8_t (*tables)[3][256],
                                  const int *keys, int quality,
                                  gh_error *error);
+
+/* CLAHE of each ok item's pixels in place (params: gh_clahe_params, the
+ * perceptual luminance), equal to gh_clahe_image's on the CPU from the
+ * same pixels; then gh_photo_encode. */
+gh_status gh_photo_clahe (gh_photo *p, gh_photo_item *items, int n,
+                          const gh_clahe_params *params, gh_error *error);
+/* Each ok item's pixels as they are now encoded (gh_photo_apply_encode's
+ * second half). */
+gh_status gh_photo_encode (gh_photo *p, gh_photo_item *items, int n,
+                           int quality, gh_error *error);
 
 /* Item k's pixels on the device as they are now (decoded, or mapped
  * after gh_photo_apply_encode), width x height x channels bytes, into

@@ -4,6 +4,7 @@
 #include "gh_photo.h"
 
 #include "fail.h"
+#include "photo_clahe.h"
 #include "pixel.h"
 
 #include <cuda_runtime.h>
@@ -34,6 +35,7 @@ struct gh_photo
   unsigned *dev_counts, *host_counts;  /* batch x COUNTS */
   uint8_t *dev_tables, *host_tables;   /* batch x 3 x 256 */
   nvjpegEncoderState_t enc[GH_PHOTO_MAX_BATCH];
+  gh_photo_clahe_space *clahe;   /* CLAHE's scratch, reused */
   nvjpegEncoderParams_t params_rgb, params_gray;
   int quality;                   /* the params' (0: not set yet) */
   char device[256];
@@ -354,6 +356,7 @@ gh_photo_destroy (gh_photo *p)
     nvjpegJpegStateDestroy (p->gpu_state);
   if (p->gpu)
     nvjpegDestroy (p->gpu);
+  gh_photo_clahe_space_free (p->clahe);
   cudaFree (p->dev_counts);
   cudaFree (p->dev_tables);
   cudaFreeHost (p->host_counts);
@@ -393,7 +396,9 @@ room (gh_photo *p, int k, size_t bytes)
   cudaFree (p->pixels[k]);
   p->pixels[k] = NULL;
   p->pixels_size[k] = 0;
-  if ((e = cudaMalloc ((void **) &p->pixels[k], bytes)) != cudaSuccess)
+  /* CLAHE's count reads whole aligned 16-byte words. */
+  if ((e = cudaMalloc ((void **) &p->pixels[k], (bytes + 15) & ~(size_t) 15))
+      != cudaSuccess)
     return e;
   p->pixels_size[k] = bytes;
   return cudaSuccess;
@@ -586,9 +591,8 @@ gh_photo_apply_encode (gh_photo *p, gh_photo_item *items, int n,
                        const uint8_t (*tables)[3][256], const int *keys,
                        int quality, gh_error *error)
 {
-  double t0 = now (), t1;
+  double t0 = now ();
   cudaError_t e;
-  nvjpegStatus_t s;
 
   if (n < 0 || n > p->batch || quality < 1 || quality > 100)
     return gh_fail (error, GH_ERR_INVALID, "a batch of %d at quality %d", n,
@@ -617,8 +621,44 @@ gh_photo_apply_encode (gh_photo *p, gh_photo_item *items, int n,
   if ((e = cudaGetLastError ()) != cudaSuccess
       || (e = cudaStreamSynchronize (p->stream)) != cudaSuccess)
     return cuda_fail (error, "CUDA failed while applying", e);
-  t1 = now ();
-  p->t.apply += t1 - t0;
+  p->t.apply += now () - t0;
+  return gh_photo_encode (p, items, n, quality, error);
+}
+
+gh_status
+gh_photo_clahe (gh_photo *p, gh_photo_item *items, int n,
+                const gh_clahe_params *params, gh_error *error)
+{
+  double t0 = now ();
+  cudaError_t e;
+  gh_status st;
+
+  if (n < 0 || n > p->batch)
+    return gh_fail (error, GH_ERR_INVALID, "a batch of %d", n);
+  for (int k = 0; k < n; k++)
+    if (items[k].ok
+        && (st = gh_photo_clahe_run (params, p->pixels[k], items[k].width,
+                                     items[k].height, items[k].channels,
+                                     &p->clahe, p->stream, error))
+             != GH_OK)
+      return st;
+  if ((e = cudaStreamSynchronize (p->stream)) != cudaSuccess)
+    return cuda_fail (error, "CLAHE on the GPU failed", e);
+  p->t.apply += now () - t0;
+  return GH_OK;
+}
+
+gh_status
+gh_photo_encode (gh_photo *p, gh_photo_item *items, int n, int quality,
+                 gh_error *error)
+{
+  double t1 = now ();
+  cudaError_t e;
+  nvjpegStatus_t s;
+
+  if (n < 0 || n > p->batch || quality < 1 || quality > 100)
+    return gh_fail (error, GH_ERR_INVALID, "a batch of %d at quality %d", n,
+                    quality);
   if (p->quality != quality)
     {
       if ((s = nvjpegEncoderParamsSetQuality (p->params_rgb, quality,
