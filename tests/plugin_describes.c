@@ -146,7 +146,7 @@ run_dialog (gpointer drawable, DialogState *state, const gchar *refusal,
       preview_once (hooks, state);
     }
   dialog_state_set_action (state, DIALOG_ACTION_CLAHE);
-  dialog_state_set_clip_limit (state, 3.5);
+  dialog_state_set_param (state, GH_PARAM_CLIP_LIMIT, 3.5);
   preview_once (hooks, state);
   dialog_state_set_action (state, chosen);
   if (moved)

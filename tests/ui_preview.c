@@ -33,6 +33,7 @@
 #include "core/apply.h"
 #include "core/operations.h"
 #include "core/preview.h"
+#include "dialog_texts.h"
 #include "fake_host.h"
 #include "flow.h"
 #include "test_util.h"
@@ -380,10 +381,12 @@ check_layer (const CoreHost *h, gh_engine *engine, gboolean gray,
       char         what[160];
 
       dialog_state_set_action (&st, action);
-      dialog_state_set_mode (&st, both ? (gint) second : (gint) (a % 2));
+      dialog_state_set_param (&st, GH_PARAM_MODE,
+                              both ? (gint) second : (gint) (a % 2));
       if (both)
-        dialog_state_set_channel (&st, second ? GH_CHANNEL_LUMINANCE
-                                              : GH_CHANNEL_VALUE);
+        dialog_state_set_param (&st, GH_PARAM_CHANNEL,
+                                second ? GH_CHANNEL_LUMINANCE
+                                       : GH_CHANNEL_VALUE);
       dialog_state_choice (&st, &choice);
       g_snprintf (what, sizeof what, "%s, %s%s", kind,
                   dialog_action_label (action),
@@ -393,14 +396,16 @@ check_layer (const CoreHost *h, gh_engine *engine, gboolean gray,
       if (action == DIALOG_ACTION_CLAHE)
         {
           /* New parameters: a new preparation, not the last one's. */
-          dialog_state_set_tiles (&st, 3, 5);
-          dialog_state_set_clip_limit (&st, 0);
+          dialog_state_set_param (&st, GH_PARAM_TILES_X, 3);
+          dialog_state_set_param (&st, GH_PARAM_TILES_Y, 5);
+          dialog_state_set_param (&st, GH_PARAM_CLIP_LIMIT, 0);
           dialog_state_choice (&st, &choice);
           g_strlcat (what, " 3 x 5, no clipping", sizeof what);
           check_rects (h, engine, layer, reference, &choice, &hist, preview,
                        what);
-          dialog_state_set_tiles (&st, 8, 8);
-          dialog_state_set_clip_limit (&st, 2.0);
+          dialog_state_set_param (&st, GH_PARAM_TILES_X, 8);
+          dialog_state_set_param (&st, GH_PARAM_TILES_Y, 8);
+          dialog_state_set_param (&st, GH_PARAM_CLIP_LIMIT, 2.0);
         }
     }
   dialog_state_clear (&st);
@@ -432,7 +437,7 @@ check_refusals (gh_engine *engine)
   core_histogram (&host, engine, &target, NULL, &hist, NULL, NULL);
   dialog_settings_defaults (&settings);
   settings.action = DIALOG_ACTION_POSTERIZE;
-  settings.classes = 5;
+  settings.params[GH_PARAM_CLASSES] = 5;
   dialog_state_init (&st, &hist, "cpu: test", 0, &settings);
   dialog_state_set_range (&st, 100, 102);
   dialog_state_choice (&st, &choice);

@@ -55,6 +55,7 @@
 #include "dialog_gtk2.h"
 #endif
 #include "dialog_state.h"
+#include "dialog_texts.h"
 #include "histogram_view.h"
 #include "test_util.h"
 
@@ -254,7 +255,7 @@ check_marker (const gh_histogram *h)
 
   /* Binarizing with a fixed threshold moves the marker there. */
   dialog_state_set_action (&st, DIALOG_ACTION_BINARIZE);
-  dialog_state_set_threshold (&st, 200);
+  dialog_state_set_param (&st, GH_PARAM_THRESHOLD, 200);
   dialog_state_view (&st, &view);
   CHECK (view.n_markers == 1 && view.markers[0].bin == 200,
          "binarize marker at the slider's 200");
@@ -320,7 +321,7 @@ check_overlay (const gh_histogram *h)
   int               y;
 
   dialog_settings_defaults (&settings);
-  settings.channel = DIALOG_CHANNEL_RGB;
+  settings.params[GH_PARAM_CHANNEL] = DIALOG_CHANNEL_RGB;
   dialog_state_init (&st, h, "cpu: test", 0.012, &settings);
   dialog_state_view (&st, &view);
   CHECK (view.shown == 0xe && view.n_markers == 3,
@@ -384,7 +385,7 @@ check_gray_channels (void)
 
       make_gray_histogram (&h, BINS, alpha);
       dialog_settings_defaults (&settings);
-      settings.channel = DIALOG_CHANNEL_RGB;
+      settings.params[GH_PARAM_CHANNEL] = DIALOG_CHANNEL_RGB;
       dialog_state_init (&st, &h, "cpu: test", 0.001, &settings);
       for (int c = 0; c < DIALOG_NUM_CHANNEL_CHOICES; c++)
         wrong += dialog_state_has_channel (&st, c)
@@ -392,12 +393,12 @@ check_gray_channels (void)
                      || (alpha && c == GH_CHANNEL_ALPHA));
       CHECK (wrong == 0, "gray%s offers value%s only (%d wrong)",
              alpha ? "+alpha" : "", alpha ? " and alpha" : "", wrong);
-      CHECK (st.settings.channel == GH_CHANNEL_VALUE
+      CHECK (st.settings.params[GH_PARAM_CHANNEL] == GH_CHANNEL_VALUE
              && dialog_state_binarize_channel (&st) == GH_CHANNEL_VALUE,
              "gray%s: a remembered RGB overlay shows and binarizes value",
              alpha ? "+alpha" : "");
-      dialog_state_set_channel (&st, GH_CHANNEL_LUMINANCE);
-      CHECK (st.settings.channel == GH_CHANNEL_VALUE,
+      dialog_state_set_param (&st, GH_PARAM_CHANNEL, GH_CHANNEL_LUMINANCE);
+      CHECK (st.settings.params[GH_PARAM_CHANNEL] == GH_CHANNEL_VALUE,
              "gray%s: luminance cannot be picked", alpha ? "+alpha" : "");
       dialog_state_clear (&st);
       gh_histogram_clear (&h);
@@ -465,7 +466,7 @@ check_1024_bins (void)
   /* A fixed level: the marker at the bins above it, and OK asks for the
    * level, which the procedure takes to the same bin (no bins given: a
    * live filter can hold it). */
-  dialog_state_set_threshold (&st, 200);
+  dialog_state_set_param (&st, GH_PARAM_THRESHOLD, 200);
   dialog_state_view (&st, &view);
   dialog_state_choice (&st, &choice);
   CHECK (view.markers[0].bin == 200 * (BINS_HI - 1) / 255
@@ -518,7 +519,7 @@ check_glue_rules (const gh_histogram *h)
          && ! dialog_state_otsu_sensitive (&st)
          && ! dialog_state_mode_sensitive (&st),
          "binarizing with Otsu: the slider, not Use Otsu");
-  dialog_state_set_threshold (&st, 100);
+  dialog_state_set_param (&st, GH_PARAM_THRESHOLD, 100);
   CHECK (dialog_state_otsu_sensitive (&st), "a fixed threshold: Use Otsu");
   st.can_apply = FALSE;
   CHECK (! dialog_state_threshold_sensitive (&st)
@@ -555,38 +556,47 @@ check_new_settings (const gh_histogram *h)
   DialogChoice   choice;
 
   dialog_settings_defaults (&settings);
-  CHECK (settings.clip_limit == 2.0 && settings.tiles_x == 8
-         && settings.tiles_y == 8 && settings.reference == -1
-         && settings.classes == 3,
+  CHECK (settings.params[GH_PARAM_CLIP_LIMIT] == 2.0
+         && settings.params[GH_PARAM_TILES_X] == 8
+         && settings.params[GH_PARAM_TILES_Y] == 8 && settings.reference == -1
+         && settings.params[GH_PARAM_CLASSES] == 3,
          "a first run: CLAHE 2.0 on 8 x 8 tiles, no reference, 3 classes");
   settings.action = 99;
-  settings.clip_limit = NAN;
-  settings.tiles_x = 0;
-  settings.tiles_y = GH_CLAHE_MAX_TILES + 1;
+  settings.params[GH_PARAM_CLIP_LIMIT] = NAN;
+  settings.params[GH_PARAM_TILES_X] = 0;
+  settings.params[GH_PARAM_TILES_Y] = GH_CLAHE_MAX_TILES + 1;
   settings.reference = -7;
-  settings.classes = 9;
+  settings.params[GH_PARAM_CLASSES] = 9;
   dialog_state_init (&st, h, "cpu: test", 0.001, &settings);
   CHECK (st.settings.action == DIALOG_ACTION_NONE
-         && st.settings.clip_limit == 2.0 && st.settings.tiles_x == 8
-         && st.settings.tiles_y == 8 && st.settings.reference == -1
-         && st.settings.classes == 3,
+         && st.settings.params[GH_PARAM_CLIP_LIMIT] == 2.0
+         && st.settings.params[GH_PARAM_TILES_X] == 8
+         && st.settings.params[GH_PARAM_TILES_Y] == 8
+         && st.settings.reference == -1
+         && st.settings.params[GH_PARAM_CLASSES] == 3,
          "remembered settings out of range become a first run's");
 
-  dialog_state_set_clip_limit (&st, 1000);
-  dialog_state_set_tiles (&st, -3, 1000);
-  dialog_state_set_classes (&st, 2);
-  CHECK (st.settings.clip_limit == gh_param_get (GH_PARAM_CLIP_LIMIT)->max
-         && st.settings.tiles_x == 1
-         && st.settings.tiles_y == GH_CLAHE_MAX_TILES
-         && st.settings.classes == gh_param_get (GH_PARAM_CLASSES)->min,
-         "set values are clamped: clip %g, tiles %d x %d, classes %d",
-         st.settings.clip_limit, st.settings.tiles_x, st.settings.tiles_y,
-         st.settings.classes);
-  dialog_state_set_clip_limit (&st, 3.5);
-  dialog_state_set_tiles (&st, 4, 6);
+  dialog_state_set_param (&st, GH_PARAM_CLIP_LIMIT, 1000);
+  dialog_state_set_param (&st, GH_PARAM_TILES_X, -3);
+  dialog_state_set_param (&st, GH_PARAM_TILES_Y, 1000);
+  dialog_state_set_param (&st, GH_PARAM_CLASSES, 2);
+  CHECK (st.settings.params[GH_PARAM_CLIP_LIMIT]
+           == gh_param_get (GH_PARAM_CLIP_LIMIT)->max
+         && st.settings.params[GH_PARAM_TILES_X] == 1
+         && st.settings.params[GH_PARAM_TILES_Y] == GH_CLAHE_MAX_TILES
+         && st.settings.params[GH_PARAM_CLASSES]
+              == gh_param_get (GH_PARAM_CLASSES)->min,
+         "set values are clamped: clip %g, tiles %g x %g, classes %g",
+         st.settings.params[GH_PARAM_CLIP_LIMIT],
+         st.settings.params[GH_PARAM_TILES_X],
+         st.settings.params[GH_PARAM_TILES_Y],
+         st.settings.params[GH_PARAM_CLASSES]);
+  dialog_state_set_param (&st, GH_PARAM_CLIP_LIMIT, 3.5);
+  dialog_state_set_param (&st, GH_PARAM_TILES_X, 4);
+  dialog_state_set_param (&st, GH_PARAM_TILES_Y, 6);
   dialog_state_set_reference (&st, 42);
-  dialog_state_set_classes (&st, 5);
-  dialog_state_set_mode (&st, 1);
+  dialog_state_set_param (&st, GH_PARAM_CLASSES, 5);
+  dialog_state_set_param (&st, GH_PARAM_MODE, 1);
 
   dialog_state_set_action (&st, DIALOG_ACTION_CLAHE);
   dialog_state_choice (&st, &choice);
@@ -626,9 +636,11 @@ check_new_settings (const gh_histogram *h)
 
     dialog_state_init (&again, h, "cpu: test", 0.001, &st.settings);
     CHECK (again.settings.action == DIALOG_ACTION_POSTERIZE
-           && again.settings.clip_limit == 3.5 && again.settings.tiles_x == 4
-           && again.settings.tiles_y == 6 && again.settings.reference == 42
-           && again.settings.classes == 5,
+           && again.settings.params[GH_PARAM_CLIP_LIMIT] == 3.5
+           && again.settings.params[GH_PARAM_TILES_X] == 4
+           && again.settings.params[GH_PARAM_TILES_Y] == 6
+           && again.settings.reference == 42
+           && again.settings.params[GH_PARAM_CLASSES] == 5,
            "the new settings are remembered");
     dialog_state_clear (&again);
   }
@@ -716,7 +728,7 @@ check_posterize (const gh_histogram *h)
         cairo_surface_t *s;
         char             png[64];
 
-        dialog_state_set_classes (&st, classes);
+        dialog_state_set_param (&st, GH_PARAM_CLASSES, classes);
         dialog_state_set_range (&st, lo, hi);
         n = engine_multi_otsu (h, GH_CHANNEL_VALUE, lo, hi, classes, want);
         dialog_state_view (&st, &view);
@@ -765,7 +777,7 @@ check_posterize (const gh_histogram *h)
     int want[DIALOG_MAX_THRESHOLDS], before[DIALOG_MAX_THRESHOLDS];
     int n;
 
-    dialog_state_set_classes (&st, 3);
+    dialog_state_set_param (&st, GH_PARAM_CLASSES, 3);
     dialog_state_reset_range (&st);
     memcpy (before, st.posterize_bins, sizeof before);
     dialog_state_press (&st, 40, FALSE);
@@ -782,7 +794,7 @@ check_posterize (const gh_histogram *h)
   }
 
   /* Three levels in use cannot make four classes. */
-  dialog_state_set_classes (&st, 4);
+  dialog_state_set_param (&st, GH_PARAM_CLASSES, 4);
   dialog_state_set_range (&st, 60, 62);
   dialog_state_view (&st, &view);
   dialog_state_choice (&st, &choice);
@@ -793,8 +805,8 @@ check_posterize (const gh_histogram *h)
 
   /* The RGB overlay posterizes (and marks) luminance, as binarize. */
   dialog_state_reset_range (&st);
-  dialog_state_set_classes (&st, 3);
-  dialog_state_set_channel (&st, DIALOG_CHANNEL_RGB);
+  dialog_state_set_param (&st, GH_PARAM_CLASSES, 3);
+  dialog_state_set_param (&st, GH_PARAM_CHANNEL, DIALOG_CHANNEL_RGB);
   {
     int   want[DIALOG_MAX_THRESHOLDS];
     int   n = engine_multi_otsu (h, GH_CHANNEL_LUMINANCE, 0, BINS - 1, 3,
@@ -813,7 +825,7 @@ check_posterize (const gh_histogram *h)
     g_free (label);
   }
   /* Other actions: the Otsu markers as before. */
-  dialog_state_set_channel (&st, GH_CHANNEL_VALUE);
+  dialog_state_set_param (&st, GH_PARAM_CHANNEL, GH_CHANNEL_VALUE);
   dialog_state_set_action (&st, DIALOG_ACTION_CLAHE);
   dialog_state_view (&st, &view);
   CHECK (view.n_markers == 1 && view.markers[0].bin == st.stats[0].otsu_bin,
@@ -1354,11 +1366,15 @@ check_dialog_actions (const gh_histogram *h)
   gimp_int_combo_box_set_active (GIMP_INT_COMBO_BOX (find (content,
                                                            "clahe-mode")), 1);
   settle ();
-  CHECK (st.settings.tiles_x == 3 && st.settings.tiles_y == 5
-         && st.settings.clip_limit == 4.5 && st.settings.mode == 1,
-         "grid 3 x 5, clip limit 4.5, luminance reach the state (%d x %d, "
-         "%g, %d)", st.settings.tiles_x, st.settings.tiles_y,
-         st.settings.clip_limit, st.settings.mode);
+  CHECK (st.settings.params[GH_PARAM_TILES_X] == 3
+         && st.settings.params[GH_PARAM_TILES_Y] == 5
+         && st.settings.params[GH_PARAM_CLIP_LIMIT] == 4.5
+         && st.settings.params[GH_PARAM_MODE] == 1,
+         "grid 3 x 5, clip limit 4.5, luminance reach the state (%g x %g, "
+         "%g, %g)", st.settings.params[GH_PARAM_TILES_X],
+         st.settings.params[GH_PARAM_TILES_Y],
+         st.settings.params[GH_PARAM_CLIP_LIMIT],
+         st.settings.params[GH_PARAM_MODE]);
   {
     gint mode = -1;
 
@@ -1391,7 +1407,8 @@ check_dialog_actions (const gh_histogram *h)
   settle ();
   dialog_state_view (&st, &view);
   CHECK (st.settings.action == DIALOG_ACTION_POSTERIZE
-         && sensitive (content, "classes") && st.settings.classes == 4
+         && sensitive (content, "classes")
+         && st.settings.params[GH_PARAM_CLASSES] == 4
          && view.n_markers == 3,
          "Posterize with 4 classes: the plot marks 3 thresholds (%d)",
          view.n_markers);

@@ -13,37 +13,34 @@
 
 #define REFERENCE_CHARS 24
 
+/* Where a parameter's control keeps its gh_param. */
+#define PARAM_KEY "gh-param"
+
+/* A parameter's spin button or picker: a spin button's value waits for
+ * what is typed to be complete ("value-changed"), so the preview does. */
 static void
-mode_changed (GtkWidget *combo, Dialog *d)
+param_changed (GtkWidget *control, Dialog *d)
 {
-  gint mode;
+  gh_param param = (gh_param) GPOINTER_TO_INT (
+                     g_object_get_data (G_OBJECT (control), PARAM_KEY));
+  gint     value;
 
   if (d->updating)
     return;
-  if (gimp_int_combo_box_get_active (GIMP_INT_COMBO_BOX (combo), &mode))
-    dialog_state_set_mode (d->state, mode);
-  dialog_changed (d);
-}
-
-/* CLAHE's grid and clip limit, posterize's classes: the preview waits
- * for a value typed to be complete (GtkSpinButton's "value-changed"). */
-static void
-spin_changed (GtkWidget *spin, Dialog *d)
-{
-  DialogState *st = d->state;
-
-  (void) spin;
-  if (d->updating)
-    return;
-  dialog_state_set_tiles (st,
-                          gtk_spin_button_get_value_as_int (
-                            GTK_SPIN_BUTTON (d->tiles_x)),
-                          gtk_spin_button_get_value_as_int (
-                            GTK_SPIN_BUTTON (d->tiles_y)));
-  dialog_state_set_clip_limit (st, gtk_spin_button_get_value (
-                                     GTK_SPIN_BUTTON (d->clip_limit)));
-  dialog_state_set_classes (st, gtk_spin_button_get_value_as_int (
-                                  GTK_SPIN_BUTTON (d->classes)));
+  if (GIMP_IS_INT_COMBO_BOX (control))
+    {
+      if (gimp_int_combo_box_get_active (GIMP_INT_COMBO_BOX (control),
+                                         &value))
+        dialog_state_set_param (d->state, param, value);
+    }
+  else if (gh_param_get (param)->is_integer)
+    dialog_state_set_param (d->state, param,
+                            gtk_spin_button_get_value_as_int (
+                              GTK_SPIN_BUTTON (control)));
+  else
+    dialog_state_set_param (d->state, param,
+                            gtk_spin_button_get_value (
+                              GTK_SPIN_BUTTON (control)));
   dialog_changed (d);
 }
 
@@ -71,7 +68,7 @@ threshold_changed (GObject *threshold, Dialog *d)
   /* Moving the slider off the Otsu value makes the threshold fixed. */
   if (d->updating || (gint) value == dialog_state_threshold (d->state))
     return;
-  dialog_state_set_threshold (d->state, (gint) value);
+  dialog_state_set_param (d->state, GH_PARAM_THRESHOLD, (gint) value);
   dialog_changed (d);
 }
 
@@ -79,7 +76,7 @@ static void
 otsu_clicked (GtkWidget *button, Dialog *d)
 {
   (void) button;
-  dialog_state_set_threshold (d->state, -1);
+  dialog_state_set_param (d->state, GH_PARAM_THRESHOLD, -1);
   dialog_changed (d);
 }
 
@@ -109,22 +106,46 @@ param_label (gh_param param, gchar key)
   return g_strdup_printf ("%.*s_%s:", (gint) (at - label), label, at);
 }
 
-/* A spin button over `param`'s range, by its step. */
+/* `action`'s control of `param`, named `name`: a picker of its named
+ * values (gh_param_values: mode's), else a spin button over its range,
+ * by its step; its tooltip `tip`, or the vocabulary's blurb. */
 static GtkWidget *
-spin_new (gh_param param, const gchar *name, const gchar *tip, Dialog *d)
+param_control_new (Dialog *d, DialogAction action, gh_param param,
+                   const gchar *name, const gchar *tip)
 {
-  const gh_param_spec *spec = gh_param_get (param);
-  GtkWidget           *spin
-    = gtk_spin_button_new_with_range (spec->min, spec->max, spec->step);
+  const gh_param_spec  *spec = gh_param_get (param);
+  gint                  n;
+  const gh_param_value *values = gh_param_values (param, &n);
+  gdouble               value = d->state->settings.params[param];
+  GtkWidget            *control;
 
-  gtk_spin_button_set_digits (GTK_SPIN_BUTTON (spin),
-                              step_digits (spec->step));
-  /* Room for "256" or "40.0", not an entry's default width. */
-  gtk_entry_set_width_chars (GTK_ENTRY (spin), 4);
-  gtk_widget_set_name (spin, name);
-  gimp_help_set_help_data (spin, tip, NULL);
-  g_signal_connect (spin, "value-changed", G_CALLBACK (spin_changed), d);
-  return spin;
+  if (values)
+    {
+      const gchar **labels = g_new (const gchar *, n);
+
+      for (gint i = 0; i < n; i++)
+        labels[i] = values[i].label;
+      control = dialog_int_combo (labels, n, (gint) value, name,
+                                  G_CALLBACK (param_changed), d);
+      g_free (labels);
+    }
+  else
+    {
+      control = gtk_spin_button_new_with_range (spec->min, spec->max,
+                                                spec->step);
+      gtk_spin_button_set_digits (GTK_SPIN_BUTTON (control),
+                                  step_digits (spec->step));
+      /* Room for "256" or "40.0", not an entry's default width. */
+      gtk_entry_set_width_chars (GTK_ENTRY (control), 4);
+      gtk_spin_button_set_value (GTK_SPIN_BUTTON (control), value);
+      gtk_widget_set_name (control, name);
+      g_signal_connect (control, "value-changed", G_CALLBACK (param_changed),
+                        d);
+    }
+  g_object_set_data (G_OBJECT (control), PARAM_KEY, GINT_TO_POINTER (param));
+  gimp_help_set_help_data (control, tip ? tip : spec->blurb, NULL);
+  d->params[action][param] = control;
+  return control;
 }
 
 /* Binarize's threshold: a level of the vocabulary's range; its -1,
@@ -147,18 +168,6 @@ threshold_new (Dialog *d)
   return row;
 }
 
-/* The mode picker of an action's page. */
-static GtkWidget *
-mode_new (Dialog *d, DialogAction action, const gchar *name)
-{
-  const gchar *modes[] = { dialog_mode_label (0), dialog_mode_label (1) };
-
-  d->modes[action] = dialog_int_combo (modes, G_N_ELEMENTS (modes),
-                                       d->state->settings.mode, name,
-                                       G_CALLBACK (mode_changed), d);
-  return d->modes[action];
-}
-
 /* CLAHE's tile grid: columns by rows. */
 static GtkWidget *
 tiles_new (Dialog *d)
@@ -168,12 +177,16 @@ tiles_new (Dialog *d)
                      "neighbours'";
   GtkWidget   *row = dialog_box_new (GTK_ORIENTATION_HORIZONTAL, 6);
 
-  d->tiles_x = spin_new (GH_PARAM_TILES_X, "tiles-x", tip, d);
-  d->tiles_y = spin_new (GH_PARAM_TILES_Y, "tiles-y", tip, d);
-  gtk_box_pack_start (GTK_BOX (row), d->tiles_x, FALSE, FALSE, 0);
+  gtk_box_pack_start (GTK_BOX (row),
+                      param_control_new (d, DIALOG_ACTION_CLAHE,
+                                         GH_PARAM_TILES_X, "tiles-x", tip),
+                      FALSE, FALSE, 0);
   gtk_box_pack_start (GTK_BOX (row), gtk_label_new ("\xc3\x97"), FALSE,
                       FALSE, 0);
-  gtk_box_pack_start (GTK_BOX (row), d->tiles_y, FALSE, FALSE, 0);
+  gtk_box_pack_start (GTK_BOX (row),
+                      param_control_new (d, DIALOG_ACTION_CLAHE,
+                                         GH_PARAM_TILES_Y, "tiles-y", tip),
+                      FALSE, FALSE, 0);
   return row;
 }
 
@@ -206,27 +219,30 @@ param_row (GtkWidget *table, guint row, gh_param param, gchar key,
   g_free (text);
 }
 
-/* The table of labels and controls of an action that has one. */
+/* The table of labels and controls of an action that has one: a row for
+ * each of its parameters, named as the vocabulary names it; CLAHE's grid
+ * on one row, match's reference first. */
 static GtkWidget *
 settings_table (Dialog *d, DialogAction action)
 {
-  GtkWidget *table = dialog_grid_new (3, 2, 6, 6);
-  GtkWidget *tiles;
+  const gh_operation_spec *spec = gh_operation_get (action);
+  GtkWidget               *table = dialog_grid_new (3, 2, 6, 6);
+  GtkWidget               *tiles;
 
   switch (action)
     {
-    case DIALOG_ACTION_EQUALIZE:
-      param_row (table, 0, GH_PARAM_MODE, 'M', mode_new (d, action, "mode"));
-      break;
     case DIALOG_ACTION_CLAHE:
       tiles = tiles_new (d);
-      page_row (table, 0, "_Grid:", d->tiles_x, tiles);
-      d->clip_limit = spin_new (GH_PARAM_CLIP_LIMIT, "clip-limit",
-                                "OpenCV's clipLimit: how far a tile's "
-                                "contrast may rise (0: no limit)", d);
-      param_row (table, 1, GH_PARAM_CLIP_LIMIT, 'i', d->clip_limit);
+      page_row (table, 0, "_Grid:", d->params[action][GH_PARAM_TILES_X],
+                tiles);
+      param_row (table, 1, GH_PARAM_CLIP_LIMIT, 'i',
+                 param_control_new (d, action, GH_PARAM_CLIP_LIMIT,
+                                    "clip-limit",
+                                    "OpenCV's clipLimit: how far a tile's "
+                                    "contrast may rise (0: no limit)"));
       param_row (table, 2, GH_PARAM_MODE, 'M',
-                 mode_new (d, action, "clahe-mode"));
+                 param_control_new (d, action, GH_PARAM_MODE, "clahe-mode",
+                                    NULL));
       break;
     case DIALOG_ACTION_MATCH:
       if (d->reference)
@@ -236,18 +252,30 @@ settings_table (Dialog *d, DialogAction action)
                                    "image", NULL);
           page_row (table, 0, "Re_ference:", d->reference, NULL);
           param_row (table, 1, GH_PARAM_MODE, 'd',
-                     mode_new (d, action, "match-mode"));
+                     param_control_new (d, action, GH_PARAM_MODE,
+                                        "match-mode", NULL));
         }
       break;
     case DIALOG_ACTION_POSTERIZE:
-      d->classes = spin_new (GH_PARAM_CLASSES, "classes",
-                             "How many classes multi-level Otsu splits "
-                             "the levels into (the plot marks its "
-                             "thresholds); class i becomes level "
-                             "i \xc3\x97 255 / (classes - 1)", d);
-      page_row (table, 0, "_Number of classes:", d->classes, NULL);
+      page_row (table, 0, "_Number of classes:",
+                param_control_new (d, action, GH_PARAM_CLASSES, "classes",
+                                   "How many classes multi-level Otsu "
+                                   "splits the levels into (the plot marks "
+                                   "its thresholds); class i becomes level "
+                                   "i \xc3\x97 255 / (classes - 1)"),
+                NULL);
       break;
     default:
+      /* Equalize's mode, and any operation's parameters, a row each with
+       * the label's first letter as mnemonic. */
+      for (gint k = 0; spec && k < spec->n_params; k++)
+        {
+          gh_param param = spec->params[k];
+
+          param_row (table, k, param, gh_param_get (param)->label[0],
+                     param_control_new (d, action, param,
+                                        gh_param_get (param)->name, NULL));
+        }
       break;
     }
   return dialog_indented (table);
@@ -346,33 +374,26 @@ dialog_controls_sync (Dialog *d)
                 NULL);
   dialog_threshold_set_sensitive (d, dialog_state_threshold_sensitive (st));
   gtk_widget_set_sensitive (d->otsu, dialog_state_otsu_sensitive (st));
-  /* One mode setting, shown under each action that takes it. */
+  /* One setting of each parameter, shown under each action that takes
+   * it. */
   for (gint a = 0; a < DIALOG_NUM_ACTIONS; a++)
-    if (d->modes[a])
+    for (gint p = 0; p < GH_NUM_PARAMS; p++)
       {
-        gimp_int_combo_box_set_active (GIMP_INT_COMBO_BOX (d->modes[a]),
-                                       st->settings.mode);
-        gtk_widget_set_sensitive (d->modes[a],
-                                  dialog_state_mode_sensitive (st)
-                                  && st->settings.action == a);
+        GtkWidget *control = d->params[a][p];
+
+        if (! control)
+          continue;
+        if (GIMP_IS_INT_COMBO_BOX (control))
+          gimp_int_combo_box_set_active (GIMP_INT_COMBO_BOX (control),
+                                         (gint) st->settings.params[p]);
+        else
+          gtk_spin_button_set_value (GTK_SPIN_BUTTON (control),
+                                     st->settings.params[p]);
+        gtk_widget_set_sensitive (control, dialog_state_param_sensitive (
+                                             st, (DialogAction) a,
+                                             (gh_param) p));
       }
-  gtk_spin_button_set_value (GTK_SPIN_BUTTON (d->tiles_x),
-                             st->settings.tiles_x);
-  gtk_spin_button_set_value (GTK_SPIN_BUTTON (d->tiles_y),
-                             st->settings.tiles_y);
-  gtk_spin_button_set_value (GTK_SPIN_BUTTON (d->clip_limit),
-                             st->settings.clip_limit);
-  gtk_spin_button_set_value (GTK_SPIN_BUTTON (d->classes),
-                             st->settings.classes);
-  gtk_widget_set_sensitive (d->tiles_x, dialog_state_action_sensitive (
-                                          st, DIALOG_ACTION_CLAHE));
-  gtk_widget_set_sensitive (d->tiles_y, dialog_state_action_sensitive (
-                                          st, DIALOG_ACTION_CLAHE));
-  gtk_widget_set_sensitive (d->clip_limit, dialog_state_action_sensitive (
-                                             st, DIALOG_ACTION_CLAHE));
   if (d->reference)
     gtk_widget_set_sensitive (d->reference, dialog_state_action_sensitive (
                                               st, DIALOG_ACTION_MATCH));
-  gtk_widget_set_sensitive (d->classes, dialog_state_action_sensitive (
-                                          st, DIALOG_ACTION_POSTERIZE));
 }

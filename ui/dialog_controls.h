@@ -13,10 +13,10 @@
  *                        dialog_controls_page_new (d, a, refusal));
  *   dialog_controls_sync (d);             -- in dialog_sync
  *
- * A new operation's controls: a case in dialog_controls.c's
- * settings_table making them from its parameters (spin_new, param_row),
- * their values and sensitivity in dialog_controls_sync, their changes
- * handed to the state's setters.
+ * A new operation's controls are made from its parameters by themselves
+ * (settings_table's default: a row each, a spin button over the range or
+ * a picker of the named values); their values, sensitivity and changes
+ * are loops over the vocabulary's parameters.
  */
 #ifndef GH_UI_DIALOG_CONTROLS_H
 #define GH_UI_DIALOG_CONTROLS_H

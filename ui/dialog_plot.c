@@ -96,7 +96,7 @@ channel_changed (GtkWidget *combo, Dialog *d)
   gint channel;
 
   if (gimp_int_combo_box_get_active (GIMP_INT_COMBO_BOX (combo), &channel))
-    dialog_state_set_channel (d->state, channel);
+    dialog_state_set_param (d->state, GH_PARAM_CHANNEL, channel);
   dialog_changed (d);
 }
 
@@ -141,7 +141,8 @@ pickers_new (Dialog *d)
                       labelled ("C_hannel:",
                                 dialog_int_combo (channels,
                                                   DIALOG_NUM_CHANNEL_CHOICES,
-                                                  d->state->settings.channel,
+                                                  dialog_state_channel (
+                                                    d->state),
                                                   "channel",
                                                   G_CALLBACK (channel_changed),
                                                   d)),

@@ -36,33 +36,34 @@ typedef gh_operation DialogAction;
 /* Posterize's thresholds at the most (binarize is one). */
 #define DIALOG_MAX_THRESHOLDS     (GH_MULTI_OTSU_MAX_CLASSES - 1)
 
-/* What is remembered between runs (gimp_set_data stores it as it is). */
+/* What is remembered between runs (gimp_set_data stores it as it is).
+ * The operations' parameters are one array indexed by gh_param, in the
+ * vocabulary's ranges; params[GH_PARAM_CHANNEL] is the channel shown,
+ * which binarize and posterize compare (the RGB overlay's: luminance,
+ * dialog_state_binarize_channel). */
 typedef struct
 {
-  gint32 channel;   /* gh_channel or DIALOG_CHANNEL_RGB                  */
+  gdouble params[GH_NUM_PARAMS]; /* mode: equalize's, CLAHE's and match's;
+                                    channel: a gh_channel or
+                                    DIALOG_CHANNEL_RGB; threshold: -1 Otsu,
+                                    0..254 a fixed one; ...             */
   gint32 scale;     /* HistogramViewScale                                */
   gint32 action;    /* DialogAction                                      */
-  gint32 mode;      /* equalize, CLAHE and match: their procedures' mode
-                       argument, 0 each channel, 1 luminance only        */
-  gint32 threshold; /* binarize: -1 Otsu, 0..254 a fixed threshold       */
   gdouble range_lo; /* the selected levels on the 0..255 scale: the      */
   gdouble range_hi; /* statistics' and Otsu's range, whatever the bins   */
-  gdouble clip_limit; /* CLAHE: OpenCV's clipLimit, 0: no clipping      */
-  gint32 tiles_x;   /* CLAHE: the tile grid                              */
-  gint32 tiles_y;
   gint32 reference; /* match: the reference drawable's item ID (GIMP's
                        IDs are integers in both hosts); -1: none yet     */
-  gint32 classes;   /* posterize: multi-level Otsu's classes             */
   gint32 live;      /* GIMP 3: OK leaves the result as a live filter (the
                        GEGL module's) where the host offers it (DialogHooks
                        live_offered); 0 or 1                             */
 } DialogSettings;
 
-/* Settings for a first run: value, linear, analyse only, each channel,
- * Otsu, all levels, no reference, merged (not live), and the vocabulary's
- * defaults of CLAHE and posterize.  dialog_settings_for: those of the dialog of the
- * procedure whose action is `action`, on it, with its own defaults
- * (binarize on luminance, CLAHE's luminance mode). */
+/* Settings for a first run: value, linear, analyse only, all levels, no
+ * reference, merged (not live), and each parameter at the vocabulary's
+ * default (gh_request_defaults: each channel, Otsu, CLAHE's grid ...).
+ * dialog_settings_for: those of the dialog of the procedure whose action
+ * is `action`, on it, with its own defaults (binarize on luminance,
+ * CLAHE's luminance mode). */
 void dialog_settings_defaults (DialogSettings *settings);
 void dialog_settings_for (DialogSettings *settings, DialogAction action);
 /* A request's parameters written into the settings (a procedure's

@@ -8,23 +8,17 @@
 #define RGB_BITS ((1u << GH_CHANNEL_RED) | (1u << GH_CHANNEL_GREEN) \
                   | (1u << GH_CHANNEL_BLUE))
 
-/* A control's value, clamped to the vocabulary's range. */
-static gdouble
-clamp_param (gh_param param, gdouble value)
+gint
+dialog_state_channel (const DialogState *state)
 {
-  const gh_param_spec *spec = gh_param_get (param);
-
-  return CLAMP (value, spec->min, spec->max);
+  return (gint) state->settings.params[GH_PARAM_CHANNEL];
 }
 
-const gchar *
-dialog_channel_label (gint channel)
+/* Binarize's threshold setting: -1 Otsu, else a level. */
+static gint
+threshold (const DialogState *state)
 {
-  static const gchar *const labels[DIALOG_NUM_CHANNEL_CHOICES]
-    = { "Value", "Red", "Green", "Blue", "Alpha", "Luminance", "RGB" };
-
-  return channel >= 0 && channel < DIALOG_NUM_CHANNEL_CHOICES
-           ? labels[channel] : "?";
+  return (gint) state->settings.params[GH_PARAM_THRESHOLD];
 }
 
 gboolean
@@ -39,8 +33,10 @@ dialog_state_has_channel (const DialogState *state, gint channel)
 gh_channel
 dialog_state_binarize_channel (const DialogState *state)
 {
-  if (state->settings.channel != DIALOG_CHANNEL_RGB)
-    return (gh_channel) state->settings.channel;
+  gint channel = dialog_state_channel (state);
+
+  if (channel != DIALOG_CHANNEL_RGB)
+    return (gh_channel) channel;
   return dialog_state_has_channel (state, GH_CHANNEL_LUMINANCE)
            ? GH_CHANNEL_LUMINANCE : GH_CHANNEL_VALUE;
 }
@@ -52,9 +48,8 @@ dialog_state_max_threshold (const DialogState *state)
   return (gint) gh_param_get (GH_PARAM_THRESHOLD)->max;
 }
 
-/* A bin as a level on the 0..255 scale, as the statistics give them. */
-static gdouble
-level (const DialogState *state, gint bin)
+gdouble
+dialog_state_level (const DialogState *state, gint bin)
 {
   return bin * 255.0 / (state->hist->bins - 1);
 }
@@ -69,8 +64,8 @@ bin_at_level (const DialogState *state, gdouble at)
 gint
 dialog_state_threshold (const DialogState *state)
 {
-  if (state->settings.threshold >= 0)
-    return state->settings.threshold;
+  if (threshold (state) >= 0)
+    return threshold (state);
   /* As the binarize procedure reports it: the last dark bin's level,
    * rounded down. */
   return gh_threshold_level (state->binarize_stats.otsu_bin,
@@ -82,8 +77,8 @@ dialog_state_threshold (const DialogState *state)
 static gint
 threshold_bin (const DialogState *state)
 {
-  if (state->settings.threshold >= 0)
-    return gh_threshold_bin (state->settings.threshold, state->hist->bins);
+  if (threshold (state) >= 0)
+    return gh_threshold_bin (threshold (state), state->hist->bins);
   return state->binarize_stats.otsu_bin;
 }
 
@@ -96,6 +91,7 @@ static void
 update_posterize (DialogState *state)
 {
   gint     bins = state->hist->bins;
+  gint     classes = (gint) state->settings.params[GH_PARAM_CLASSES];
   gdouble *counts;
   gh_error err;
 
@@ -106,9 +102,9 @@ update_posterize (DialogState *state)
   memcpy (counts + state->lo,
           state->counts[dialog_state_binarize_channel (state)] + state->lo,
           (gsize) (state->hi - state->lo + 1) * sizeof counts[0]);
-  if (gh_multi_otsu (counts, bins, state->settings.classes,
-                     state->posterize_bins, &err) == GH_OK)
-    state->n_posterize = state->settings.classes - 1;
+  if (gh_multi_otsu (counts, bins, classes, state->posterize_bins, &err)
+      == GH_OK)
+    state->n_posterize = classes - 1;
   g_free (counts);
 }
 
@@ -116,7 +112,7 @@ update_posterize (DialogState *state)
 static void
 update (DialogState *state)
 {
-  if (state->settings.channel == DIALOG_CHANNEL_RGB)
+  if (dialog_state_channel (state) == DIALOG_CHANNEL_RGB)
     {
       state->n_columns = 3;
       for (gint k = 0; k < 3; k++)
@@ -125,7 +121,7 @@ update (DialogState *state)
   else
     {
       state->n_columns = 1;
-      state->columns[0] = (gh_channel) state->settings.channel;
+      state->columns[0] = (gh_channel) dialog_state_channel (state);
     }
   for (gint k = 0; k < state->n_columns; k++)
     gh_stats_compute (state->hist, state->columns[k], state->lo, state->hi,
@@ -159,8 +155,8 @@ dialog_state_init (DialogState *state, const gh_histogram *hist,
 
   *s = *settings;
   /* Remembered from another layer: keep what still makes sense here. */
-  if (! dialog_state_has_channel (state, s->channel))
-    s->channel = GH_CHANNEL_VALUE;
+  if (! dialog_state_has_channel (state, dialog_state_channel (state)))
+    s->params[GH_PARAM_CHANNEL] = GH_CHANNEL_VALUE;
   dialog_settings_fit (s);
   /* The levels, from a histogram of any number of bins, as the nearest
    * bins of this one. */
@@ -175,15 +171,6 @@ dialog_state_clear (DialogState *state)
     g_clear_pointer (&state->counts[c], g_free);
   g_clear_pointer (&state->backend, g_free);
   g_clear_pointer (&state->message, g_free);
-}
-
-void
-dialog_state_set_channel (DialogState *state, gint channel)
-{
-  if (! dialog_state_has_channel (state, channel))
-    return;
-  state->settings.channel = channel;
-  update (state);
 }
 
 void
@@ -202,43 +189,38 @@ dialog_state_set_action (DialogState *state, DialogAction action)
 }
 
 void
-dialog_state_set_mode (DialogState *state, gint mode)
+dialog_state_set_param (DialogState *state, gh_param param, gdouble value)
 {
-  state->settings.mode = mode == 1 ? 1 : 0;
-}
+  const gh_param_spec *spec = gh_param_get (param);
+  gdouble             *at;
 
-void
-dialog_state_set_threshold (DialogState *state, gint threshold)
-{
-  state->settings.threshold = clamp_param (GH_PARAM_THRESHOLD, threshold);
-}
-
-void
-dialog_state_set_clip_limit (DialogState *state, gdouble clip_limit)
-{
-  if (clip_limit == clip_limit) /* not NaN */
-    state->settings.clip_limit = clamp_param (GH_PARAM_CLIP_LIMIT,
-                                              clip_limit);
-}
-
-void
-dialog_state_set_tiles (DialogState *state, gint tiles_x, gint tiles_y)
-{
-  state->settings.tiles_x = clamp_param (GH_PARAM_TILES_X, tiles_x);
-  state->settings.tiles_y = clamp_param (GH_PARAM_TILES_Y, tiles_y);
+  if (! spec || value != value) /* NaN */
+    return;
+  at = &state->settings.params[param];
+  if (param == GH_PARAM_CHANNEL)
+    {
+      /* The channels the layer has, and the RGB overlay. */
+      if (! dialog_state_has_channel (state, (gint) value))
+        return;
+      *at = (gint) value;
+      update (state);
+      return;
+    }
+  value = CLAMP (value, spec->min, spec->max);
+  if (spec->is_integer)
+    value = (gint) value;
+  if (*at == value)
+    return;
+  *at = value;
+  /* Posterize's thresholds depend on its classes. */
+  if (gh_operation_param (DIALOG_ACTION_POSTERIZE, param) >= 0)
+    update_posterize (state);
 }
 
 void
 dialog_state_set_reference (DialogState *state, gint32 reference)
 {
   state->settings.reference = reference >= 0 ? reference : -1;
-}
-
-void
-dialog_state_set_classes (DialogState *state, gint classes)
-{
-  state->settings.classes = clamp_param (GH_PARAM_CLASSES, classes);
-  update_posterize (state);
 }
 
 void
@@ -254,8 +236,8 @@ dialog_state_set_range (DialogState *state, gint from, gint to)
 
   state->lo = CLAMP (MIN (from, to), 0, last);
   state->hi = CLAMP (MAX (from, to), 0, last);
-  state->settings.range_lo = level (state, state->lo);
-  state->settings.range_hi = level (state, state->hi);
+  state->settings.range_lo = dialog_state_level (state, state->lo);
+  state->settings.range_hi = dialog_state_level (state, state->hi);
   update (state);
 }
 
@@ -338,6 +320,14 @@ dialog_state_mode_sensitive (const DialogState *state)
 }
 
 gboolean
+dialog_state_param_sensitive (const DialogState *state, DialogAction action,
+                              gh_param param)
+{
+  return dialog_state_action_sensitive (state, action)
+         && (param != GH_PARAM_MODE || dialog_state_mode_sensitive (state));
+}
+
+gboolean
 dialog_state_threshold_sensitive (const DialogState *state)
 {
   return dialog_state_action_sensitive (state, DIALOG_ACTION_BINARIZE);
@@ -356,8 +346,7 @@ dialog_state_posterize_levels (const DialogState *state,
 gboolean
 dialog_state_otsu_sensitive (const DialogState *state)
 {
-  return dialog_state_threshold_sensitive (state)
-         && state->settings.threshold >= 0;
+  return dialog_state_threshold_sensitive (state) && threshold (state) >= 0;
 }
 
 const gchar *
@@ -394,8 +383,8 @@ dialog_state_export_done (DialogState *state, const gchar *filename,
                FALSE);
 }
 
-static gboolean
-full_range (const DialogState *state)
+gboolean
+dialog_state_full_range (const DialogState *state)
 {
   return state->lo == 0 && state->hi == state->hist->bins - 1;
 }
@@ -408,13 +397,9 @@ dialog_state_choice (const DialogState *state, DialogChoice *choice)
 
   gh_request_defaults (r, state->can_apply ? (DialogAction) s->action
                                            : DIALOG_ACTION_NONE);
-  r->mode = (gh_equalize_mode) s->mode;
+  for (gint p = 0; p < GH_NUM_PARAMS; p++)
+    gh_request_set (r, (gh_param) p, s->params[p]);
   r->channel = dialog_state_binarize_channel (state);
-  r->threshold = s->threshold;
-  r->clip_limit = s->clip_limit;
-  r->tiles_x = s->tiles_x;
-  r->tiles_y = s->tiles_y;
-  r->classes = s->classes;
   /* The markers' bins themselves: a whole level would lose up to 3 of
    * 1024 bins on the way to the operation and back.  Binarize's marker is
    * a level the user set, or Otsu's: over the whole range the operation
@@ -428,7 +413,7 @@ dialog_state_choice (const DialogState *state, DialogChoice *choice)
               (gsize) r->n_bins * sizeof r->bins[0]);
     }
   else if (r->operation == DIALOG_ACTION_BINARIZE
-           && s->threshold < 0 && ! full_range (state))
+           && threshold (state) < 0 && ! dialog_state_full_range (state))
     {
       r->n_bins = 1;
       r->bins[0] = threshold_bin (state);
@@ -470,7 +455,7 @@ dialog_state_view (const DialogState *state, HistogramView *view)
       gchar label[32];
 
       g_snprintf (label, sizeof label, "%s %d",
-                  state->settings.threshold < 0 ? "Otsu" : "threshold",
+                  threshold (state) < 0 ? "Otsu" : "threshold",
                   dialog_state_threshold (state));
       histogram_view_add_marker (view, threshold_bin (state),
                                  dialog_state_binarize_channel (state),
@@ -504,207 +489,3 @@ dialog_state_view (const DialogState *state, HistogramView *view)
         }
 }
 
-const gchar *
-dialog_stat_label (DialogStat stat)
-{
-  static const gchar *const labels[DIALOG_NUM_STATS]
-    = { "Count", "Min", "Max", "Mean", "Median", "Std dev",
-        "Otsu threshold", "Share in range" };
-
-  return stat < DIALOG_NUM_STATS ? labels[stat] : "?";
-}
-
-const gchar *
-dialog_stat_tip (DialogStat stat)
-{
-  static const gchar *const tips[DIALOG_NUM_STATS] = {
-    "Pixels in the selected levels (weighted by alpha and the selection)",
-    "The darkest level in use",
-    "The brightest level in use",
-    "The average level",
-    "Half of the pixels are at or below this level",
-    "How widely the levels spread around the mean",
-    "The level that best splits the pixels into a dark and a bright class "
-    "(Otsu's method); levels above it are bright",
-    "GIMP's Percentile: the share of all pixels that lie in the "
-    "selected levels (100 % with every level selected)",
-  };
-
-  return stat < DIALOG_NUM_STATS ? tips[stat] : "?";
-}
-
-const gchar *
-dialog_scale_label (HistogramViewScale scale)
-{
-  return scale == HISTOGRAM_VIEW_LOG ? "Logarithmic" : "Linear";
-}
-
-const gchar *
-dialog_action_label (DialogAction action)
-{
-  /* With their mnemonics; binarize's and posterize's own labels name
-   * their channel: dialog_state_binarize_label, _posterize_label. */
-  static const gchar *const labels[DIALOG_NUM_ACTIONS] = {
-    [DIALOG_ACTION_NONE] = "_Analyze only (no change)",
-    [DIALOG_ACTION_EQUALIZE] = "_Equalize",
-    [DIALOG_ACTION_BINARIZE] = "_Binarize",
-    [DIALOG_ACTION_CLAHE] = "C_LAHE (local contrast)",
-    [DIALOG_ACTION_MATCH] = "Match to _reference",
-    [DIALOG_ACTION_POSTERIZE] = "Posteri_ze",
-  };
-
-  return labels[gh_operation_get (action) ? action : DIALOG_ACTION_NONE];
-}
-
-const gchar *
-dialog_mode_label (gint mode)
-{
-  return mode == 1 ? "Luminance only" : "Each channel";
-}
-
-gchar *
-dialog_state_column_title (const DialogState *state, gint column)
-{
-  return g_strdup (dialog_channel_label (state->columns[column]));
-}
-
-gchar *
-dialog_count_text (gdouble count)
-{
-  /* Alpha and feathered selections weight pixels: fractional counts. */
-  gchar   *digits = g_strdup_printf (count == floor (count) ? "%.0f" : "%.2f",
-                                     count);
-  /* The integer part: up to the decimal point, whichever the locale's. */
-  gint     n = (gint) strspn (digits, "0123456789");
-  GString *text = g_string_new (NULL);
-
-  /* Groups of three, apart by a narrow no-break space (U+202F), as SI
-   * writes numbers: the same in every locale, never a decimal point. */
-  for (gint i = 0; i < n; i++)
-    {
-      if (i > 0 && (n - i) % 3 == 0)
-        g_string_append (text, "\xe2\x80\xaf");
-      g_string_append_c (text, digits[i]);
-    }
-  g_string_append (text, digits + n);
-  g_free (digits);
-  return g_string_free (text, FALSE);
-}
-
-gchar *
-dialog_state_stat_text (const DialogState *state, gint column,
-                        DialogStat stat)
-{
-  const gh_stats *s = &state->stats[column];
-
-  if (stat != DIALOG_STAT_COUNT && stat != DIALOG_STAT_PERCENTILE
-      && s->count <= 0)
-    return g_strdup ("\xe2\x80\x93"); /* an en dash: no pixels, no level */
-  switch (stat)
-    {
-    case DIALOG_STAT_COUNT:      return dialog_count_text (s->count);
-    case DIALOG_STAT_MIN:        return g_strdup_printf ("%g", s->min);
-    case DIALOG_STAT_MAX:        return g_strdup_printf ("%g", s->max);
-    case DIALOG_STAT_MEAN:       return g_strdup_printf ("%.2f", s->mean);
-    case DIALOG_STAT_MEDIAN:     return g_strdup_printf ("%g", s->median);
-    case DIALOG_STAT_STD_DEV:    return g_strdup_printf ("%.2f", s->std_dev);
-    case DIALOG_STAT_OTSU:       return g_strdup_printf ("%g", s->otsu);
-    case DIALOG_STAT_PERCENTILE: return g_strdup_printf ("%.1f %%",
-                                                         100 * s->percentile);
-    default:                     return g_strdup ("?");
-    }
-}
-
-gchar *
-dialog_state_range_text (const DialogState *state)
-{
-  if (full_range (state))
-    return g_strdup ("All levels (drag on the plot to pick a range)");
-  return g_strdup_printf ("Levels %g\xe2\x80\x93%g (double-click for all)",
-                          level (state, state->lo), level (state, state->hi));
-}
-
-gchar *
-dialog_state_hover_text (const DialogState *state)
-{
-  gchar *count, *text;
-  gint   c;
-
-  if (state->hover < 0)
-    return g_strdup ("");
-  if (state->n_columns == 1)
-    {
-      count = dialog_count_text (
-                state->counts[state->columns[0]][state->hover]);
-      text = g_strdup_printf ("Level %g: %s pixels", level (state,
-                                                            state->hover),
-                              count);
-      g_free (count);
-      return text;
-    }
-  text = g_strdup_printf ("Level %g:", level (state, state->hover));
-  for (gint k = 0; k < state->n_columns; k++)
-    {
-      gchar *more;
-
-      c = state->columns[k];
-      count = dialog_count_text (state->counts[c][state->hover]);
-      more = g_strdup_printf ("%s %s %s", text, dialog_channel_label (c),
-                              count);
-      g_free (count);
-      g_free (text);
-      text = more;
-    }
-  return text;
-}
-
-gchar *
-dialog_state_backend_text (const DialogState *state)
-{
-  /* The engine's name of what counted (gh_engine_backend_name: "cpu: 2
-   * threads", "cuda: <device>", both joined by " + "), in words. */
-  gchar  **parts = g_strsplit (state->backend, " + ", -1);
-  GString *text = g_string_new ("Counted on ");
-
-  for (gint i = 0; parts[i]; i++)
-    {
-      if (i > 0)
-        g_string_append (text, " and ");
-      if (g_str_has_prefix (parts[i], "cpu: "))
-        g_string_append_printf (text, "the CPU, %s", parts[i] + 5);
-      else if (g_str_has_prefix (parts[i], "cuda: "))
-        g_string_append_printf (text, "the GPU: %s", parts[i] + 6);
-      else
-        g_string_append (text, parts[i]);
-    }
-  g_strfreev (parts);
-  if (state->seconds < 1)
-    g_string_append_printf (text, ", in %.1f ms", state->seconds * 1000);
-  else
-    g_string_append_printf (text, ", in %.2f s", state->seconds);
-  return g_string_free (text, FALSE);
-}
-
-/* "<verb> on <channel>", the channel they compare. */
-static gchar *
-on_channel_label (const DialogState *state, const gchar *verb)
-{
-  gchar *name = g_ascii_strdown (dialog_channel_label (
-                                   dialog_state_binarize_channel (state)), -1);
-  gchar *text = g_strdup_printf ("%s on %s", verb, name);
-
-  g_free (name);
-  return text;
-}
-
-gchar *
-dialog_state_binarize_label (const DialogState *state)
-{
-  return on_channel_label (state, "_Binarize");
-}
-
-gchar *
-dialog_state_posterize_label (const DialogState *state)
-{
-  return on_channel_label (state, "Posteri_ze");
-}

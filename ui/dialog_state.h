@@ -5,19 +5,19 @@
  * dialog's widgets (dialog_widgets.c, built for GTK 2 and for GTK 3) and
  * the tests share it: the remembered settings, the selected range of
  * bins, the pointer's bin and drag, the statistics of the chosen channel
- * over that range (computed by the engine, gh_stats_compute) as the
- * strings shown, the threshold a binarize would use, which controls can
- * be used, the message line, and what OK applies (equalize, binarize,
- * CLAHE, histogram matching, or a posterize at the multi-level Otsu
- * thresholds the plot marks).  The widgets only lay themselves out, feed
- * their events in here and show what comes back.
+ * over that range (computed by the engine, gh_stats_compute), the
+ * threshold a binarize would use, which controls can be used, the
+ * message line, and what OK applies (equalize, binarize, CLAHE,
+ * histogram matching, or a posterize at the multi-level Otsu thresholds
+ * the plot marks).  The widgets only lay themselves out, feed their
+ * events in here and show what comes back; what they show in words is
+ * dialog_texts.h's.
  *
  *   DialogState st;
  *   dialog_state_init (&st, &hist, "cpu: 2 threads", 0.012, &settings);
- *   dialog_state_set_channel (&st, GH_CHANNEL_RED);   -- the GUI's events
+ *   dialog_state_set_param (&st, GH_PARAM_CHANNEL, GH_CHANNEL_RED);
  *   dialog_state_set_range (&st, 10, 200);
  *   dialog_state_press (&st, bin, FALSE);  -- the pointer, as bins
- *   gchar *mean = dialog_state_stat_text (&st, 0, DIALOG_STAT_MEAN);
  *   HistogramView view;  dialog_state_view (&st, &view);   -- to draw
  *   DialogChoice choice;  dialog_state_choice (&st, &choice); -- for OK
  *   dialog_state_clear (&st);
@@ -47,20 +47,6 @@ typedef struct
   gboolean   live;
   gboolean   too_few_levels;
 } DialogChoice;
-
-/* The rows of the statistics table. */
-typedef enum
-{
-  DIALOG_STAT_COUNT = 0,
-  DIALOG_STAT_MIN,
-  DIALOG_STAT_MAX,
-  DIALOG_STAT_MEAN,
-  DIALOG_STAT_MEDIAN,
-  DIALOG_STAT_STD_DEV,
-  DIALOG_STAT_OTSU,
-  DIALOG_STAT_PERCENTILE,
-  DIALOG_NUM_STATS
-} DialogStat;
 
 /* The columns of the statistics table: one channel, or red, green and
  * blue for the overlay. */
@@ -101,21 +87,18 @@ void dialog_state_clear (DialogState *state);
 /* Whether the layer has this channel choice (RGB: red, green and blue). */
 gboolean dialog_state_has_channel (const DialogState *state, gint channel);
 
-/* "Value", "Red", ..., "RGB". */
-const gchar *dialog_channel_label (gint channel);
-
-void dialog_state_set_channel (DialogState *state, gint channel);
 void dialog_state_set_scale (DialogState *state, HistogramViewScale scale);
 void dialog_state_set_action (DialogState *state, DialogAction action);
-void dialog_state_set_mode (DialogState *state, gint mode);
-/* -1: back to Otsu. */
-void dialog_state_set_threshold (DialogState *state, gint threshold);
-/* Clamped to their ranges. */
-void dialog_state_set_clip_limit (DialogState *state, gdouble clip_limit);
-void dialog_state_set_tiles (DialogState *state, gint tiles_x, gint tiles_y);
+/* A parameter of the vocabulary (gh_request.h): clamped to its range
+ * (integers whole, NaN ignored); the channel shown (GH_PARAM_CHANNEL: a
+ * gh_channel or DIALOG_CHANNEL_RGB) only where the layer has it, and the
+ * statistics follow it; threshold -1: back to Otsu. */
+void dialog_state_set_param (DialogState *state, gh_param param,
+                             gdouble value);
+/* The channel shown: a gh_channel or DIALOG_CHANNEL_RGB. */
+gint dialog_state_channel (const DialogState *state);
 /* An item ID, as the host's reference picker gives it; -1: none. */
 void dialog_state_set_reference (DialogState *state, gint32 reference);
-void dialog_state_set_classes (DialogState *state, gint classes);
 void dialog_state_set_live (DialogState *state, gboolean live);
 /* Bins in either order, clamped; the statistics follow, and the
  * settings keep the range as levels. */
@@ -159,6 +142,11 @@ gboolean dialog_state_otsu_sensitive (const DialogState *state);
 gboolean dialog_state_action_sensitive (const DialogState *state,
                                         DialogAction action);
 
+/* Whether `action`'s control of `param` can be used now: the action's
+ * (the mode's, besides, only on RGB layers). */
+gboolean dialog_state_param_sensitive (const DialogState *state,
+                                       DialogAction action, gh_param param);
+
 /* Posterize's multi-level Otsu thresholds of the binarize channel over
  * the selected range, as levels 0..254 (rounded down, as the multi-Otsu
  * procedure returns them), ascending; how many (0 when fewer levels than
@@ -169,6 +157,11 @@ void dialog_state_choice (const DialogState *state, DialogChoice *choice);
 /* Why OK cannot apply the choice (g_free it): a posterize that found no
  * thresholds, "fewer levels of luminance are in use ..."; NULL: it can. */
 gchar *dialog_choice_refusal (const DialogChoice *choice);
+
+/* A bin as a level on the 0..255 scale, as the statistics give them;
+ * whether the selected range is every level. */
+gdouble dialog_state_level (const DialogState *state, gint bin);
+gboolean dialog_state_full_range (const DialogState *state);
 
 /* The drawing's data: the chosen channel(s), scale, range, hover, and the
  * markers (the binarize threshold when binarizing, the classes - 1
@@ -183,34 +176,5 @@ const gchar *dialog_state_message (const DialogState *state);
 void dialog_state_preview_done (DialogState *state, const GError *error);
 void dialog_state_export_done (DialogState *state, const gchar *filename,
                                const GError *error);
-
-/* The controls' fixed texts, mnemonics included. */
-const gchar *dialog_stat_label (DialogStat stat);
-const gchar *dialog_stat_tip (DialogStat stat);
-const gchar *dialog_scale_label (HistogramViewScale scale);
-const gchar *dialog_action_label (DialogAction action);
-/* The mode argument of equalize, CLAHE and match: 0 or 1. */
-const gchar *dialog_mode_label (gint mode);
-
-/* Texts for the dialog; each is newly allocated (g_free). */
-gchar *dialog_state_column_title (const DialogState *state, gint column);
-gchar *dialog_state_stat_text (const DialogState *state, gint column,
-                               DialogStat stat);
-/* "Levels 10-200 of 0-255" or "All levels (drag on the plot to ...)". */
-gchar *dialog_state_range_text (const DialogState *state);
-/* A count of pixels, its digits grouped by three ("12 000 000", a
- * narrow no-break space between groups; "1 234.50" where alpha or a
- * feathered selection weighs pixels). */
-gchar *dialog_count_text (gdouble count);
-/* "Level 97: 1 234 pixels" for the hovered bin; "" without hover. */
-gchar *dialog_state_hover_text (const DialogState *state);
-/* What counted the histogram, in words: "Counted on the CPU, 2 threads,
- * in 12.3 ms", "Counted on the GPU: <device>, in 4.2 ms". */
-gchar *dialog_state_backend_text (const DialogState *state);
-/* "_Binarize on red": the binarize channel's name, with a mnemonic. */
-gchar *dialog_state_binarize_label (const DialogState *state);
-/* "Posteri_ze on red", the same channel's ("_P" is the preview's
- * toggle). */
-gchar *dialog_state_posterize_label (const DialogState *state);
 
 #endif

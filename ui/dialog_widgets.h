@@ -23,7 +23,8 @@
  * from the state:
  *
  *   gtk_box_pack_start (GTK_BOX (left), dialog_plot_new (d), TRUE, TRUE, 0);
- *   ... an event: dialog_state_set_mode (d->state, mode); dialog_changed (d);
+ *   ... an event: dialog_state_set_param (d->state, GH_PARAM_MODE, mode);
+ *   dialog_changed (d);
  */
 #ifndef GH_UI_DIALOG_WIDGETS_H
 #define GH_UI_DIALOG_WIDGETS_H
@@ -31,6 +32,7 @@
 #include <gtk/gtk.h>
 
 #include "dialog_gtk.h"
+#include "dialog_texts.h"
 
 /* One dialog's widgets, freed with its content (dialog_content_new). */
 typedef struct
@@ -42,17 +44,17 @@ typedef struct
   GtkWidget         *titles[DIALOG_MAX_COLUMNS];
   GtkWidget         *values[DIALOG_MAX_COLUMNS][DIALOG_NUM_STATS];
   GtkWidget         *action[DIALOG_NUM_ACTIONS]; /* radios, by DialogAction */
-  GtkWidget         *modes[DIALOG_NUM_ACTIONS];  /* the mode pickers of
-                                       equalize, CLAHE and match (one
-                                       setting); NULL for the others */
+  GtkWidget         *params[DIALOG_NUM_ACTIONS][GH_NUM_PARAMS]; /* each
+                                       action's spin button or picker of
+                                       each of its parameters (one
+                                       setting, shown under every action
+                                       that takes it); NULL: none */
   GObject           *threshold;      /* binarize's GimpScaleEntry (GTK
                                        3) or its adjustment (GTK 2):
                                        either has a "value" property
                                        and "value-changed" */
   GtkWidget         *otsu;
-  GtkWidget         *tiles_x, *tiles_y, *clip_limit; /* CLAHE's */
   GtkWidget         *reference;      /* the host's picker; NULL: none */
-  GtkWidget         *classes;        /* posterize's */
   GtkWidget         *pages;          /* the actions' own controls, one
                                        page per DialogAction, the chosen
                                        one's shown */

@@ -107,6 +107,21 @@ core_preview_free (CorePreview *preview)
   g_free (preview);
 }
 
+/* Whether two requests of an operation agree on each of its parameters. */
+static gboolean
+same_params (const gh_request *a, const gh_request *b)
+{
+  const gh_operation_spec *spec = gh_operation_get (a->operation);
+
+  if (a->operation != b->operation)
+    return FALSE;
+  for (gint k = 0; spec && k < spec->n_params; k++)
+    if (gh_request_get (a, spec->params[k])
+        != gh_request_get (b, spec->params[k]))
+      return FALSE;
+  return TRUE;
+}
+
 /* CLAHE's operation for the request's parameters, over the whole region:
  * kept while they stay (a preview moved or redrawn needs no new pass). */
 static gboolean
@@ -115,9 +130,7 @@ clahe_ready (CorePreview *preview, const gh_request *r, GError **error)
   const gh_request *was = &preview->clahe_for;
   gh_request        view;
 
-  if (preview->clahe_ready && was->clip_limit == r->clip_limit
-      && was->tiles_x == r->tiles_x && was->tiles_y == r->tiles_y
-      && was->mode == r->mode)
+  if (preview->clahe_ready && same_params (was, r))
     return TRUE;
   clahe_clear (preview);
   if (! core_request_check (r, error))

@@ -46,32 +46,55 @@ reference_picker (gint32 id, gpointer data G_GNUC_UNUSED)
   return combo;
 }
 
+/* A vocabulary parameter in a procedure's config: an argument of the
+ * procedure, or an aux one (register.c), int or double as the
+ * vocabulary's. */
+static gdouble
+config_param (GimpProcedureConfig *config, gh_param param)
+{
+  const gh_param_spec *spec = gh_param_get (param);
+  gint                 i;
+  gdouble              value;
+
+  if (! spec->is_integer)
+    {
+      g_object_get (config, spec->name, &value, NULL);
+      return value;
+    }
+  g_object_get (config, spec->name, &i, NULL);
+  return i;
+}
+
+static void
+config_set_param (GimpProcedureConfig *config, gh_param param,
+                  gdouble value)
+{
+  const gh_param_spec *spec = gh_param_get (param);
+
+  if (spec->is_integer)
+    g_object_set (config, spec->name, (gint) value, NULL);
+  else
+    g_object_set (config, spec->name, value, NULL);
+}
+
 /* The dialog settings kept in a procedure's config (`store`): the
  * analyse (DIALOG_ACTION_NONE) keeps the last action too. */
 static void
 settings_load (gpointer store, DialogAction action, DialogSettings *s)
 {
   GimpProcedureConfig *config = store;
-  gint ch, scale, mode, threshold, tiles_x, tiles_y, reference, classes;
-  gboolean live;
+  gint                 scale, reference;
+  gboolean             live;
 
-  g_object_get (config, core_arg_channel.name, &ch, AUX_SCALE, &scale,
-                core_arg_mode.name, &mode, core_arg_threshold.name,
-                &threshold, AUX_RANGE_LO, &s->range_lo, AUX_RANGE_HI,
-                &s->range_hi, core_arg_clip_limit.name, &s->clip_limit,
-                core_arg_tiles_x.name, &tiles_x, core_arg_tiles_y.name,
-                &tiles_y, AUX_REFERENCE, &reference, core_arg_classes.name,
-                &classes, gimp3_arg_live.name, &live, NULL);
+  for (gint p = 0; p < GH_NUM_PARAMS; p++)
+    s->params[p] = config_param (config, (gh_param) p);
+  g_object_get (config, AUX_SCALE, &scale, AUX_RANGE_LO, &s->range_lo,
+                AUX_RANGE_HI, &s->range_hi, AUX_REFERENCE, &reference,
+                gimp3_arg_live.name, &live, NULL);
   if (action == DIALOG_ACTION_NONE)
     g_object_get (config, AUX_ACTION, &s->action, NULL);
-  s->channel = ch;
   s->scale = scale;
-  s->mode = mode;
-  s->threshold = threshold;
-  s->tiles_x = tiles_x;
-  s->tiles_y = tiles_y;
   s->reference = reference;
-  s->classes = classes;
   s->live = live;
 }
 
@@ -80,20 +103,17 @@ settings_save (gpointer store, DialogAction action, const DialogState *state)
 {
   GimpProcedureConfig  *config = store;
   const DialogSettings *s = &state->settings;
+
+  for (gint p = 0; p < GH_NUM_PARAMS; p++)
+    config_set_param (config, (gh_param) p, s->params[p]);
   /* Binarize's and posterize's channel argument is the channel compared:
    * luminance where the dialog showed the RGB overlay. */
-  gint ch = action == DIALOG_ACTION_BINARIZE
-                || action == DIALOG_ACTION_POSTERIZE
-              ? (gint) dialog_state_binarize_channel (state) : s->channel;
-
-  g_object_set (config, core_arg_channel.name, ch, AUX_SCALE, s->scale,
-                core_arg_mode.name, s->mode, core_arg_threshold.name,
-                s->threshold, AUX_RANGE_LO, s->range_lo, AUX_RANGE_HI,
-                s->range_hi, core_arg_clip_limit.name, s->clip_limit,
-                core_arg_tiles_x.name, s->tiles_x, core_arg_tiles_y.name,
-                s->tiles_y, AUX_REFERENCE, s->reference,
-                core_arg_classes.name, s->classes, gimp3_arg_live.name,
-                (gboolean) s->live, NULL);
+  if (action == DIALOG_ACTION_BINARIZE || action == DIALOG_ACTION_POSTERIZE)
+    config_set_param (config, GH_PARAM_CHANNEL,
+                      dialog_state_binarize_channel (state));
+  g_object_set (config, AUX_SCALE, s->scale, AUX_RANGE_LO, s->range_lo,
+                AUX_RANGE_HI, s->range_hi, AUX_REFERENCE, s->reference,
+                gimp3_arg_live.name, (gboolean) s->live, NULL);
   if (action == DIALOG_ACTION_NONE)
     g_object_set (config, AUX_ACTION, s->action, NULL);
 }

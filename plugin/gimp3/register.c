@@ -4,7 +4,7 @@
 
 #include "core/actions.h"
 #include "core/batch.h"
-#include "dialog_state.h"
+#include "dialog_texts.h"
 #include "export_batch.h"
 #include "filter.h"
 #include "flow_host.h"
@@ -84,19 +84,19 @@ aux_double (GimpProcedure *procedure, const gchar *name, const gchar *nick,
                                             G_PARAM_READWRITE);
 }
 
-/* A vocabulary parameter's aux argument, with its texts and range. */
+/* A vocabulary parameter's aux argument: its name, label, description
+ * and range are the vocabulary's. */
 static void
-aux_param (GimpProcedure *procedure, const CoreArgText *text, gh_param param,
-           gdouble value)
+aux_param (GimpProcedure *procedure, gh_param param, gdouble value)
 {
   const gh_param_spec *spec = gh_param_get (param);
 
   if (spec->is_integer)
-    aux_int (procedure, text->name, text->nick, text->blurb, spec->min,
-             spec->max, value);
+    aux_int (procedure, spec->name, spec->label, core_param_blurb (param),
+             spec->min, spec->max, value);
   else
-    aux_double (procedure, text->name, text->nick, text->blurb, spec->min,
-                spec->max, value);
+    aux_double (procedure, spec->name, spec->label, core_param_blurb (param),
+                spec->min, spec->max, value);
 }
 
 /* The aux action's description: the dialog's actions by their
@@ -144,11 +144,13 @@ add_dialog_settings (GimpProcedure *procedure, DialogAction action)
   if (action == DIALOG_ACTION_NONE)
     aux_int (procedure, AUX_ACTION, "Action", actions_blurb (),
              DIALOG_ACTION_NONE, DIALOG_NUM_ACTIONS - 1, d.action);
+  /* The channel shown, past the vocabulary's range: the RGB overlay. */
   aux_int (procedure, core_arg_channel.name, "Channel", channels_blurb (),
-           GH_CHANNEL_VALUE, DIALOG_NUM_CHANNEL_CHOICES - 1, d.channel);
-  aux_param (procedure, &core_arg_threshold, GH_PARAM_THRESHOLD,
-             d.threshold);
-  aux_param (procedure, &core_arg_mode, GH_PARAM_MODE, d.mode);
+           GH_CHANNEL_VALUE, DIALOG_NUM_CHANNEL_CHOICES - 1,
+           d.params[GH_PARAM_CHANNEL]);
+  for (gint p = 0; p < GH_NUM_PARAMS; p++)
+    if (p != GH_PARAM_CHANNEL)
+      aux_param (procedure, (gh_param) p, d.params[p]);
   aux_int (procedure, AUX_SCALE, "Scale",
            "The plot's scale: 0 linear, 1 logarithmic",
            HISTOGRAM_VIEW_LINEAR, HISTOGRAM_VIEW_LOG, d.scale);
@@ -158,14 +160,9 @@ add_dialog_settings (GimpProcedure *procedure, DialogAction action)
   aux_double (procedure, AUX_RANGE_HI, "To level",
               "The selected levels' last, on the 0..255 scale", 0, 255,
               d.range_hi);
-  aux_param (procedure, &core_arg_clip_limit, GH_PARAM_CLIP_LIMIT,
-             d.clip_limit);
-  aux_param (procedure, &core_arg_tiles_x, GH_PARAM_TILES_X, d.tiles_x);
-  aux_param (procedure, &core_arg_tiles_y, GH_PARAM_TILES_Y, d.tiles_y);
   aux_int (procedure, AUX_REFERENCE, "Reference",
            "Match's reference drawable, as its item ID; -1: none", -1,
            G_MAXINT32, d.reference);
-  aux_param (procedure, &core_arg_classes, GH_PARAM_CLASSES, d.classes);
   /* The dialog's Keep as live filter: an argument of the procedures with a
    * module operation, aux of the analyse and match. */
   if (! gimp_procedure_find_argument (procedure, gimp3_arg_live.name))
