@@ -238,7 +238,7 @@ cli_rewrite_clahe (gh_engine *engine, cli_image *im,
   if (st == GH_OK)
     rc = write_whole (im, buf, path, quality, upright);
   else
-    rc = fprintf (cli_err (), "%s\n", err.message), -1;
+    rc = (fprintf (cli_err (), "%s\n", err.message), -1);
   if (own)
     free (buf);
   return rc;

@@ -406,7 +406,8 @@ dialog_state_choice (const DialogState *state, DialogChoice *choice)
    * finds that bin itself, and a request without bins is one a live
    * filter can hold (the host's live_offered); Otsu over a part of the
    * range only the bin says.  Posterize's multi-level Otsu likewise. */
-  if (r->operation == DIALOG_ACTION_POSTERIZE && ! full_range (state))
+  if (r->operation == DIALOG_ACTION_POSTERIZE
+      && ! dialog_state_full_range (state))
     {
       r->n_bins = state->n_posterize;
       memcpy (r->bins, state->posterize_bins,
