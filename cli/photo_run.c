@@ -103,14 +103,17 @@ cli_photo_run (const cli_options *o, int (*fallback) (void *, int),
 #include <sys/stat.h>
 #include <unistd.h>
 
-/* Files a batch.  LANES threads each take the next batch, read it, run
- * it on the device through a gh_photo of their own (one lane's decoding
- * overlaps the other's encoding) and hand it to a writer thread; a lane's
- * two slots let it take a batch while its last one is written.  WRITERS
- * threads write a batch's files. */
+/* Files a batch.  READERS threads read batches ahead, from the start
+ * (while the device starts: CUDA's context, nvJPEG's handles, buffers),
+ * into a ring of SLOTS batches; LANES threads each take the next batch
+ * read, run it on the device through a gh_photo of their own (one lane's
+ * decoding overlaps the others' encoding) and hand it to a writer thread;
+ * a slot is read again once its batch is printed.  WRITERS threads write
+ * a batch's files. */
 #define BATCH 32
-#define LANES 2
+#define LANES 3
 #define SLOTS (2 * LANES)
+#define READERS 2
 #define WRITERS 4
 /* A file larger than this goes through the CPU path. */
 #define MAX_FILE ((size_t) 1 << 30)
@@ -131,6 +134,7 @@ typedef struct {
   size_t out_len[BATCH], err_len[BATCH];
   FILE *outf[BATCH], *errf[BATCH];
   int rc[BATCH];
+  int ready;        /* the batch read into it; -1: none yet */
   int writing;      /* `writer` runs */
   pthread_t writer;
   double read_s, write_s;
@@ -143,8 +147,10 @@ struct photo_run
   cli_progress *progress;
   pthread_mutex_t lock;
   pthread_cond_t turn;
-  int printed; /* batches printed */
-  int next;    /* the next batch a lane takes */
+  int printed;   /* batches printed */
+  int next;      /* the next batch a lane takes */
+  int next_read; /* the next batch a reader takes */
+  int stop;      /* the device did not start: readers stop */
   int batches;
   int gpu_dead; /* the GPU failed: every file on the CPU path */
   int rc;
@@ -155,8 +161,8 @@ struct photo_run
 };
 
 /* The file's bytes into the slot's buffer k: its length, or 0 (the CPU
- * path then reads it again and says why).  Memory: a lane's two slots
- * hold a batch's files and results each (about 2 x 32 x 5 MB for 12 MP
+ * path then reads it again and says why).  Memory: the SLOTS slots hold
+ * a batch's files and results each (about 6 x 32 x 8 MB for 12 MP
  * photos), the device a batch's decoded images a lane. */
 static size_t
 read_file (slot *s, int k, const char *path)
@@ -195,10 +201,9 @@ out:
   return got;
 }
 
-static void *
-reader (void *arg)
+static void
+read_batch (slot *s)
 {
-  slot *s = arg;
   double t = cli_now ();
 
   for (int k = 0; k < s->n; k++)
@@ -208,7 +213,44 @@ reader (void *arg)
       s->items[k].length = len;
     }
   s->read_s = cli_now () - t;
-  return NULL;
+}
+
+/* A reader: the next batch into its slot, once the batch SLOTS before it
+ * is printed (and its writer done), until none is left. */
+static void *
+reader_main (void *arg)
+{
+  photo_run *run = arg;
+
+  for (;;)
+    {
+      slot *s;
+      int b;
+      pthread_mutex_lock (&run->lock);
+      b = run->next_read < run->batches && !run->stop ? run->next_read++ : -1;
+      while (b >= 0 && !run->stop && run->printed < b - SLOTS + 1)
+        pthread_cond_wait (&run->turn, &run->lock);
+      if (run->stop)
+        b = -1;
+      pthread_mutex_unlock (&run->lock);
+      if (b < 0)
+        return NULL;
+      s = &run->slots[b % SLOTS];
+      if (s->writing)
+        {
+          pthread_join (s->writer, NULL);
+          s->writing = 0;
+        }
+      s->index = b;
+      s->first = b * BATCH;
+      s->n = run->o->n_inputs - s->first < BATCH ? run->o->n_inputs - s->first
+                                                 : BATCH;
+      read_batch (s);
+      pthread_mutex_lock (&run->lock);
+      s->ready = b;
+      pthread_cond_broadcast (&run->turn);
+      pthread_mutex_unlock (&run->lock);
+    }
 }
 
 /* The JPEG segment at d[i] (its 0xFF): its length with the marker, or 0
@@ -664,47 +706,41 @@ count_reference (const cli_options *o, gh_histogram *ref)
 typedef struct {
   photo_run *run;
   gh_photo *p;
-  int lane;
 } lane;
 
-/* A lane: the next batch until none is left. */
+/* A lane: the next batch read until none is left. */
 static void *
 lane_main (void *arg)
 {
   lane *l = arg;
   photo_run *run = l->run;
-  const cli_options *o = run->o;
   gh_error err;
 
   /* A lane beyond the first starts its gh_photo here, beside the first's
-   * work; where it cannot, the first does every batch. */
+   * work; where it cannot, the others do every batch. */
   if (!l->p && gh_photo_create (BATCH, &l->p, &err) != GH_OK)
     {
       l->p = NULL;
       return NULL;
     }
-  for (int j = 0;; j++)
+  for (;;)
     {
-      slot *s = &run->slots[l->lane * 2 + j % 2];
+      slot *s;
       int b;
-      /* Its last batch but one written first (it waits for the batches
-       * before it to be printed, all of them taken already). */
-      if (s->writing)
-        {
-          pthread_join (s->writer, NULL);
-          s->writing = 0;
-        }
       pthread_mutex_lock (&run->lock);
       b = run->next < run->batches ? run->next++ : -1;
+      s = &run->slots[(b < 0 ? 0 : b) % SLOTS];
+      while (b >= 0 && s->ready != b)
+        pthread_cond_wait (&run->turn, &run->lock);
       pthread_mutex_unlock (&run->lock);
       if (b < 0)
         return NULL;
-      s->index = b;
-      s->first = b * BATCH;
-      s->n = o->n_inputs - s->first < BATCH ? o->n_inputs - s->first : BATCH;
-      reader (s);
       run_batch (run, l->p, s);
+      /* Set under the lock: the writer prints (and frees the slot for its
+       * reader) only after. */
+      pthread_mutex_lock (&run->lock);
       s->writing = !pthread_create (&s->writer, NULL, writer, s);
+      pthread_mutex_unlock (&run->lock);
       if (!s->writing)
         writer (s);
     }
@@ -716,8 +752,8 @@ cli_photo_run (const cli_options *o, int (*fallback) (void *, int),
 {
   static photo_run run; /* large: off the stack */
   lane lanes[LANES];
-  pthread_t threads[LANES];
-  int n_lanes = 0, started[LANES] = { 0 };
+  pthread_t threads[LANES], readers[READERS];
+  int n_lanes = 0, n_readers = 0, started[LANES] = { 0 };
   gh_error err;
   gh_photo_timings t = { 0, 0, 0, 0, 0, 0 };
   int batch = o->n_inputs < BATCH ? o->n_inputs : BATCH;
@@ -731,20 +767,6 @@ cli_photo_run (const cli_options *o, int (*fallback) (void *, int),
                  "decoding on the CPU\n");
       return -1;
     }
-  /* The first lane's gh_photo: none, the CPU path; the others start in
-   * their lanes. */
-  if (gh_photo_create (batch, &lanes[0].p, &err) != GH_OK)
-    {
-      if (o->decoder == CLI_DECODER_GPU)
-        fprintf (stderr, "--decoder gpu: %s: decoding on the CPU\n",
-                 err.message);
-      gh_histogram_clear (&reference);
-      return -1;
-    }
-  n_lanes = o->n_inputs > BATCH ? LANES : 1;
-  for (int l = 1; l < n_lanes; l++)
-    lanes[l].p = NULL;
-  created = cli_now ();
   memset (&run, 0, sizeof run);
   run.o = o;
   run.reference = reference;
@@ -755,18 +777,53 @@ cli_photo_run (const cli_options *o, int (*fallback) (void *, int),
   pthread_mutex_init (&run.lock, NULL);
   pthread_cond_init (&run.turn, NULL);
   for (int b = 0; b < SLOTS; b++)
-    run.slots[b].run = &run;
+    {
+      run.slots[b].run = &run;
+      run.slots[b].ready = -1;
+    }
+  /* The reads start first: the device's start (a second or so) overlaps
+   * them. */
+  for (int r = 0; r < READERS && r < run.batches; r++)
+    if (!pthread_create (&readers[n_readers], NULL, reader_main, &run))
+      n_readers++;
+  /* The first lane's gh_photo: none (or no reader), the CPU path; the
+   * others start in their lanes. */
+  if (n_readers == 0 || gh_photo_create (batch, &lanes[0].p, &err) != GH_OK)
+    {
+      if (o->decoder == CLI_DECODER_GPU)
+        fprintf (stderr, "--decoder gpu: %s: decoding on the CPU\n",
+                 n_readers ? err.message : "no reader thread");
+      pthread_mutex_lock (&run.lock);
+      run.stop = 1;
+      pthread_cond_broadcast (&run.turn);
+      pthread_mutex_unlock (&run.lock);
+      for (int r = 0; r < n_readers; r++)
+        pthread_join (readers[r], NULL);
+      for (int b = 0; b < SLOTS; b++)
+        for (int k = 0; k < BATCH; k++)
+          free (run.slots[b].data[k]);
+      gh_histogram_clear (&run.reference);
+      pthread_mutex_destroy (&run.lock);
+      pthread_cond_destroy (&run.turn);
+      return -1;
+    }
+  created = cli_now ();
+  n_lanes = run.batches < LANES ? run.batches : LANES;
   for (int l = 0; l < n_lanes; l++)
     {
       lanes[l].run = &run;
-      lanes[l].lane = l;
       if (l > 0)
-        started[l] = !pthread_create (&threads[l], NULL, lane_main, &lanes[l]);
+        {
+          lanes[l].p = NULL;
+          started[l] = !pthread_create (&threads[l], NULL, lane_main, &lanes[l]);
+        }
     }
   lane_main (&lanes[0]);
   for (int l = 1; l < n_lanes; l++)
     if (started[l])
       pthread_join (threads[l], NULL);
+  for (int r = 0; r < n_readers; r++)
+    pthread_join (readers[r], NULL);
   for (int b = 0; b < SLOTS; b++)
     {
       slot *s = &run.slots[b];
