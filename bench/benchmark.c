@@ -8,11 +8,14 @@
  *
  *   gpu-histogram-bench [--megapixels N] [--photo FILE.pam] [--repeat R]
  *                       [--threads T] [--cpu-only] [--cpu-ceiling]
+ *   gpu-histogram-bench --profile-counts [--megapixels N] [--photo FILE.pam]
  *   gpu-histogram-bench --clahe FILE.pnm [--clahe FILE.pnm...] [--repeat R]
  *                       [--threads T] [--clahe-whole]
  *
  * --clahe times CLAHE instead, CPU beside GPU (clahe_bench.h); with
  * --clahe-whole only the GPU's whole-image calls (for a profiler).
+ * --profile-counts runs each count mode's chosen kernel once an input and
+ * nothing else, inside cudaProfilerStart / Stop (for ncu).
  */
 #include "clahe_bench.h"
 #include "cpu_ceiling.h"
@@ -138,7 +141,7 @@ main (int argc, char **argv)
 {
   double mp = 64;
   const char *photo = NULL;
-  int repeat = 5, cpu_only = 0, ceiling = 0, threads = 0;
+  int repeat = 5, cpu_only = 0, ceiling = 0, threads = 0, profile = 0;
   uint8_t *images[IMG_KINDS] = { 0 };
   size_t width, height, bytes;
   const char *clahe_files[8];
@@ -163,12 +166,14 @@ main (int argc, char **argv)
         clahe_files[n_clahe++] = argv[++i];
       else if (!strcmp (argv[i], "--clahe-whole"))
         clahe_whole = 1;
+      else if (!strcmp (argv[i], "--profile-counts"))
+        profile = 1;
       else
         {
           fprintf (stderr,
                    "usage: %s [--megapixels N] [--photo FILE.pam] "
                    "[--repeat R] [--threads T] [--cpu-only] "
-                   "[--cpu-ceiling]\n"
+                   "[--cpu-ceiling] [--profile-counts]\n"
                    "       %s --clahe FILE.pnm [--clahe FILE.pnm...] "
                    "[--repeat R] [--threads T] [--clahe-whole]\n",
                    argv[0], argv[0]);
@@ -202,6 +207,14 @@ main (int argc, char **argv)
         }
     }
 
+#if GH_HAVE_CUDA
+  /* Each count mode's kernel once an input, for ncu; nothing else. */
+  if (profile)
+    return gpu_profile_counts (images, width, height);
+#else
+  if (profile)
+    return fprintf (stderr, "--profile-counts: built without CUDA\n"), 77;
+#endif
   printf ("== CPU backend: %zux%zu RGBA8 (%.0f MB), GIMP's six channels, "
           "GB/s of image\n",
           width, height, bytes / 1e6);

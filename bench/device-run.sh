@@ -10,7 +10,10 @@
 # STAGES=clahe: CLAHE's benchmark at 12 and 48 MP and its kernels (ncu);
 # STAGES=photos: JPEG folders through nvJPEG (its tests, compute-sanitizer,
 # bench/photo_folder_gpu.py with photo-stages; PHOTOS=N photos, CPU_CLI=the
-# CPU path's CLI, PHOTO_SKIP=mogrify,clahe,equalize-cpu,... runs left out);
+# CPU path's CLI, PHOTO_SKIP=mogrify,clahe,equalize-cpu,... runs left out,
+# PHOTO_TOOLS="memcheck racecheck" the sanitizers on its device part);
+# STAGES=counts: each count mode's chosen kernel once an input at 64 MP
+# under ncu (bench --profile-counts), every metric of its sections as CSV;
 # STAGES=tables: BENCHMARKS.md's GPU-host and 16-core tables regenerated
 # (bench/tables.py run gpu, run cpu16; the benchmark alone on the device);
 # CAPS="0 163 99 64" the caps and TOOLS="memcheck racecheck synccheck
@@ -137,7 +140,8 @@ fi
 kept=$(cd "$out" && ls *.log cli-* backends-*.txt 2>/dev/null)
 [ -n "$kept" ] && tar czf "$out/logs.tgz" -C "$out" $kept && (cd "$out" && rm -f $kept)
 
-if want bench; then
+# The benchmark's photo input.
+astronaut_pam () {
 python3 - <<'PY'
 import cv2
 im = cv2.cvtColor(cv2.imread('testimages/astronaut.png'), cv2.COLOR_BGR2RGB)
@@ -145,6 +149,10 @@ h, w, _ = im.shape
 open('/tmp/astronaut.pam', 'wb').write(
     b'P7\nWIDTH %d\nHEIGHT %d\nDEPTH 3\nMAXVAL 255\nTUPLTYPE RGB\nENDHDR\n' % (w, h) + im.tobytes())
 PY
+}
+
+if want bench; then
+astronaut_pam
 t1=$SECONDS
 "$build/bench/gpu-histogram-bench" --megapixels "$mp" --photo /tmp/astronaut.pam \
   > "$out/bench.log" 2>&1
@@ -194,7 +202,7 @@ tp=$build/tests/test_photo_gpu
 [ -x "$tp" ] || { tp=-; summary+=("photos: built without nvJPEG"); }
 python3 tests/photo_gpu.py "$cli" "$tp" > "$out/photo_gpu.log" 2>&1
 summary+=("photo_gpu: exit $? ($(tail -1 "$out/photo_gpu.log"))")
-for tool in memcheck racecheck; do
+for tool in ${PHOTO_TOOLS:-memcheck racecheck}; do
   GH_PHOTO_WRAP="compute-sanitizer --tool $tool --error-exitcode 9" timeout 150 \
     python3 tests/photo_gpu.py "$cli" "$tp" > "$out/photo_gpu-$tool.log" 2>&1
   summary+=("photo_gpu's device part, compute-sanitizer $tool: exit $? ($(grep -E 'ERROR SUMMARY|RACECHECK SUMMARY' "$out/photo_gpu-$tool.log" | tail -1); $(tail -1 "$out/photo_gpu-$tool.log"))")
@@ -207,6 +215,20 @@ tests=(); [ "$tp" != - ] && tests=(--test "$tp" --stages "$build/bench/photo-sta
 python3 bench/photo_folder_gpu.py "$cli" "$cpu_cli" --count "${PHOTOS:-1000}" "${mog[@]}" "${tests[@]}" --skip "${PHOTO_SKIP:-}" \
   > "$out/photo-bench.log" 2>&1
 summary+=("photo benchmark: exit $? ($((SECONDS - t1)) s)")
+fi
+# The count kernels' profiles (STAGES=counts): GIMP's six channels, GIMP
+# 3's luminance, weighted and alpha, each on every input (the order of
+# the "profiled:" lines), clocks as found.
+if want counts; then
+astronaut_pam
+t1=$SECONDS
+timeout 300 ncu --clock-control none --profile-from-start off \
+  --section SpeedOfLight --section Occupancy --section WarpStateStats \
+  --section MemoryWorkloadAnalysis_Tables --section ComputeWorkloadAnalysis \
+  --section LaunchStats --csv --page raw \
+  "$build/bench/gpu-histogram-bench" --profile-counts --megapixels 64 --photo /tmp/astronaut.pam \
+  > "$out/ncu-counts.csv" 2> "$out/ncu-counts.err"
+summary+=("count kernels (ncu): exit $? ($((SECONDS - t1)) s), $(grep -c 'gh_kernel_' "$out/ncu-counts.csv") kernels profiled")
 fi
 # BENCHMARKS.md's tables (STAGES=tables): each row's command, today's figures.
 if want tables; then

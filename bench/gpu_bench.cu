@@ -16,6 +16,7 @@
 #include <vector>
 
 #include <cub/device/device_histogram.cuh>
+#include <cuda_profiler_api.h>
 
 #include "cuda_launch.h"
 #include "gpu_histogram.h"
@@ -435,6 +436,58 @@ onchip_table (uint8_t *const images[IMG_KINDS], size_t width, size_t height,
       printf ("%-11s %-10s %7s %8s %7s %6.2f %s\n", mode_names[mode], "lowest", "",
               "", "", lowest, gh_variant_name (v));
     }
+}
+
+/* For a profiler (--profile-counts): each mode's chosen kernel (no cap),
+ * raw aside, once on each input over the whole image, between
+ * cudaProfilerStart and Stop (ncu --profile-from-start off), in the
+ * order printed. */
+extern "C" int
+gpu_profile_counts (uint8_t *const images[IMG_KINDS], size_t width,
+                    size_t height)
+{
+  const size_t n = width * height, bytes = n * 4;
+  uint8_t *d_img, *d_mask, *h_weighted, *h_mask;
+  unsigned long long *d_sums;
+  gh_variant v[CAP_MODES];
+  int devices = 0;
+
+  if (cudaGetDeviceCount (&devices) != cudaSuccess || devices == 0)
+    return fprintf (stderr, "GPU: none usable\n"), 77;
+  CK (cudaMalloc (&d_img, bytes));
+  CK (cudaMalloc (&d_mask, n));
+  CK (cudaMalloc (&d_sums, GH_NUM_CHANNELS * 256 * sizeof *d_sums));
+  h_weighted = (uint8_t *) malloc (bytes);
+  h_mask = (uint8_t *) malloc (n);
+  if (!h_weighted || !h_mask)
+    return fprintf (stderr, "out of host memory\n"), 1;
+  /* The choices first: whatever they launch stays outside the profile. */
+  for (int mode = 1; mode < CAP_MODES; mode++)
+    v[mode] = chosen (&mode_kinds[mode], 0);
+  for (int mode = 1; mode < CAP_MODES; mode++)
+    for (int k = 0; k < IMG_KINDS; k++)
+      {
+        const gh_launch_kind *kind = &mode_kinds[mode];
+        if (!images[k])
+          continue;
+        upload (images[k], mode_partial[mode], width, height, h_weighted,
+                h_mask, d_img, d_mask);
+        CK (cudaMemset (d_sums, 0, GH_NUM_CHANNELS * 256 * sizeof *d_sums));
+        CK (cudaDeviceSynchronize ());
+        CK (cudaProfilerStart ());
+        CK (gh_cuda_histogram (v[mode], kind, 0, d_img,
+                               kind->mask ? d_mask : NULL, n, d_sums, 0));
+        CK (cudaDeviceSynchronize ());
+        CK (cudaProfilerStop ());
+        printf ("profiled: %s, %s, %s\n", mode_names[mode],
+                image_kind_names[k], gh_variant_name (v[mode]));
+      }
+  CK (cudaFree (d_img));
+  CK (cudaFree (d_mask));
+  CK (cudaFree (d_sums));
+  free (h_weighted);
+  free (h_mask);
+  return 0;
 }
 
 extern "C" int

@@ -14,6 +14,11 @@ extern "C" {
 
 int gpu_bench (uint8_t *const images[IMG_KINDS], size_t width, size_t height,
                int repeat);
+/* Each count mode's chosen kernel once on each input, inside
+ * cudaProfilerStart / Stop, for ncu --profile-from-start off: 0, 77
+ * without a GPU, else non-zero. */
+int gpu_profile_counts (uint8_t *const images[IMG_KINDS], size_t width,
+                        size_t height);
 
 #ifdef __cplusplus
 }

@@ -3,7 +3,7 @@
  * measured alone, on the same files, so that a whole run's rate can be
  * held against its slowest stage's (bench/photo_folder_gpu.py):
  *
- *   read         every file into memory, by 2 threads (the run's lanes)
+ *   read         every file into memory, by 2 threads (the run's readers)
  *   decode       gh_photo_decode_count's decoding, batch after batch
  *   count+apply  its counts, the tables made on the host (equalize) and
  *                applied, or CLAHE on the device

@@ -239,6 +239,46 @@ def clahe_cli(column, images=("gray-pgm", "rgb-ppm")):
     return parse
 
 
+def ncu_counts(mode):
+    """One count mode's profile over the inputs, from ncu's raw CSV of
+    gpu-histogram-bench --profile-counts (its "profiled: MODE, INPUT,
+    VARIANT" lines name the rows in order): speed of light, occupancy,
+    issue, the top stall reasons and shared memory's atomics and bank
+    conflicts."""
+    def parse(out):
+        names = [ln.split(": ", 1)[1].split(", ") for ln in out.splitlines()
+                 if ln.startswith("profiled: ")]
+        lines = out.splitlines()
+        first = next(i for i, ln in enumerate(lines) if ln.startswith('"ID"'))
+        rows = list(csv.reader(io.StringIO("\n".join(ln for ln in lines[first:]
+                                                     if ln.startswith('"')))))
+        head, data = rows[0], rows[2:]
+        mine = [r for r, n in zip(data, names) if n[0] == mode]
+        if not mine:
+            raise ValueError(f"no {mode} kernel in the profile")
+
+        def val(key):
+            return [float(r[head.index(key)].replace(",", "")) for r in mine]
+        pct = "{:.0f}"
+        conflicts = [c / w for c, w in zip(val("l1tex__data_bank_conflicts_pipe_lsu_mem_shared.sum"),
+                                           val("l1tex__data_pipe_lsu_wavefronts_mem_shared.sum"))]
+        stalls = {h.split("stalled_")[1].split("_per_issue")[0]: sum(val(h))
+                  for h in head if h.startswith("smsp__average_warps_issue_stalled_")
+                  and h.endswith("_per_issue_active.ratio") and "stalled_selected_" not in h}
+        top = sorted(stalls, key=stalls.get, reverse=True)[:3]
+        return (f"SOL memory {rng(val('gpu__compute_memory_throughput.avg.pct_of_peak_sustained_elapsed'), pct)} %, "
+                f"compute {rng(val('sm__throughput.avg.pct_of_peak_sustained_elapsed'), pct)} %, "
+                f"DRAM {rng(val('dram__bytes_read.sum.pct_of_peak_sustained_elapsed'), pct)} %, "
+                f"L1/shared {rng(val('l1tex__throughput.avg.pct_of_peak_sustained_active'), pct)} %; "
+                f"occupancy {rng(val('sm__warps_active.avg.pct_of_peak_sustained_active'), pct)} %; "
+                f"issued {rng(val('smsp__issue_active.avg.per_cycle_active'))} a cycle; "
+                f"stalls {', '.join(t.replace('_', ' ') for t in top)}; "
+                f"{rng([v / 1e6 for v in val('smsp__inst_executed_op_shared_atom.sum')], '{:.1f}')} M "
+                f"shared atomics, bank conflicts {rng([c * 100 for c in conflicts], pct)} % "
+                f"of shared wavefronts ({mine[0][head.index('Kernel Name')].split('(')[0].replace('void ', '')})")
+    return parse
+
+
 def ncu_clahe(image_bytes):
     """Kernel time of the two whole calls in the profile / 2, over the
     image's read + write at 2.9 TB/s (the H100's read ceiling)."""
@@ -464,6 +504,11 @@ PHOTOS_STAGES = PHOTOS + " --stages {build}/bench/photo-stages --skip equalize-m
 READ = "read ceiling, same image (of it)"
 ONCHIP = ("the lower of the read ceiling and the same kernel on an L2-resident slice "
           "(of it; lowest input)")
+NCU_COUNTS = ("ncu --clock-control none --profile-from-start off --section SpeedOfLight "
+              "--section Occupancy --section WarpStateStats --section MemoryWorkloadAnalysis_Tables "
+              "--section ComputeWorkloadAnalysis --section LaunchStats --csv --page raw "
+              "{build}/bench/gpu-histogram-bench --profile-counts --megapixels 64 --photo " + PHOTO)
+PROFILE = "ncu on the H200, each input once, no cap (% of peak)"
 LAT = "latency at half occupancy (ncu: 8 of 16 warps a scheduler, instructions issued in 65 % of cycles)"
 LAT99 = "latency at half occupancy (ncu: instructions issued in 52-55 % of cycles, shared pipe 53 %, DRAM 51 %)"
 
@@ -491,17 +536,29 @@ ROWS = {
         ("counts against min (read, on-chip), raw, no cap", ONCHIP, "DRAM read", BENCH,
          onchip_row("raw"), ["gpu"]),
         ("counts against min (read, on-chip), GIMP's six channels, no cap", ONCHIP,
-         "the shared-memory counting (on-chip below read); not profiled on the H200",
+         "the shared-memory counting (on-chip below read); profiled below",
          BENCH, onchip_row("gimp"), ["gpu"]),
         ("counts against min (read, on-chip), GIMP 3's luminance, no cap", ONCHIP,
-         "the shared-memory counting (on-chip below read); as profiled on the H100: " + LAT,
+         "the shared-memory counting (on-chip below read); profiled below",
          BENCH, onchip_row("gimp-linear"), ["gpu"]),
         ("counts against min (read, on-chip), weighted, no cap", ONCHIP,
-         "DRAM read of image and mask, not reached; not profiled on the H200", BENCH,
+         "DRAM read of image and mask, not reached; profiled below", BENCH,
          onchip_row("weighted"), ["gpu"]),
         ("counts against min (read, on-chip), alpha, no cap", ONCHIP,
-         "the shared-memory counting (on-chip below read); not profiled on the H200",
+         "the shared-memory counting (on-chip below read); profiled below",
          BENCH, onchip_row("alpha"), ["gpu"]),
+        ("ncu profile, GIMP's six channels, no cap", PROFILE,
+         "instruction issue at half occupancy (a 1024-thread block of 192 KB an SM): warps ready "
+         "but not selected", NCU_COUNTS, ncu_counts("gimp"), ["gpu", "ncu"]),
+        ("ncu profile, GIMP 3's luminance, no cap", PROFILE,
+         "the L1/shared pipe (the luminance table's loads beside the atomics) and the loads' "
+         "latency at half occupancy", NCU_COUNTS, ncu_counts("gimp-linear"), ["gpu", "ncu"]),
+        ("ncu profile, weighted, no cap", PROFILE,
+         "the shared-memory pipe and the mask's loads (long scoreboard) at half occupancy",
+         NCU_COUNTS, ncu_counts("weighted"), ["gpu", "ncu"]),
+        ("ncu profile, alpha, no cap", PROFILE,
+         "as GIMP's six (the same kernel): instruction issue at half occupancy",
+         NCU_COUNTS, ncu_counts("alpha"), ["gpu", "ncu"]),
         ("whole engine call, page-locked input", "a plain page-locked copy of the image (of it)",
          "PCIe host-to-device copy", BENCH, host_row("pinned"), ["gpu"]),
         ("whole engine call, pageable input", "a pageable copy + the kernel, in series (it / ours)",
@@ -546,11 +603,12 @@ ROWS = {
          PHOTOS_STAGES, photo_ratio("gpu", op="match"), ["gpu", "cv2"]),
         ("CLI, 1000 JPEGs of 12 MP equalized, the whole run against its slowest stage alone",
          "photo-stages: each stage alone, one after another (of it)",
-         "the GPU's start (1.1 s of 6.1 s: 0.81 after it), then nvJPEG's encoder",
+         "the GPU's start (1.0-2.0 s of 5.6-6.6 s, moving run to run), then nvJPEG's encoder "
+         "(a third lane: 159 against 184 photos/s)",
          PHOTOS_STAGES, photo_overlap("equalize"), ["gpu", "cv2"]),
         ("CLI, 1000 JPEGs of 12 MP, CLAHE, the whole run against its slowest stage alone",
          "photo-stages: each stage alone, one after another (of it)",
-         "the GPU's start (1.1 s of 6.3 s: 0.68 after it), then nvJPEG's encoder",
+         "the GPU's start (0.7-1.6 s of 5.5-6.2 s, moving run to run), then nvJPEG's encoder",
          PHOTOS_STAGES, photo_overlap("clahe"), ["gpu", "cv2"]),
         ("nvJPEG's decoding against libjpeg's, 8 of the 12 MP photos",
          "libjpeg-turbo's decoding (OpenCV's), absolute difference in levels",

@@ -103,14 +103,17 @@ cli_photo_run (const cli_options *o, int (*fallback) (void *, int),
 #include <sys/stat.h>
 #include <unistd.h>
 
-/* Files a batch.  LANES threads each take the next batch, read it, run
- * it on the device through a gh_photo of their own (one lane's decoding
- * overlaps the other's encoding) and hand it to a writer thread; a lane's
- * two slots let it take a batch while its last one is written.  WRITERS
- * threads write a batch's files. */
+/* Files a batch.  READERS threads read batches ahead, from the start
+ * (while the device starts: CUDA's context, nvJPEG's handles, buffers),
+ * into a ring of SLOTS batches; LANES threads each take the next batch
+ * read, run it on the device through a gh_photo of their own (one lane's
+ * decoding overlaps the others' encoding) and hand it to a writer thread;
+ * a slot is read again once its batch is printed.  WRITERS threads write
+ * a batch's files. */
 #define BATCH 32
 #define LANES 2
 #define SLOTS (2 * LANES)
+#define READERS 2
 #define WRITERS 4
 /* A file larger than this goes through the CPU path. */
 #define MAX_FILE ((size_t) 1 << 30)
@@ -131,6 +134,7 @@ typedef struct {
   size_t out_len[BATCH], err_len[BATCH];
   FILE *outf[BATCH], *errf[BATCH];
   int rc[BATCH];
+  int ready;        /* the batch read into it; -1: none yet */
   int writing;      /* `writer` runs */
   pthread_t writer;
   double read_s, write_s;
@@ -143,8 +147,11 @@ struct photo_run
   cli_progress *progress;
   pthread_mutex_t lock;
   pthread_cond_t turn;
-  int printed; /* batches printed */
-  int next;    /* the next batch a lane takes */
+  int printed;   /* batches printed */
+  int next;      /* the next batch a lane takes */
+  int next_read; /* the next batch a reader takes */
+  int stop;      /* the device did not start: readers stop */
+  int go;        /* lanes: 0 wait, 1 go, -1 stop (as `stop`) */
   int batches;
   int gpu_dead; /* the GPU failed: every file on the CPU path */
   int rc;
@@ -155,8 +162,8 @@ struct photo_run
 };
 
 /* The file's bytes into the slot's buffer k: its length, or 0 (the CPU
- * path then reads it again and says why).  Memory: a lane's two slots
- * hold a batch's files and results each (about 2 x 32 x 5 MB for 12 MP
+ * path then reads it again and says why).  Memory: the SLOTS slots hold
+ * a batch's files and results each (about 4 x 32 x 8 MB for 12 MP
  * photos), the device a batch's decoded images a lane. */
 static size_t
 read_file (slot *s, int k, const char *path)
@@ -195,10 +202,9 @@ out:
   return got;
 }
 
-static void *
-reader (void *arg)
+static void
+read_batch (slot *s)
 {
-  slot *s = arg;
   double t = cli_now ();
 
   for (int k = 0; k < s->n; k++)
@@ -208,7 +214,44 @@ reader (void *arg)
       s->items[k].length = len;
     }
   s->read_s = cli_now () - t;
-  return NULL;
+}
+
+/* A reader: the next batch into its slot, once the batch SLOTS before it
+ * is printed (and its writer done), until none is left. */
+static void *
+reader_main (void *arg)
+{
+  photo_run *run = arg;
+
+  for (;;)
+    {
+      slot *s;
+      int b;
+      pthread_mutex_lock (&run->lock);
+      b = run->next_read < run->batches && !run->stop ? run->next_read++ : -1;
+      while (b >= 0 && !run->stop && run->printed < b - SLOTS + 1)
+        pthread_cond_wait (&run->turn, &run->lock);
+      if (run->stop)
+        b = -1;
+      pthread_mutex_unlock (&run->lock);
+      if (b < 0)
+        return NULL;
+      s = &run->slots[b % SLOTS];
+      if (s->writing)
+        {
+          pthread_join (s->writer, NULL);
+          s->writing = 0;
+        }
+      s->index = b;
+      s->first = b * BATCH;
+      s->n = run->o->n_inputs - s->first < BATCH ? run->o->n_inputs - s->first
+                                                 : BATCH;
+      read_batch (s);
+      pthread_mutex_lock (&run->lock);
+      s->ready = b;
+      pthread_cond_broadcast (&run->turn);
+      pthread_mutex_unlock (&run->lock);
+    }
 }
 
 /* The JPEG segment at d[i] (its 0xFF): its length with the marker, or 0
@@ -664,50 +707,82 @@ count_reference (const cli_options *o, gh_histogram *ref)
 typedef struct {
   photo_run *run;
   gh_photo *p;
-  int lane;
+  int used;              /* it ran (its timings below) */
+  gh_photo_timings t;    /* its gh_photo's, taken before it is freed */
+  double free_s;         /* gh_photo_destroy's seconds */
 } lane;
 
-/* A lane: the next batch until none is left. */
+/* The lane's batches: the next batch read until none is left. */
+static void
+run_lane (lane *l)
+{
+  photo_run *run = l->run;
+
+  for (;;)
+    {
+      slot *s;
+      int b;
+      pthread_mutex_lock (&run->lock);
+      b = run->next < run->batches ? run->next++ : -1;
+      s = &run->slots[(b < 0 ? 0 : b) % SLOTS];
+      while (b >= 0 && s->ready != b)
+        pthread_cond_wait (&run->turn, &run->lock);
+      pthread_mutex_unlock (&run->lock);
+      if (b < 0)
+        return;
+      run_batch (run, l->p, s);
+      /* Set under the lock: the writer prints (and frees the slot for its
+       * reader) only after. */
+      pthread_mutex_lock (&run->lock);
+      s->writing = !pthread_create (&s->writer, NULL, writer, s);
+      pthread_mutex_unlock (&run->lock);
+      if (!s->writing)
+        writer (s);
+    }
+}
+
+/* A lane.  One beyond the first starts its gh_photo here, beside the
+ * first's start, then waits for the run to go (the first started) or
+ * stop; where it cannot start, the others do every batch.  Its gh_photo
+ * is freed once no batch is left, beside the others' last batches. */
 static void *
 lane_main (void *arg)
 {
   lane *l = arg;
   photo_run *run = l->run;
-  const cli_options *o = run->o;
   gh_error err;
+  int go;
 
-  /* A lane beyond the first starts its gh_photo here, beside the first's
-   * work; where it cannot, the first does every batch. */
   if (!l->p && gh_photo_create (BATCH, &l->p, &err) != GH_OK)
-    {
-      l->p = NULL;
-      return NULL;
-    }
-  for (int j = 0;; j++)
-    {
-      slot *s = &run->slots[l->lane * 2 + j % 2];
-      int b;
-      /* Its last batch but one written first (it waits for the batches
-       * before it to be printed, all of them taken already). */
-      if (s->writing)
-        {
-          pthread_join (s->writer, NULL);
-          s->writing = 0;
-        }
-      pthread_mutex_lock (&run->lock);
-      b = run->next < run->batches ? run->next++ : -1;
-      pthread_mutex_unlock (&run->lock);
-      if (b < 0)
-        return NULL;
-      s->index = b;
-      s->first = b * BATCH;
-      s->n = o->n_inputs - s->first < BATCH ? o->n_inputs - s->first : BATCH;
-      reader (s);
-      run_batch (run, l->p, s);
-      s->writing = !pthread_create (&s->writer, NULL, writer, s);
-      if (!s->writing)
-        writer (s);
-    }
+    l->p = NULL;
+  pthread_mutex_lock (&run->lock);
+  while (!(go = run->go))
+    pthread_cond_wait (&run->turn, &run->lock);
+  pthread_mutex_unlock (&run->lock);
+  if (!l->p)
+    return NULL;
+  if (go > 0)
+    run_lane (l);
+  {
+    double t = cli_now ();
+    l->used = go > 0;
+    gh_photo_get_timings (l->p, &l->t);
+    gh_photo_destroy (l->p);
+    l->p = NULL;
+    l->free_s = cli_now () - t;
+  }
+  return NULL;
+}
+
+/* The readers and lanes told to stop, or to go (go: -1 or 1). */
+static void
+set_go (photo_run *run, int go)
+{
+  pthread_mutex_lock (&run->lock);
+  run->go = go;
+  run->stop = go < 0;
+  pthread_cond_broadcast (&run->turn);
+  pthread_mutex_unlock (&run->lock);
 }
 
 int
@@ -716,12 +791,12 @@ cli_photo_run (const cli_options *o, int (*fallback) (void *, int),
 {
   static photo_run run; /* large: off the stack */
   lane lanes[LANES];
-  pthread_t threads[LANES];
-  int n_lanes = 0, started[LANES] = { 0 };
+  pthread_t threads[LANES], readers[READERS];
+  int n_lanes, n_readers = 0, started[LANES] = { 0 }, used = 0;
   gh_error err;
-  gh_photo_timings t = { 0, 0, 0, 0, 0, 0 };
+  gh_photo_timings t;
   int batch = o->n_inputs < BATCH ? o->n_inputs : BATCH;
-  double start = cli_now (), created;
+  double start = cli_now (), created, lane_start = 0, lane_free = 0;
   gh_histogram reference;
 
   if (count_reference (o, &reference))
@@ -731,21 +806,9 @@ cli_photo_run (const cli_options *o, int (*fallback) (void *, int),
                  "decoding on the CPU\n");
       return -1;
     }
-  /* The first lane's gh_photo: none, the CPU path; the others start in
-   * their lanes. */
-  if (gh_photo_create (batch, &lanes[0].p, &err) != GH_OK)
-    {
-      if (o->decoder == CLI_DECODER_GPU)
-        fprintf (stderr, "--decoder gpu: %s: decoding on the CPU\n",
-                 err.message);
-      gh_histogram_clear (&reference);
-      return -1;
-    }
-  n_lanes = o->n_inputs > BATCH ? LANES : 1;
-  for (int l = 1; l < n_lanes; l++)
-    lanes[l].p = NULL;
-  created = cli_now ();
   memset (&run, 0, sizeof run);
+  memset (lanes, 0, sizeof lanes);
+  memset (&t, 0, sizeof t);
   run.o = o;
   run.reference = reference;
   run.progress = progress;
@@ -755,18 +818,50 @@ cli_photo_run (const cli_options *o, int (*fallback) (void *, int),
   pthread_mutex_init (&run.lock, NULL);
   pthread_cond_init (&run.turn, NULL);
   for (int b = 0; b < SLOTS; b++)
-    run.slots[b].run = &run;
+    {
+      run.slots[b].run = &run;
+      run.slots[b].ready = -1;
+    }
+  /* The reads start first, and the lanes beyond the first: the device's
+   * start (a second or so) overlaps them. */
+  for (int r = 0; r < READERS && r < run.batches; r++)
+    if (!pthread_create (&readers[n_readers], NULL, reader_main, &run))
+      n_readers++;
+  n_lanes = run.batches < LANES ? run.batches : LANES;
   for (int l = 0; l < n_lanes; l++)
     {
       lanes[l].run = &run;
-      lanes[l].lane = l;
       if (l > 0)
         started[l] = !pthread_create (&threads[l], NULL, lane_main, &lanes[l]);
     }
+  /* The first lane's gh_photo: none (or no reader), the CPU path. */
+  if (n_readers == 0 || gh_photo_create (batch, &lanes[0].p, &err) != GH_OK)
+    {
+      if (o->decoder == CLI_DECODER_GPU)
+        fprintf (stderr, "--decoder gpu: %s: decoding on the CPU\n",
+                 n_readers ? err.message : "no reader thread");
+      set_go (&run, -1);
+      for (int l = 1; l < n_lanes; l++)
+        if (started[l])
+          pthread_join (threads[l], NULL);
+      for (int r = 0; r < n_readers; r++)
+        pthread_join (readers[r], NULL);
+      for (int b = 0; b < SLOTS; b++)
+        for (int k = 0; k < BATCH; k++)
+          free (run.slots[b].data[k]);
+      gh_histogram_clear (&run.reference);
+      pthread_mutex_destroy (&run.lock);
+      pthread_cond_destroy (&run.turn);
+      return -1;
+    }
+  created = cli_now ();
+  set_go (&run, 1);
   lane_main (&lanes[0]);
   for (int l = 1; l < n_lanes; l++)
     if (started[l])
       pthread_join (threads[l], NULL);
+  for (int r = 0; r < n_readers; r++)
+    pthread_join (readers[r], NULL);
   for (int b = 0; b < SLOTS; b++)
     {
       slot *s = &run.slots[b];
@@ -778,21 +873,20 @@ cli_photo_run (const cli_options *o, int (*fallback) (void *, int),
           free (s->items[k].encoded);
         }
     }
-  int used = 0;
   for (int l = 0; l < n_lanes; l++)
     {
-      gh_photo_timings lt;
-      if (!lanes[l].p)
+      const gh_photo_timings *lt = &lanes[l].t;
+      if (!lanes[l].used)
         continue;
       used++;
-      gh_photo_get_timings (lanes[l].p, &lt);
-      t.decode += lt.decode;
-      t.count += lt.count;
-      t.apply += lt.apply;
-      t.encode += lt.encode;
-      t.images += lt.images;
-      t.hardware += lt.hardware;
-      gh_photo_destroy (lanes[l].p);
+      t.decode += lt->decode;
+      t.count += lt->count;
+      t.apply += lt->apply;
+      t.encode += lt->encode;
+      t.images += lt->images;
+      t.hardware += lt->hardware;
+      lane_start = lt->start > lane_start ? lt->start : lane_start;
+      lane_free = lanes[l].free_s > lane_free ? lanes[l].free_s : lane_free;
     }
   if (o->timings)
     fprintf (stderr,
@@ -800,11 +894,12 @@ cli_photo_run (const cli_options *o, int (*fallback) (void *, int),
              "decoder), %d lanes; read %.1f ms, decode %.1f ms, count %.1f "
              "ms, apply %.1f ms, encode %.1f ms, write %.1f ms (summed over "
              "the lanes' and writers' threads, overlapped), gpu ready after "
-             "%.1f ms, main %.1f ms\n",
+             "%.1f ms (a lane's start %.1f ms at most, its end %.1f ms), "
+             "main %.1f ms\n",
              o->n_inputs, t.images, t.hardware, used, run.read_s * 1e3,
              t.decode * 1e3, t.count * 1e3, t.apply * 1e3, t.encode * 1e3,
-             run.write_s * 1e3, (created - start) * 1e3,
-             (cli_now () - start) * 1e3);
+             run.write_s * 1e3, (created - start) * 1e3, lane_start * 1e3,
+             lane_free * 1e3, (cli_now () - start) * 1e3);
   gh_histogram_clear (&run.reference);
   pthread_mutex_destroy (&run.lock);
   pthread_cond_destroy (&run.turn);

@@ -1,10 +1,11 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
 /* photo_run.h — a folder of JPEG photos through the GPU (gpu/photo/
- * gh_photo.h, where the build has nvJPEG): in batches of 32 files, two
- * lanes (threads) each reading a batch, running it on the device (decoded,
- * counted, equalized and encoded there) and handing it to writer threads,
- * so one lane's decoding overlaps the other's encoding and the files'
- * reads and writes overlap the device (equalize or match of each channel,
+ * gh_photo.h, where the build has nvJPEG): in batches of 32 files, read
+ * ahead by reader threads from the start (while the device starts), two
+ * lanes (threads, started at once) each running a batch on the device
+ * (decoded, counted, equalized and encoded there) and handing it to writer
+ * threads, so one lane's decoding overlaps the other's encoding and the
+ * files' reads and writes overlap the device (equalize or match of each channel,
  * binarize, CLAHE or posterize: one operation a run); the statistics,
  * --histogram and the files are those of the CPU path's run but for the
  * codecs (doc/cli.md: nvJPEG's decoder and encoder are not libjpeg's).  A file the GPU path refuses

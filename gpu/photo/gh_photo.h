@@ -66,10 +66,13 @@ typedef struct {
   size_t encoded_length, encoded_size;
 } gh_photo_item;
 
-/* Per-stage seconds, summed over the calls. */
+/* Per-stage seconds, summed over the calls; start: gh_photo_create's
+ * (CUDA's context where it is the first, nvJPEG's handles, the buffers;
+ * the hardware decoder's handle on a thread of its own beside). */
 typedef struct {
   double decode, count, apply, encode;
   unsigned long images, hardware;
+  double start;
 } gh_photo_timings;
 
 /* batch: items a call takes at most, 1..GH_PHOTO_MAX_BATCH. */

@@ -10,6 +10,7 @@
 #include <cuda_runtime.h>
 #include <nvjpeg.h>
 
+#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -234,33 +235,45 @@ blocks_for (size_t n)
   return b > 1056 ? 1056 : b < 1 ? 1 : (int) b;
 }
 
-gh_status
-gh_photo_create (int batch, gh_photo **out, gh_error *error)
+/* The hardware decoder where the GPU has one (A100, H100, H200...): its
+ * handle, state and parser, on a thread of its own beside the GPU
+ * backend's start (each takes a good part of the start); any failure
+ * only leaves it out (p->hw NULL). */
+static void *
+start_hardware (void *arg)
 {
-  gh_photo *p;
-  cudaError_t e;
-  nvjpegStatus_t s;
-  int devices = 0;
-  struct cudaDeviceProp prop;
+  gh_photo *p = (gh_photo *) arg;
 
-  *out = NULL;
-  if (batch < 1 || batch > GH_PHOTO_MAX_BATCH)
-    return gh_fail (error, GH_ERR_INVALID, "a batch of %d", batch);
-  if (cudaGetDeviceCount (&devices) != cudaSuccess || devices < 1)
+  if (cudaSetDevice (0) != cudaSuccess
+      || nvjpegCreateEx (NVJPEG_BACKEND_HARDWARE, NULL, NULL, 0, &p->hw)
+           != NVJPEG_STATUS_SUCCESS)
     {
       cudaGetLastError ();
-      return gh_fail (error, GH_ERR_UNSUPPORTED, "no CUDA device");
+      p->hw = NULL;
+      return NULL;
     }
-  if (!(p = (gh_photo *) calloc (1, sizeof *p)))
-    return gh_fail (error, GH_ERR_NOMEM, "out of memory");
-  p->batch = batch;
-  if ((e = cudaSetDevice (0)) != cudaSuccess
-      || (e = cudaGetDeviceProperties (&prop, 0)) != cudaSuccess)
+  if (nvjpegJpegStateCreate (p->hw, &p->hw_state) != NVJPEG_STATUS_SUCCESS
+      || nvjpegJpegStreamCreate (p->hw, &p->hw_stream)
+           != NVJPEG_STATUS_SUCCESS)
     {
-      gh_photo_destroy (p);
-      return cuda_fail (error, "cannot open CUDA device 0", e);
+      if (p->hw_state)
+        nvjpegJpegStateDestroy (p->hw_state);
+      nvjpegDestroy (p->hw);
+      p->hw = NULL;
+      p->hw_state = NULL;
+      p->hw_stream = NULL;
     }
-  snprintf (p->device, sizeof p->device, "%s", prop.name);
+  return NULL;
+}
+
+/* The stream, buffers, GPU backend and encoder parameters: GH_OK, or
+ * the error (gh_photo_destroy frees what was made). */
+static gh_status
+start_gpu (gh_photo *p, int batch, gh_error *error)
+{
+  cudaError_t e;
+  nvjpegStatus_t s;
+
   if ((e = cudaStreamCreateWithFlags (&p->stream, cudaStreamNonBlocking))
         != cudaSuccess
       || (e = cudaMalloc ((void **) &p->dev_counts,
@@ -273,15 +286,11 @@ gh_photo_create (int batch, gh_photo **out, gh_error *error)
            != cudaSuccess
       || (e = cudaMallocHost ((void **) &p->host_tables,
                               (size_t) batch * 3 * BINS)) != cudaSuccess)
-    {
-      gh_photo_destroy (p);
-      return cuda_fail (error, "cannot set up the GPU buffers", e);
-    }
+    return cuda_fail (error, "cannot set up the GPU buffers", e);
   if ((s = nvjpegCreateEx (NVJPEG_BACKEND_DEFAULT, NULL, NULL, 0, &p->gpu))
         != NVJPEG_STATUS_SUCCESS)
     {
       p->gpu = NULL;
-      gh_photo_destroy (p);
       return nvjpeg_fail (error, "cannot start nvJPEG", s);
     }
   if ((s = nvjpegJpegStateCreate (p->gpu, &p->gpu_state))
@@ -301,30 +310,54 @@ gh_photo_create (int batch, gh_photo **out, gh_error *error)
       || (s = nvjpegEncoderParamsSetOptimizedHuffman (p->params_gray, 1,
                                                       p->stream))
            != NVJPEG_STATUS_SUCCESS)
+    return nvjpeg_fail (error, "cannot set up nvJPEG", s);
+  return GH_OK;
+}
+
+gh_status
+gh_photo_create (int batch, gh_photo **out, gh_error *error)
+{
+  gh_photo *p;
+  cudaError_t e;
+  int devices = 0, hw_thread = 0;
+  struct cudaDeviceProp prop;
+  pthread_t hw;
+  double t0 = now ();
+  gh_status st;
+
+  *out = NULL;
+  if (batch < 1 || batch > GH_PHOTO_MAX_BATCH)
+    return gh_fail (error, GH_ERR_INVALID, "a batch of %d", batch);
+  if (cudaGetDeviceCount (&devices) != cudaSuccess || devices < 1)
+    {
+      cudaGetLastError ();
+      return gh_fail (error, GH_ERR_UNSUPPORTED, "no CUDA device");
+    }
+  if (!(p = (gh_photo *) calloc (1, sizeof *p)))
+    return gh_fail (error, GH_ERR_NOMEM, "out of memory");
+  p->batch = batch;
+  if ((e = cudaSetDevice (0)) != cudaSuccess
+      || (e = cudaGetDeviceProperties (&prop, 0)) != cudaSuccess)
     {
       gh_photo_destroy (p);
-      return nvjpeg_fail (error, "cannot set up nvJPEG", s);
+      return cuda_fail (error, "cannot open CUDA device 0", e);
     }
-  /* The hardware decoder where the GPU has one (A100, H100, H200...):
-   * any failure here only leaves it out. */
-  if (!getenv ("GH_PHOTO_NO_HARDWARE")
-      && nvjpegCreateEx (NVJPEG_BACKEND_HARDWARE, NULL, NULL, 0, &p->hw)
-           == NVJPEG_STATUS_SUCCESS)
+  snprintf (p->device, sizeof p->device, "%s", prop.name);
+  if (!getenv ("GH_PHOTO_NO_HARDWARE"))
     {
-      if (nvjpegJpegStateCreate (p->hw, &p->hw_state) != NVJPEG_STATUS_SUCCESS
-          || nvjpegJpegStreamCreate (p->hw, &p->hw_stream)
-               != NVJPEG_STATUS_SUCCESS)
-        {
-          if (p->hw_state)
-            nvjpegJpegStateDestroy (p->hw_state);
-          nvjpegDestroy (p->hw);
-          p->hw = NULL;
-          p->hw_state = NULL;
-          p->hw_stream = NULL;
-        }
+      hw_thread = !pthread_create (&hw, NULL, start_hardware, p);
+      if (!hw_thread)
+        start_hardware (p);
     }
-  else
-    p->hw = NULL;
+  st = start_gpu (p, batch, error);
+  if (hw_thread)
+    pthread_join (hw, NULL);
+  if (st != GH_OK)
+    {
+      gh_photo_destroy (p);
+      return st;
+    }
+  p->t.start = now () - t0;
   *out = p;
   return GH_OK;
 }
