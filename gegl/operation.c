@@ -10,7 +10,8 @@ typedef struct
   GeglOperationFilter parent;
   gh_request          request;
   gh_layer            layer;   /* prepare's choice: how the input is read */
-  gboolean            warned;  /* one warning per operation instance */
+  gint                warned;  /* atomic: one warning per operation
+                                  instance                              */
   GhGeglKeep         *keep;    /* its counts, until the input changes */
 } GhGeglOp;
 
@@ -214,10 +215,9 @@ filter_process (GeglOperation *operation, GeglBuffer *input,
   if (gh_gegl_keep_render (self->keep, &self->request, &self->layer, threads,
                            input, &whole, output, result, level, &err))
     return TRUE;
-  if (! self->warned)
+  if (g_atomic_int_compare_and_exchange (&self->warned, FALSE, TRUE))
     g_warning ("%s: %s; the input is passed through",
                GH_GEGL_OP_GET_INFO (self)->name, err.message);
-  self->warned = TRUE;
   gegl_buffer_copy (input, result, GEGL_ABYSS_NONE, output, result);
   return TRUE;
 }
@@ -256,7 +256,8 @@ gh_gegl_operation_class_common (GeglOperationClass *operation_class,
                                      param_spec (info->operation,
                                                  spec->params[k]));
   operation_class->process = operation_process;
-  /* One process call at a time: the engine's threads count and map. */
+  /* One process call at a time (match counts both inputs whole in
+   * each); the filters, which keep their counts, say otherwise. */
   operation_class->threaded = FALSE;
   /* No gimp:menu-path: GIMP 3's menu reaches the operations through the
    * plug-in's entries (their dialogs' Keep as live filter), one entry for
@@ -295,6 +296,11 @@ class_init (gpointer klass, gpointer class_data)
   operation_class->prepare = prepare;
   operation_class->get_required_for_output = get_required_for_output;
   operation_class->get_invalidated_by_change = get_invalidated_by_change;
+  /* GEGL's threads each render a part of a result at once (GIMP asks
+   * for its canvas's tiles one by one, 128 x 128 pixels, on one thread):
+   * the keep counts one at a time, on the engine's threads, and maps in
+   * every one. */
+  operation_class->threaded = TRUE;
   filter_class->process = filter_process;
 }
 
