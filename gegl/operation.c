@@ -2,6 +2,8 @@
 /* operation.c — the operations' class (see operation.h). */
 #include "operation.h"
 
+#include <pthread.h>
+
 #include "format.h"
 #include "render.h"
 
@@ -14,6 +16,25 @@ typedef struct
                                   instance                              */
   GhGeglKeep         *keep;    /* its counts, until the input changes */
 } GhGeglOp;
+
+/* What GEGL's threads read of an instance (its keep, request and layer)
+ * is written and read under this lock: the threads are handed their work
+ * through GLib, which ThreadSanitizer does not see. */
+static pthread_mutex_t fields = PTHREAD_MUTEX_INITIALIZER;
+
+/* The instance's fields, as a render or a question reads them. */
+static GhGeglKeep *
+fields_get (GhGeglOp *self, gh_request *request, gh_layer *layer)
+{
+  GhGeglKeep *keep;
+
+  pthread_mutex_lock (&fields);
+  keep = self->keep;
+  *request = self->request;
+  *layer = self->layer;
+  pthread_mutex_unlock (&fields);
+  return keep;
+}
 
 typedef struct
 {
@@ -131,8 +152,10 @@ static void
 set_property (GObject *object, guint prop, const GValue *value,
               GParamSpec *pspec)
 {
+  pthread_mutex_lock (&fields);
   gh_gegl_property_set (&((GhGeglOp *) object)->request, object, prop, value,
                         pspec);
+  pthread_mutex_unlock (&fields);
 }
 
 static void
@@ -148,7 +171,9 @@ prepare (GeglOperation *operation)
   GhGeglOp   *self = (GhGeglOp *) operation;
   const Babl *input = gegl_operation_get_source_format (operation, "input");
 
+  pthread_mutex_lock (&fields);
   gh_gegl_layer (input, &self->layer);
+  pthread_mutex_unlock (&fields);
   gegl_operation_set_format (operation, "input", self->layer.source);
   gegl_operation_set_format (operation, "output",
                              gh_gegl_output_format (input, &self->layer));
@@ -179,12 +204,13 @@ static GeglRectangle
 get_required_for_output (GeglOperation *operation, const gchar *pad,
                          const GeglRectangle *roi)
 {
-  GhGeglOp     *self = (GhGeglOp *) operation;
   GeglRectangle whole = whole_input (operation, roi);
+  gh_request    request;
+  gh_layer      layer;
+  GhGeglKeep   *keep = fields_get ((GhGeglOp *) operation, &request, &layer);
 
   (void) pad;
-  return gh_gegl_keep_needs_input (self->keep, &self->request, &self->layer,
-                                   &whole)
+  return gh_gegl_keep_needs_input (keep, &request, &layer, &whole)
            ? whole : *roi;
 }
 
@@ -195,9 +221,12 @@ get_invalidated_by_change (GeglOperation *operation, const gchar *pad,
                            const GeglRectangle *roi)
 {
   GeglRectangle whole = whole_input (operation, roi), all;
+  gh_request    request;
+  gh_layer      layer;
 
   (void) pad;
-  gh_gegl_keep_input_changed (((GhGeglOp *) operation)->keep);
+  gh_gegl_keep_input_changed (fields_get ((GhGeglOp *) operation, &request,
+                                          &layer));
   gegl_rectangle_bounding_box (&all, &whole, roi);
   return all;
 }
@@ -209,11 +238,14 @@ filter_process (GeglOperation *operation, GeglBuffer *input,
   GhGeglOp     *self = (GhGeglOp *) operation;
   GeglRectangle whole = whole_input (operation, result);
   gint          threads = 1;
+  gh_request    request;
+  gh_layer      layer;
+  GhGeglKeep   *keep = fields_get (self, &request, &layer);
   gh_error      err;
 
   g_object_get (gegl_config (), "threads", &threads, NULL);
-  if (gh_gegl_keep_render (self->keep, &self->request, &self->layer, threads,
-                           input, &whole, output, result, level, &err))
+  if (gh_gegl_keep_render (keep, &request, &layer, threads, input, &whole,
+                           output, result, level, &err))
     return TRUE;
   if (g_atomic_int_compare_and_exchange (&self->warned, FALSE, TRUE))
     g_warning ("%s: %s; the input is passed through",
@@ -307,9 +339,11 @@ class_init (gpointer klass, gpointer class_data)
 static void
 instance_init (GTypeInstance *instance, gpointer klass)
 {
+  pthread_mutex_lock (&fields);
   gh_request_defaults (&((GhGeglOp *) instance)->request,
                        ((GhGeglOpClass *) klass)->info->operation);
   ((GhGeglOp *) instance)->keep = gh_gegl_keep_new ();
+  pthread_mutex_unlock (&fields);
 }
 
 GType

@@ -480,16 +480,18 @@ apply (const gh_op *op, gboolean by_position, Strips *s, GeglBuffer *input,
        const GeglRectangle *whole, GeglBuffer *output,
        const GeglRectangle *result, gint level, gh_error *error)
 {
-  GeglRectangle rect = *result;
+  GeglRectangle rect;
   gdouble       scale = 1.0 / (1 << level);
   gsize         stride;
   guchar       *row = NULL;
   gboolean      ok = TRUE;
 
-  rect.x >>= level;
-  rect.y >>= level;
-  rect.width >>= level;
-  rect.height >>= level;
+  /* From the edges: GEGL's threads split a result anywhere, and parts
+   * side by side must meet at the level too. */
+  rect.x = result->x >> level;
+  rect.y = result->y >> level;
+  rect.width = ((result->x + result->width) >> level) - rect.x;
+  rect.height = ((result->y + result->height) >> level) - rect.y;
   stride = (gsize) rect.width * s->bpp;
   if (by_position && level > 0 && rect.width > 0)
     row = g_try_malloc ((gsize) (rect.width << level) * s->bpp);
@@ -558,7 +560,11 @@ gh_gegl_keep_free (GhGeglKeep *k)
 {
   if (! k)
     return;
+  /* Under the lock: after the last render's (GEGL's threads hand back
+   * through GLib, which ThreadSanitizer does not see). */
+  pthread_mutex_lock (&k->lock);
   drop (k);
+  pthread_mutex_unlock (&k->lock);
   gh_histogram_clear (&k->pixels);
   gh_histogram_clear (&k->view);
   gh_engine_destroy (k->engine);
