@@ -2,6 +2,8 @@
 /* operation.c — the operations' class (see operation.h). */
 #include "operation.h"
 
+#include <pthread.h>
+
 #include "format.h"
 #include "render.h"
 
@@ -10,9 +12,29 @@ typedef struct
   GeglOperationFilter parent;
   gh_request          request;
   gh_layer            layer;   /* prepare's choice: how the input is read */
-  gboolean            warned;  /* one warning per operation instance */
+  gint                warned;  /* atomic: one warning per operation
+                                  instance                              */
   GhGeglKeep         *keep;    /* its counts, until the input changes */
 } GhGeglOp;
+
+/* What GEGL's threads read of an instance (its keep, request and layer)
+ * is written and read under this lock: the threads are handed their work
+ * through GLib, which ThreadSanitizer does not see. */
+static pthread_mutex_t fields = PTHREAD_MUTEX_INITIALIZER;
+
+/* The instance's fields, as a render or a question reads them. */
+static GhGeglKeep *
+fields_get (GhGeglOp *self, gh_request *request, gh_layer *layer)
+{
+  GhGeglKeep *keep;
+
+  pthread_mutex_lock (&fields);
+  keep = self->keep;
+  *request = self->request;
+  *layer = self->layer;
+  pthread_mutex_unlock (&fields);
+  return keep;
+}
 
 typedef struct
 {
@@ -130,8 +152,10 @@ static void
 set_property (GObject *object, guint prop, const GValue *value,
               GParamSpec *pspec)
 {
+  pthread_mutex_lock (&fields);
   gh_gegl_property_set (&((GhGeglOp *) object)->request, object, prop, value,
                         pspec);
+  pthread_mutex_unlock (&fields);
 }
 
 static void
@@ -147,7 +171,9 @@ prepare (GeglOperation *operation)
   GhGeglOp   *self = (GhGeglOp *) operation;
   const Babl *input = gegl_operation_get_source_format (operation, "input");
 
+  pthread_mutex_lock (&fields);
   gh_gegl_layer (input, &self->layer);
+  pthread_mutex_unlock (&fields);
   gegl_operation_set_format (operation, "input", self->layer.source);
   gegl_operation_set_format (operation, "output",
                              gh_gegl_output_format (input, &self->layer));
@@ -178,12 +204,13 @@ static GeglRectangle
 get_required_for_output (GeglOperation *operation, const gchar *pad,
                          const GeglRectangle *roi)
 {
-  GhGeglOp     *self = (GhGeglOp *) operation;
   GeglRectangle whole = whole_input (operation, roi);
+  gh_request    request;
+  gh_layer      layer;
+  GhGeglKeep   *keep = fields_get ((GhGeglOp *) operation, &request, &layer);
 
   (void) pad;
-  return gh_gegl_keep_needs_input (self->keep, &self->request, &self->layer,
-                                   &whole)
+  return gh_gegl_keep_needs_input (keep, &request, &layer, &whole)
            ? whole : *roi;
 }
 
@@ -194,9 +221,12 @@ get_invalidated_by_change (GeglOperation *operation, const gchar *pad,
                            const GeglRectangle *roi)
 {
   GeglRectangle whole = whole_input (operation, roi), all;
+  gh_request    request;
+  gh_layer      layer;
 
   (void) pad;
-  gh_gegl_keep_input_changed (((GhGeglOp *) operation)->keep);
+  gh_gegl_keep_input_changed (fields_get ((GhGeglOp *) operation, &request,
+                                          &layer));
   gegl_rectangle_bounding_box (&all, &whole, roi);
   return all;
 }
@@ -208,16 +238,18 @@ filter_process (GeglOperation *operation, GeglBuffer *input,
   GhGeglOp     *self = (GhGeglOp *) operation;
   GeglRectangle whole = whole_input (operation, result);
   gint          threads = 1;
+  gh_request    request;
+  gh_layer      layer;
+  GhGeglKeep   *keep = fields_get (self, &request, &layer);
   gh_error      err;
 
   g_object_get (gegl_config (), "threads", &threads, NULL);
-  if (gh_gegl_keep_render (self->keep, &self->request, &self->layer, threads,
-                           input, &whole, output, result, level, &err))
+  if (gh_gegl_keep_render (keep, &request, &layer, threads, input, &whole,
+                           output, result, level, &err))
     return TRUE;
-  if (! self->warned)
+  if (g_atomic_int_compare_and_exchange (&self->warned, FALSE, TRUE))
     g_warning ("%s: %s; the input is passed through",
                GH_GEGL_OP_GET_INFO (self)->name, err.message);
-  self->warned = TRUE;
   gegl_buffer_copy (input, result, GEGL_ABYSS_NONE, output, result);
   return TRUE;
 }
@@ -256,7 +288,8 @@ gh_gegl_operation_class_common (GeglOperationClass *operation_class,
                                      param_spec (info->operation,
                                                  spec->params[k]));
   operation_class->process = operation_process;
-  /* One process call at a time: the engine's threads count and map. */
+  /* One process call at a time (match counts both inputs whole in
+   * each); the filters, which keep their counts, say otherwise. */
   operation_class->threaded = FALSE;
   /* No gimp:menu-path: GIMP 3's menu reaches the operations through the
    * plug-in's entries (their dialogs' Keep as live filter), one entry for
@@ -295,15 +328,22 @@ class_init (gpointer klass, gpointer class_data)
   operation_class->prepare = prepare;
   operation_class->get_required_for_output = get_required_for_output;
   operation_class->get_invalidated_by_change = get_invalidated_by_change;
+  /* GEGL's threads each render a part of a result at once (GIMP asks
+   * for its canvas's tiles one by one, 128 x 128 pixels, on one thread):
+   * the keep counts one at a time, on the engine's threads, and maps in
+   * every one. */
+  operation_class->threaded = TRUE;
   filter_class->process = filter_process;
 }
 
 static void
 instance_init (GTypeInstance *instance, gpointer klass)
 {
+  pthread_mutex_lock (&fields);
   gh_request_defaults (&((GhGeglOp *) instance)->request,
                        ((GhGeglOpClass *) klass)->info->operation);
   ((GhGeglOp *) instance)->keep = gh_gegl_keep_new ();
+  pthread_mutex_unlock (&fields);
 }
 
 GType

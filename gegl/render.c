@@ -25,6 +25,16 @@ typedef struct
   guchar         *piece;      /* a view's piece of it                    */
 } Strips;
 
+/* The op prepared for a request, held by each render that maps with it
+ * (outside the keep's lock, so that GEGL's threads map at once) and by
+ * the keep until the request or the count changes. */
+typedef struct
+{
+  gint       refs;    /* atomic */
+  gh_request request; /* as asked */
+  gh_op      op;
+} Prepared;
+
 struct _GhGeglKeep
 {
   pthread_mutex_t    lock;       /* pthread's: ThreadSanitizer sees it   */
@@ -35,18 +45,15 @@ struct _GhGeglKeep
   gh_layer           layer;      /* ... the input read so                */
   GeglRectangle      whole;      /* ... of this extent                   */
   gh_engine         *engine;     /* the first render's: CLAHE's tiles and
-                                    ops use its threads                  */
+                                    ops use its threads (a pool runs one
+                                    call at a time)                      */
   gboolean           have_pixels, have_view;
   gh_histogram       pixels;     /* every channel of the pixels          */
   gh_histogram       view;       /* the luminance view's value           */
   gh_clahe          *clahe[2];   /* tile histograms by CLAHE's mode (a
                                     gray layer's: [0] for both)          */
   gint               tiles_x, tiles_y;
-  gboolean           prepared;   /* op holds prepared_for, mapped as req */
-  gh_request         prepared_for;
-  gh_request         req;
-  gh_layer_view_kind kind;
-  gh_op              op;
+  Prepared          *prepared;   /* NULL: none */
 };
 
 /* Strips of up to `width` x `height` pixels. */
@@ -279,12 +286,27 @@ same_reading (const gh_layer *a, const gh_layer *b)
          && a->bins == b->bins && a->luminance == b->luminance;
 }
 
+static Prepared *
+prepared_ref (Prepared *p)
+{
+  g_atomic_int_inc (&p->refs);
+  return p;
+}
+
+static void
+prepared_unref (Prepared *p)
+{
+  if (! p || ! g_atomic_int_dec_and_test (&p->refs))
+    return;
+  gh_op_clear (&p->op);
+  g_free (p);
+}
+
 static void
 drop (GhGeglKeep *k)
 {
-  if (k->prepared)
-    gh_op_clear (&k->op);
-  k->prepared = FALSE;
+  prepared_unref (k->prepared);
+  k->prepared = NULL;
   k->have_pixels = k->have_view = FALSE;
   drop_clahe (k);
 }
@@ -364,13 +386,14 @@ prepare (GhGeglKeep *k, const gh_request *request, const gh_layer *layer,
   Needs              needs = needs_of (request, layer, &req, &kind);
   gh_clahe          *clahe = NULL;
   const gh_histogram *hist = &k->pixels;
+  Prepared          *p;
   gboolean           ok = TRUE;
 
-  if (k->prepared && ! memcmp (&k->prepared_for, request, sizeof *request))
+  if (k->prepared
+      && ! memcmp (&k->prepared->request, request, sizeof *request))
     return TRUE;
-  if (k->prepared)
-    gh_op_clear (&k->op);
-  k->prepared = FALSE;
+  prepared_unref (k->prepared);
+  k->prepared = NULL;
   if (needs == NEEDS_PIXELS && ! k->have_pixels)
     ok = k->have_pixels = count_histogram (k->engine, layer,
                                            GH_LAYER_VIEW_NONE, 0, input,
@@ -389,22 +412,24 @@ prepare (GhGeglKeep *k, const gh_request *request, const gh_layer *layer,
       clahe = k->clahe[clahe_slot (layer, request->mode)];
       ok = gh_clahe_set_clip_limit (clahe, req.clip_limit, error) == GH_OK;
     }
-  if (ok)
-    {
-      gh_request_inputs in = { layout, layer->sample, layer->luminance,
-                               layer->bins, hist, reference, clahe };
+  if (! ok)
+    return FALSE;
+  p = g_new0 (Prepared, 1);
+  {
+    gh_request_inputs in = { layout, layer->sample, layer->luminance,
+                             layer->bins, hist, reference, clahe };
 
-      ok = gh_request_prepare (&req, &in, &k->op, NULL, error) == GH_OK;
-    }
+    ok = gh_request_prepare (&req, &in, &p->op, NULL, error) == GH_OK;
+  }
   if (! ok)
     {
-      gh_op_clear (&k->op);
+      gh_op_clear (&p->op);
+      g_free (p);
       return FALSE;
     }
-  k->prepared = TRUE;
-  k->prepared_for = *request;
-  k->req = req;
-  k->kind = kind;
+  p->refs = 1;
+  p->request = *request;
+  k->prepared = p;
   return TRUE;
 }
 
@@ -455,16 +480,18 @@ apply (const gh_op *op, gboolean by_position, Strips *s, GeglBuffer *input,
        const GeglRectangle *whole, GeglBuffer *output,
        const GeglRectangle *result, gint level, gh_error *error)
 {
-  GeglRectangle rect = *result;
+  GeglRectangle rect;
   gdouble       scale = 1.0 / (1 << level);
   gsize         stride;
   guchar       *row = NULL;
   gboolean      ok = TRUE;
 
-  rect.x >>= level;
-  rect.y >>= level;
-  rect.width >>= level;
-  rect.height >>= level;
+  /* From the edges: GEGL's threads split a result anywhere, and parts
+   * side by side must meet at the level too. */
+  rect.x = result->x >> level;
+  rect.y = result->y >> level;
+  rect.width = ((result->x + result->width) >> level) - rect.x;
+  rect.height = ((result->y + result->height) >> level) - rect.y;
   stride = (gsize) rect.width * s->bpp;
   if (by_position && level > 0 && rect.width > 0)
     row = g_try_malloc ((gsize) (rect.width << level) * s->bpp);
@@ -533,7 +560,11 @@ gh_gegl_keep_free (GhGeglKeep *k)
 {
   if (! k)
     return;
+  /* Under the lock: after the last render's (GEGL's threads hand back
+   * through GLib, which ThreadSanitizer does not see). */
+  pthread_mutex_lock (&k->lock);
   drop (k);
+  pthread_mutex_unlock (&k->lock);
   gh_histogram_clear (&k->pixels);
   gh_histogram_clear (&k->view);
   gh_engine_destroy (k->engine);
@@ -565,40 +596,50 @@ gh_gegl_keep_needs_input (GhGeglKeep *k, const gh_request *request,
   return needs;
 }
 
-/* A render under the keep's lock; `whole_given`: the input holds all of
- * `whole`, so what is counted from it is kept. */
+/* A render: what it needs counted and prepared under the keep's lock,
+ * then mapped outside it (GEGL's threads render parts of a result at
+ * once).  `any_input`: count from whatever part of the input is given,
+ * for this render only (a keep of one render); else what is counted is
+ * kept where GEGL was asked for the whole input. */
 static gboolean
 render (GhGeglKeep *k, const gh_request *request, const gh_layer *layer,
         int threads, GeglBuffer *input, const GeglRectangle *whole,
         const gh_histogram *reference, GeglBuffer *output,
-        const GeglRectangle *result, gint level, gboolean whole_given,
+        const GeglRectangle *result, gint level, gboolean any_input,
         gh_error *error)
 {
   gh_layer_view_kind kind;
   gh_request         req;
   Needs              needs;
-  Strips             s;
-  gboolean           ok;
+  Strips             s = { 0 };
+  Prepared          *p = NULL;
+  gboolean           whole_given, ok;
 
   memset (error, 0, sizeof *error);
   if (whole->width <= 0 || whole->height <= 0 || result->width <= 0
       || result->height <= 0)
     return TRUE;
+  pthread_mutex_lock (&k->lock);
+  whole_given = any_input || k->asked_at == g_atomic_int_get (&k->changes);
   check (k, layer, whole);
   needs = needs_of (request, layer, &req, &kind);
   whole_given = whole_given || holds (k, needs, request, layer);
-  if (! k->engine && engine_create (threads, &k->engine, error) != GH_OK)
-    return FALSE;
-  ok = strips_init (&s, layer, kind, result->width, result->height, error)
+  ok = (k->engine || engine_create (threads, &k->engine, error) == GH_OK)
+       && strips_init (&s, layer, kind, result->width, result->height,
+                       error)
        && prepare (k, request, layer, s.layout, input, whole, reference,
-                   error)
-       && apply (&k->op, needs == NEEDS_CLAHE, &s, input, whole, output,
-                 result, level, error);
-  strips_clear (&s);
+                   error);
+  if (ok)
+    p = prepared_ref (k->prepared);
   /* Counted from an input that may be a part of the whole: for this
    * render only. */
   if (! whole_given)
     drop (k);
+  pthread_mutex_unlock (&k->lock);
+  ok = ok && apply (&p->op, needs == NEEDS_CLAHE, &s, input, whole, output,
+                    result, level, error);
+  prepared_unref (p);
+  strips_clear (&s);
   return ok;
 }
 
@@ -609,14 +650,8 @@ gh_gegl_keep_render (GhGeglKeep *k, const gh_request *request,
                      const GeglRectangle *result, gint level,
                      gh_error *error)
 {
-  gboolean ok;
-
-  pthread_mutex_lock (&k->lock);
-  ok = render (k, request, layer, threads, input, whole, NULL, output,
-               result, level,
-               k->asked_at == g_atomic_int_get (&k->changes), error);
-  pthread_mutex_unlock (&k->lock);
-  return ok;
+  return render (k, request, layer, threads, input, whole, NULL, output,
+                 result, level, FALSE, error);
 }
 
 gboolean

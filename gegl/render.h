@@ -33,8 +33,10 @@
  * works on the layer's luminance view (layer/layer_view.h), as the
  * plug-in's procedures do.
  *
- * A keep may be used from any thread: renders take its lock (one at a
- * time), gh_gegl_keep_input_changed takes none.  Each count made is told
+ * A keep may be used from any thread, by several at once: a render
+ * counts and prepares under its lock, one at a time, then maps its part
+ * of the result outside it, as GEGL's threads ask for their parts;
+ * gh_gegl_keep_input_changed takes no lock.  Each count made is told
  * at GLib's debug level in the log domain "gpu-histogram-gegl"
  * (G_MESSAGES_DEBUG=gpu-histogram-gegl shows them). */
 #ifndef GH_GEGL_RENDER_H

@@ -22,6 +22,7 @@ typedef struct {
 struct gh_threads {
   int count;
   worker *workers; /* count of them; workers[0] is the caller */
+  pthread_mutex_t run; /* held by the call the workers serve */
   pthread_mutex_t lock;
   pthread_cond_t wake, done;
   unsigned long generation;
@@ -98,6 +99,7 @@ gh_threads_create (int threads, gh_threads **out, gh_error *error)
       return gh_fail (error, GH_ERR_NOMEM, "out of memory for %d threads",
                       threads);
     }
+  pthread_mutex_init (&pool->run, NULL);
   pthread_mutex_init (&pool->lock, NULL);
   pthread_cond_init (&pool->wake, NULL);
   pthread_cond_init (&pool->done, NULL);
@@ -131,6 +133,9 @@ gh_threads_run (gh_threads *pool, int n, gh_thread_fn fn, void *arg)
         fn (0, arg);
       return;
     }
+  /* A caller on another thread (a GEGL render's map while another
+   * counts) waits for the workers. */
+  pthread_mutex_lock (&pool->run);
   pthread_mutex_lock (&pool->lock);
   pool->n = n;
   pool->fn = fn;
@@ -148,6 +153,7 @@ gh_threads_run (gh_threads *pool, int n, gh_thread_fn fn, void *arg)
   while (pool->pending > 0)
     pthread_cond_wait (&pool->done, &pool->lock);
   pthread_mutex_unlock (&pool->lock);
+  pthread_mutex_unlock (&pool->run);
 }
 
 void
@@ -156,6 +162,7 @@ gh_threads_destroy (gh_threads *pool)
   if (!pool)
     return;
   stop_workers (pool, pool->count);
+  pthread_mutex_destroy (&pool->run);
   pthread_mutex_destroy (&pool->lock);
   pthread_cond_destroy (&pool->wake);
   pthread_cond_destroy (&pool->done);

@@ -11,8 +11,9 @@
  *   gh_threads_destroy (pool);
  *
  * Jobs beyond gh_threads_count (pool) run on the caller's thread too; the
- * jobs must touch disjoint memory.  A pool runs one call at a time (the engine's rule: one thread
- * at a time). */
+ * jobs must touch disjoint memory.  A pool runs one call at a time: a
+ * call from another thread meanwhile waits for it (CLAHE's map, from a
+ * GEGL render, beside the engine's count from another). */
 #ifndef GH_THREADS_H
 #define GH_THREADS_H
 
