@@ -63,20 +63,9 @@ static const char usage_head[] =
   "below) in the format of FILE's extension (netpbm for .pgm, .ppm, .pnm,\n"
   ".pam or none), at the input's bit depth, alpha and colour profile;\n"
   "with several inputs FILE holds %n, each input's name less its folder\n"
-  "and extension (--equalize out/%n.jpg photos/*.jpg):\n"
-  "  --equalize FILE   equalized (mode each-channel: OpenCV's equalizeHist per\n"
-  "                    channel)\n"
-  "  --binarize FILE   binarized on --channel at --threshold (prints\n"
-  "                    'threshold: T')\n"
-  "  --clahe FILE      OpenCV's createCLAHE(clip-limit, (tiles-x, tiles-y))\n"
-  "                    .apply per channel, or on the luminance\n"
-  "  --match FILE      its histogram matched to --reference's\n"
-  "                    (scikit-image's match_histograms, rounded to the\n"
-  "                    nearest)\n"
-  "  --reference REF   the image --match matches\n"
-  "  --posterize FILE  each of --classes classes of --channel painted with\n"
-  "                    its level (prints scikit-image's threshold_multiotsu\n"
-  "                    'thresholds: T1,T2,...')\n"
+  "and extension (--equalize out/%n.jpg photos/*.jpg):\n";
+
+static const char usage_params[] =
   "Parameters (the plug-in's; each goes to every operation that takes it;\n"
   "--mode and --channel take their values' names too):\n";
 
@@ -142,6 +131,27 @@ static void
 usage (FILE *out)
 {
   fputs (usage_head, out);
+  for (int o = GH_REQ_NONE + 1; o < GH_NUM_REQS; o++)
+    {
+      const gh_operation_spec *s = gh_operation_get ((gh_operation) o);
+      /* What cli_print_thresholds prints for it. */
+      const char *prints
+        = gh_operation_param ((gh_operation) o, GH_PARAM_CLASSES) >= 0
+            ? " (prints 'thresholds: T1,T2,...')"
+          : gh_operation_param ((gh_operation) o, GH_PARAM_THRESHOLD) >= 0
+            ? " (prints 'threshold: T')"
+            : "";
+      char head[32], text[512];
+
+      snprintf (head, sizeof head, "--%s FILE", s->name);
+      snprintf (text, sizeof text, "%s%s", s->blurb, prints);
+      fprintf (out, "  %-17s ", head);
+      wrap (out, text);
+      if (s->needs & GH_NEEDS_REFERENCE)
+        fprintf (out, "  %-17s the reference image of --%s\n",
+                 "--reference REF", s->name);
+    }
+  fputs (usage_params, out);
   for (int p = 0; p < GH_NUM_PARAMS; p++)
     {
       const gh_param_spec *s = gh_param_get ((gh_param) p);

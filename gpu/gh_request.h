@@ -112,6 +112,8 @@ typedef struct {
   const char *name;   /* "equalize", "binarize", "clahe", "match",
                          "posterize"; "analyse" for GH_REQ_NONE       */
   const char *label;  /* GH_LABEL_*: "Equalize Histogram"              */
+  const char *blurb;  /* what it does, in a sentence: the CLI's --help,
+                         the GEGL operation's description              */
   unsigned needs;     /* GH_NEEDS_*                                    */
   int n_params;       /* its parameters, in the procedures' order      */
   gh_param params[GH_REQ_MAX_PARAMS];

@@ -59,24 +59,43 @@ static const gh_param_value channel_values[GH_NUM_CHANNELS] = {
 };
 
 static const gh_operation_spec operations[GH_NUM_REQS] = {
-  [GH_REQ_NONE] = { "analyse", "Analyse only", 0, 0, { 0 }, { 0 } },
-  [GH_REQ_EQUALIZE] = { "equalize", GH_LABEL_EQUALIZE, GH_NEEDS_HISTOGRAM, 1,
-                        { GH_PARAM_MODE }, { GH_EQUALIZE_CHANNELS } },
+  [GH_REQ_NONE] = { "analyse", "Analyse only",
+                    "The statistics only: nothing is applied", 0, 0, { 0 },
+                    { 0 } },
+  [GH_REQ_EQUALIZE] = { "equalize", GH_LABEL_EQUALIZE,
+                        "Spreads the levels over the whole range as "
+                        "OpenCV's equalizeHist: each colour channel, or the "
+                        "luminance with hue kept",
+                        GH_NEEDS_HISTOGRAM, 1, { GH_PARAM_MODE },
+                        { GH_EQUALIZE_CHANNELS } },
   /* Otsu on luminance: the first binarize of every host. */
-  [GH_REQ_BINARIZE] = { "binarize", GH_LABEL_BINARIZE, GH_NEEDS_HISTOGRAM, 2,
+  [GH_REQ_BINARIZE] = { "binarize", GH_LABEL_BINARIZE,
+                        "Black and white at Otsu's threshold of a channel "
+                        "(or a level you give): levels above it turn white",
+                        GH_NEEDS_HISTOGRAM, 2,
                         { GH_PARAM_CHANNEL, GH_PARAM_THRESHOLD },
                         { GH_CHANNEL_LUMINANCE, -1 } },
   /* OpenCV's createCLAHE defaults; luminance first: colours keep hue. */
-  [GH_REQ_CLAHE] = { "clahe", GH_LABEL_CLAHE, GH_NEEDS_CLAHE_PASS, 4,
+  [GH_REQ_CLAHE] = { "clahe", GH_LABEL_CLAHE,
+                     "Contrast-limited adaptive histogram equalization, as "
+                     "OpenCV's CLAHE: each tile equalized, its histogram "
+                     "clipped, blended between tiles",
+                     GH_NEEDS_CLAHE_PASS, 4,
                      { GH_PARAM_CLIP_LIMIT, GH_PARAM_TILES_X,
                        GH_PARAM_TILES_Y, GH_PARAM_MODE },
                      { 2.0, 8, 8, GH_EQUALIZE_LUMINANCE } },
   /* Each channel first: scikit-image's match_histograms. */
   [GH_REQ_MATCH] = { "match", GH_LABEL_MATCH,
+                     "Matches the histogram to a reference image's, as "
+                     "scikit-image's match_histograms: each colour "
+                     "channel, or the luminance with hue kept",
                      GH_NEEDS_HISTOGRAM | GH_NEEDS_REFERENCE, 1,
                      { GH_PARAM_MODE }, { GH_EQUALIZE_CHANNELS } },
-  [GH_REQ_POSTERIZE] = { "posterize", GH_LABEL_POSTERIZE, GH_NEEDS_HISTOGRAM,
-                         2,
+  [GH_REQ_POSTERIZE] = { "posterize", GH_LABEL_POSTERIZE,
+                         "Posterizes into classes at multi-level Otsu "
+                         "thresholds of a channel, as scikit-image's "
+                         "threshold_multiotsu",
+                         GH_NEEDS_HISTOGRAM, 2,
                          { GH_PARAM_CHANNEL, GH_PARAM_CLASSES },
                          { GH_CHANNEL_LUMINANCE, 3 } },
 };
@@ -177,25 +196,22 @@ gh_request_channels (const gh_request *request, gh_layout layout)
   unsigned all = gh_layout_channel_mask (layout);
   int rgb = (all & (1u << GH_CHANNEL_RED)) != 0;
 
-  switch (request->operation)
-    {
-    case GH_REQ_EQUALIZE:
-    case GH_REQ_MATCH:
-      if (!rgb)
-        return 1u << GH_CHANNEL_VALUE;
-      if (request->mode == GH_EQUALIZE_LUMINANCE)
-        return 1u << GH_CHANNEL_LUMINANCE;
-      return 1u << GH_CHANNEL_RED | 1u << GH_CHANNEL_GREEN
-             | 1u << GH_CHANNEL_BLUE;
-    case GH_REQ_BINARIZE:
-    case GH_REQ_POSTERIZE:
-      /* An unchecked request's channel out of range: every channel. */
-      return request->channel >= 0 && request->channel < GH_NUM_CHANNELS
-               ? 1u << request->channel
-               : all;
-    default:
-      return all;
-    }
+  /* A channel's operation reads its channel; one with a mode that maps
+   * the histogram, the colours or the luminance. */
+  if (gh_operation_param (request->operation, GH_PARAM_CHANNEL) >= 0)
+    /* An unchecked request's channel out of range: every channel. */
+    return request->channel >= 0 && request->channel < GH_NUM_CHANNELS
+             ? 1u << request->channel
+             : all;
+  if (!(gh_request_needs (request) & GH_NEEDS_HISTOGRAM)
+      || gh_operation_param (request->operation, GH_PARAM_MODE) < 0)
+    return all;
+  if (!rgb)
+    return 1u << GH_CHANNEL_VALUE;
+  if (request->mode == GH_EQUALIZE_LUMINANCE)
+    return 1u << GH_CHANNEL_LUMINANCE;
+  return 1u << GH_CHANNEL_RED | 1u << GH_CHANNEL_GREEN
+         | 1u << GH_CHANNEL_BLUE;
 }
 
 double
