@@ -16,6 +16,7 @@
 #define GH_GEGL_CLAHE     "gpu-histogram:clahe"
 #define GH_GEGL_THRESHOLD "gpu-histogram:threshold"
 #define GH_GEGL_POSTERIZE "gpu-histogram:posterize"
+#define GH_GEGL_STRETCH   "gpu-histogram:stretch"
 /* A composer: the reference on its aux input (gegl/match.h). */
 #define GH_GEGL_MATCH     "gpu-histogram:match"
 
@@ -30,6 +31,7 @@ gh_gegl_operation_name (gh_operation operation)
     [GH_REQ_BINARIZE] = GH_GEGL_THRESHOLD,
     [GH_REQ_POSTERIZE] = GH_GEGL_POSTERIZE,
     [GH_REQ_MATCH] = GH_GEGL_MATCH,
+    [GH_REQ_STRETCH] = GH_GEGL_STRETCH,
   };
 
   return (unsigned) operation < GH_NUM_REQS ? names[operation] : NULL;

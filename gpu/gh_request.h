@@ -40,6 +40,8 @@ typedef enum {
   GH_REQ_CLAHE,      /* gh_clahe_* then gh_op_clahe                    */
   GH_REQ_MATCH,      /* gh_op_match to a reference histogram           */
   GH_REQ_POSTERIZE,  /* gh_op_posterize at multi-level Otsu thresholds */
+  GH_REQ_STRETCH,    /* gh_op_equalize of the levels between two
+                        percentiles: a contrast stretch              */
   GH_NUM_REQS
 } gh_operation;
 
@@ -53,6 +55,8 @@ typedef enum {
 #define GH_NAME_TILES_X    "tiles-x"
 #define GH_NAME_TILES_Y    "tiles-y"
 #define GH_NAME_CLASSES    "classes"
+#define GH_NAME_LOW        "low-percentile"
+#define GH_NAME_HIGH       "high-percentile"
 
 /* The parameters, over all operations. */
 typedef enum {
@@ -63,6 +67,8 @@ typedef enum {
   GH_PARAM_TILES_X,    /* "tiles-x"                                    */
   GH_PARAM_TILES_Y,    /* "tiles-y"                                    */
   GH_PARAM_CLASSES,    /* "classes": multi-level Otsu's                */
+  GH_PARAM_LOW,        /* "low-percentile": stretch's black point      */
+  GH_PARAM_HIGH,       /* "high-percentile": stretch's white point     */
   GH_NUM_PARAMS
 } gh_param;
 
@@ -107,6 +113,7 @@ enum {
 #define GH_LABEL_CLAHE     "CLAHE (Local Contrast)"
 #define GH_LABEL_MATCH     "Match Histogram"
 #define GH_LABEL_POSTERIZE "Posterize (Multi-level Otsu)"
+#define GH_LABEL_STRETCH   "Stretch Contrast (Percentiles)"
 
 typedef struct {
   const char *name;   /* "equalize", "binarize", "clahe", "match",
@@ -148,6 +155,7 @@ typedef struct {
   double clip_limit;
   int tiles_x, tiles_y;
   int classes;
+  double low_percentile, high_percentile;
   /* Binarize and posterize at these bins of the histogram given, in
    * place of threshold / Otsu / multi-level Otsu: the dialog applies
    * exactly the bins its markers show.  0: not given. */

@@ -9,7 +9,7 @@ cli/gpu-histogram-cli of one build.  With GH_GIMP3_ENV and GH_GIMP3 set
 (scripts/gimp3-env.sh) the checks run inside that GIMP 3 root, on its
 nested build; GH_GIMP3_UNAVAILABLE: skipped (77), saying why.
 
-Checks: the module loads (GEGL_PATH), lists its five operations with the
+Checks: the module loads (GEGL_PATH), lists its six operations with the
 vocabulary's properties and defaults, the vocabulary's names as their
 titles and no menu entry of their own (the plug-in's entries are the
 menu); each operation on
@@ -58,6 +58,9 @@ EXPECTED = {
     "gpu-histogram:threshold": {"channel": "luminance", "threshold": "-1"},
     "gpu-histogram:posterize": {"channel": "luminance", "classes": "3"},
     "gpu-histogram:match": {"mode": "each-channel"},
+    "gpu-histogram:stretch": {"low-percentile": "1.000000",
+                              "high-percentile": "99.000000",
+                              "mode": "each-channel"},
 }
 
 # Each operation's title: its name on the plug-in's menu entry.
@@ -67,6 +70,7 @@ TITLES = {
     "gpu-histogram:threshold": "Binarize (Otsu)",
     "gpu-histogram:posterize": "Posterize (Multi-level Otsu)",
     "gpu-histogram:match": "Match Histogram",
+    "gpu-histogram:stretch": "Stretch Contrast (Percentiles)",
 }
 
 # (operation, properties, CLI output option, CLI options, colour only)
@@ -87,6 +91,10 @@ CASES = [
     ("posterize", [], "--posterize", ["--multi-otsu", "3"], False),
     ("posterize", ["channel=green", "classes=5"], "--posterize",
      ["--channel", "green", "--multi-otsu", "5"], True),
+    ("stretch", [], "--stretch", [], False),
+    ("stretch", ["low-percentile=5", "high-percentile=90", "mode=luminance"],
+     "--stretch", ["--low-percentile", "5", "--high-percentile", "90",
+                   "--mode", "luminance"], False),
 ]
 GRAY = {"camera", "coins"}
 # A live filter's steps (tests/gegl_run.c live) and the counts each makes:
@@ -158,7 +166,8 @@ def differ(a, b):
 PROCEDURES = {"gpu-histogram:equalize": "plug-in-gpu-histogram-equalize",
               "gpu-histogram:clahe": "plug-in-gpu-histogram-clahe",
               "gpu-histogram:threshold": "plug-in-gpu-histogram-binarize",
-              "gpu-histogram:posterize": "plug-in-gpu-histogram-multi-otsu"}
+              "gpu-histogram:posterize": "plug-in-gpu-histogram-multi-otsu",
+              "gpu-histogram:stretch": "plug-in-gpu-histogram-stretch"}
 # Other precisions: the colour image at 16 bits (1024 bins) and linear at
 # 8 bits (floats, 256 bins, linear light as GIMP 3 bins it), compared with
 # the procedure only (the CLI reads 8-bit perceptual).  Float linear
@@ -188,7 +197,8 @@ IN_SPACE = [("adobe.png", "", "2,0"), ("adobe.png", "U8_PERCEPTUAL", "2,0"),
 ON_LUMINANCE = [("gpu-histogram:equalize", ["mode=luminance"]),
                 ("gpu-histogram:clahe", ["mode=luminance"]),
                 ("gpu-histogram:threshold", ["channel=luminance"]),
-                ("gpu-histogram:posterize", ["channel=luminance"])]
+                ("gpu-histogram:posterize", ["channel=luminance"]),
+                ("gpu-histogram:stretch", ["mode=luminance"])]
 
 
 def match_jobs(cli, tmp):

@@ -16,7 +16,13 @@ Usage: parity_beyond.py [--backend auto|cpu|cuda] PATH-TO-gpu-histogram-cli
 (d) --multi-otsu K equals filters.threshold_multiotsu(classes=K), K = 3..5 (the vocabulary's
     classes; 2 is binarize), on photos made gray and random and adversarial images (few
     levels, ties); too few levels fail in both;
-    --posterize paints class i of n + 1 with round(i * 255 / n), np.digitize(right=True).
+    --posterize paints class i of n + 1 with round(i * 255 / n), np.digitize(right=True);
+(e) --stretch: each channel's levels from numpy's percentile (method inverted_cdf) of
+    --low-percentile to that of --high-percentile are scikit-image's
+    rescale_intensity(in_range=(lo, hi)) rounded to the nearest (within half a level
+    of its float, and exactly OpenCV's equalizeHist rounding in float32), on photos,
+    random images and adversarial ones (one level, two levels, 50/50); in luminance
+    mode gray-valued RGB gives the gray result in every channel.
 Exit status: 0 all passed, 1 something failed, 77 (meson: skipped) without cv2/skimage.
 """
 import subprocess
@@ -27,7 +33,7 @@ from pathlib import Path
 try:
     import cv2
     import numpy as np
-    from skimage.exposure import match_histograms
+    from skimage.exposure import match_histograms, rescale_intensity
     from skimage.exposure.histogram_matching import _match_cumulative_cdf
     from skimage.filters import threshold_multiotsu
 except ImportError as e:
@@ -158,6 +164,42 @@ def check_match(checks, cli, tmp, name, a, ref, stats):
     checks.report(f"match {name}", problem)
 
 
+def stretch_model(a, low, high):
+    """(ours as the vocabulary defines it, scikit-image's float) per channel."""
+    a3 = a.reshape(a.shape[0], a.shape[1], -1)
+    want, sk = np.empty_like(a3), np.empty(a3.shape)
+    for c in range(a3.shape[2]):
+        ch = a3[..., c]
+        lo, hi = (int(v) for v in np.percentile(ch, (low, high), method="inverted_cdf"))
+        if hi <= lo:
+            lo, hi = 0, 255
+        v = np.arange(256)
+        lut = np.rint(np.float32(np.clip(v - lo, 0, None)) * (np.float32(255) / np.float32(hi - lo)))
+        lut = np.where(v <= lo, 0, np.where(v >= hi, 255, np.clip(lut, 0, 255))).astype(np.uint8)
+        want[..., c] = lut[ch]
+        sk[..., c] = rescale_intensity(ch, in_range=(lo, hi), out_range=(0.0, 255.0))
+    return want.reshape(a.shape), sk.reshape(a.shape)
+
+
+def check_stretch(checks, cli, tmp, name, a, low, high, mode="each-channel"):
+    try:
+        _, _, got = cli_image(cli, tmp, a, ["--low-percentile", str(low), "--high-percentile",
+                                            str(high), "--mode", mode], "--stretch")
+        got = got.reshape(a.shape)
+        if mode == "luminance":
+            want, sk = stretch_model(a[..., 0], low, high)
+            want, sk = np.dstack([want] * 3), np.dstack([sk] * 3)
+        else:
+            want, sk = stretch_model(a, low, high)
+        problem = first_difference(got, want)
+        worst = np.abs(got - sk).max()
+        if problem is None and worst > 0.5 + 1e-3:
+            problem = f"{worst:.3f} levels from scikit-image's rescale_intensity"
+    except (OSError, RuntimeError, ValueError, subprocess.TimeoutExpired) as e:
+        problem = str(e)
+    checks.report(f"stretch {mode} {low}..{high} {name}", problem)
+
+
 def thresholds_line(stdout):
     for line in stdout.splitlines():
         if line.startswith("thresholds:"):
@@ -235,6 +277,17 @@ def main():
         for name, gray in grays.items():
             for classes in range(3, 6):
                 check_multi_otsu(checks, cli, tmp, name, gray, classes)
+
+        rng = np.random.default_rng(41)
+        odd = {"one level": np.full((40, 50), 77, np.uint8),
+               "two levels": np.where(rng.random((40, 50)) < 0.5, 10, 200).astype(np.uint8),
+               "random RGB": rng.integers(40, 200, (33, 47, 3), dtype=np.uint8)}
+        for name, a in list(grays.items())[:4] + list(rgb_photos.items()) + list(odd.items()):
+            for low, high in ((1, 99), (0, 100), (5, 95), (0.5, 99.5), (50, 50)):
+                check_stretch(checks, cli, tmp, name, a, low, high)
+        for name in list(grays)[:2]:
+            check_stretch(checks, cli, tmp, f"gray-valued RGB {name}", np.dstack([grays[name]] * 3),
+                          2, 98, "luminance")
     print(f"match, RGB: scikit-image's uint8 result truncates its float; rounding it half up "
           f"changes {stats['differ']} of {stats['samples']} samples")
     print(f"{checks.passed} passed, {checks.failed} failed")

@@ -1,6 +1,6 @@
 #!/usr/bin/python3
 # SPDX-License-Identifier: GPL-3.0-or-later
-"""CLAHE, histogram matching and multi-level Otsu through GIMP
+"""CLAHE, histogram matching, multi-level Otsu and the contrast stretch through GIMP
 (gimp-console, GIMP 2.10 or 3), checked against their references:
 
 - plug-in-gpu-histogram-clahe on 8-bit gray (sizes the grid does not divide,
@@ -18,7 +18,12 @@
   filters.threshold_multiotsu (classes 3, 4, 5; gray value and GIMP's
   luminance) and posterizes class i (levels above i thresholds) to
   i * 255 / (classes - 1), rounded; apply 0 changes nothing;
-- hostile arguments (classes 2 and 6, mode 2, tiles 0 and 257, negative
+- plug-in-gpu-histogram-stretch spreads each channel's levels between two
+  percentiles (numpy's inverted_cdf) as tests/parity_beyond.py's model
+  (scikit-image's rescale_intensity rounded), on RGB, on gray inside a
+  rectangle (the selection's percentiles, nothing outside changed), and
+  on the luminance (GIMP's, colours moved to it keeping hue);
+- hostile arguments (low-percentile 60, classes 2 and 6, mode 2, tiles 0 and 257, negative
   clip limit, apply 2, a reference whose image was closed, a fully
   transparent reference, a channel the layer lacks) are refused with an
   error naming the problem and leave every pixel as it was;
@@ -52,6 +57,8 @@ GIMP2_CALLS = r"""
 ;; The thresholds (a vector), after their number.
 (define (gh-multi-otsu rm img drw ch k apply)
   (cadr (plug-in-gpu-histogram-multi-otsu rm img drw ch k apply)))
+(define (gh-stretch rm img drw low high mode)
+  (plug-in-gpu-histogram-stretch rm img drw low high mode))
 """
 GIMP3_CALLS = r"""
 (define (gh-clahe rm img drw clip tx ty mode)
@@ -63,6 +70,9 @@ GIMP3_CALLS = r"""
 (define (gh-multi-otsu rm img drw ch k apply)
   (car (plug-in-gpu-histogram-multi-otsu #:run-mode rm #:image img #:drawables (vector drw)
                                          #:channel ch #:classes k #:apply apply)))
+(define (gh-stretch rm img drw low high mode)
+  (plug-in-gpu-histogram-stretch #:run-mode rm #:image img #:drawables (vector drw)
+                                 #:low-percentile low #:high-percentile high #:mode mode))
 """
 
 # (file, clip limit, tiles x, tiles y): gray CLAHE cases.  coins is 384 x 303:
@@ -153,6 +163,14 @@ def commands(tmp, host):
         "tiles 257": on(cam, guarded("(gh-clahe RUN-NONINTERACTIVE img drw 2.0 8 257 0)",
                                      "tiles257")),
         "clip -1": on(cam, guarded("(gh-clahe RUN-NONINTERACTIVE img drw -1.0 8 8 0)", "clipneg")),
+        "low 60": on(cam, guarded("(gh-stretch RUN-NONINTERACTIVE img drw 60.0 99.0 0)", "low60")),
+        "stretch rgb": on(ast, "(gh-stretch RUN-NONINTERACTIVE img drw 2.0 98.0 0)"
+                               f"(gh-save img drw {out('stretch-astronaut.png')})"),
+        "stretch rect": on(cam, "(gh-stretch RUN-NONINTERACTIVE img drw 5.0 90.0 0)"
+                                f"(gh-save img drw {out('stretch-camera-rect.png')})",
+                           "(rect 100 60 250 181)"),
+        "stretch luminance": on(che, "(gh-stretch RUN-NONINTERACTIVE img drw 1.0 99.0 1)"
+                                     f"(gh-save img drw {out('stretch-chelsea-lum.png')})"),
         "match mode 2": on(ast, f"(let ((r (gh-load {scm_str(che)})))"
                                 + guarded("(gh-match RUN-NONINTERACTIVE img drw (cadr r) 2)",
                                           "matchmode") + ")"),
@@ -375,6 +393,19 @@ def run_checks(t, s, host, cv2, np, match_histograms, threshold_multiotsu):
     same("multi-Otsu interactive without a display: posterized with the settings it keeps",
          read("otsu-interactive.png"), posterized(cam, want, 3))
 
+    # --- Contrast stretch -------------------------------------------------
+    from parity_beyond import stretch_model
+    same("stretch RGB 2..98 = rescale_intensity between each channel's percentiles",
+         read("stretch-astronaut.png"), stretch_model(ast, 2, 98)[0])
+    box = np.ascontiguousarray(cam[60:241, 100:350])
+    exp = cam.copy()
+    exp[60:241, 100:350] = stretch_model(box, 5, 90)[0]
+    same("stretch in a rectangle: the selection's percentiles, only the selection changed",
+         read("stretch-camera-rect.png"), exp)
+    check_luminance(t, "stretch luminance", che, read("stretch-chelsea-lum.png"),
+                    stretch_model(gimp_luminance_bins(che, host.luminance).astype(np.uint8), 1, 99)[0],
+                    host.luminance)
+
     # --- Refusals --------------------------------------------------------
     for tag, name, words in (("classes 2", "classes2", "classes"),
                              ("classes 6", "classes6", "classes"),
@@ -384,6 +415,7 @@ def run_checks(t, s, host, cv2, np, match_histograms, threshold_multiotsu):
                              ("tiles 0", "tiles0", "tiles-x"),
                              ("tiles 257", "tiles257", "tiles-y"),
                              ("clip -1", "clipneg", "clip-limit"),
+                             ("low 60", "low60", "low-percentile"),
                              ("match mode 2", "matchmode", "mode"),
                              ("closed reference", "closedref", "reference"),
                              ("transparent reference", "clearref", "reference")):

@@ -25,6 +25,8 @@ example must have done:
   multiotsu  printed "Multi-Otsu thresholds A B" = scikit-image's
              threshold_multiotsu of the host's luminance; photo-poster.png
              posterized by them
+  stretch    wrote photo-stretch.png: each channel stretched between its 1st
+             and 99th percentiles (parity_beyond.stretch_model)
   batchclahe photos/clahe/ has every photo, and stats.csv rows
   pyfu       stats, then clahe (one Python-Fu run does both)
   folder     photos/equalized/ has every photo (the CLI's %n)
@@ -290,6 +292,14 @@ def check(t, what, name, work, log, host, np):
         t.check(f"{what}: photo-poster.png posterized by them",
                 poster is not None and (poster == posterized(lum, want, 3)[..., None]).all(),
                 "not written" if poster is None else "pixels differ")
+    elif name == "stretch":
+        from parity_beyond import stretch_model
+        path = work / "photo-stretch.png"
+        got = png(path) if path.exists() else None
+        want = stretch_model(a, 1, 99)[0]
+        t.check(f"{what}: photo-stretch.png = each channel stretched from its 1st to 99th percentile",
+                got is not None and got.shape == a.shape and (got == want).all(),
+                "not written" if got is None else f"{(got != want).sum()} samples differ")
     elif name in ("batch", "script", "batchclahe"):
         out = work / "photos" / {"batch": "binarized", "script": "equalized",
                                  "batchclahe": "clahe"}[name]

@@ -18,9 +18,13 @@ both hosts (--host, as ui_gimp_dialog.py).
 6. Match Histogram... opens the dialog; Escape changes nothing.
 7. Posterize (Multi-level Otsu)... opens it on Posterize: Return gives
    scikit-image's threshold_multiotsu in 3 classes, posterized.
+8. Stretch Contrast (Percentiles)... opens it on Stretch: Return gives the
+   levels from the 1st to the 99th percentile stretched
+   (parity_beyond.stretch_model: scikit-image's rescale_intensity,
+   rounded).
 After each, Ctrl+Z in the image window brings the photo back.  Then, from
 the plug-in's record in GIMP's profile (pluginrc), the menu holds exactly
-these seven entries under these names (and, in GIMP 3, the operations are
+these eight entries under these names (and, in GIMP 3, the operations are
 in Colors too: Auto, Map and the Modify section beside Threshold), each
 name being the operation's one name (the GEGL module's title, which the
 GEGL tests check).
@@ -41,6 +45,7 @@ import subprocess
 import sys
 import time
 
+from parity_beyond import stretch_model
 from plugin_beyond import clahe, posterized
 from plugin_gimp import GimpConsole, Tally, parse_args, scm_str
 from ui_gimp_dialog import (CHOOSER, GRAY, TITLE, Abort, Gimp2Gui, Gimp3Gui,
@@ -57,6 +62,7 @@ ENTRIES = [
     ("x", "Export as CSV...", CHOOSER, "cancel"),
     ("m", "Match Histogram...", TITLE, "cancel"),
     ("p", "Posterize (Multi-level Otsu)...", TITLE, "posterize"),
+    ("s", "Stretch Contrast (Percentiles)...", TITLE, "stretch"),
 ]
 # GIMP 3's second entries of the operations, by menu label.
 COLORS = {
@@ -65,6 +71,7 @@ COLORS = {
     "Equalize Histogram...": "<Image>/Colors/Auto",
     "Match Histogram...": "<Image>/Colors/Map",
     "Posterize (Multi-level Otsu)...": "<Image>/Colors/[Modify]",
+    "Stretch Contrast (Percentiles)...": "<Image>/Colors/Auto",
 }
 
 
@@ -156,6 +163,7 @@ def compare(t, host, f, profile, log):
         "equalize": cv2.equalizeHist(gray),
         "posterize": posterized(gray, threshold_multiotsu(gray, classes=3)
                                 .astype(int).tolist(), 3),
+        "stretch": stretch_model(gray, 1, 99)[0],
     }
     for i, (_, label, _, action) in enumerate(ENTRIES):
         got = cv2.imread(str(f[f"step{i}.png"]), cv2.IMREAD_GRAYSCALE)

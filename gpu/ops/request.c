@@ -40,6 +40,14 @@ static const gh_param_spec params[GH_NUM_PARAMS] = {
                          "The number of classes multi-level Otsu splits "
                          "the channel into",
                          1, 3, GH_MULTI_OTSU_MAX_CLASSES, 1, NULL },
+  [GH_PARAM_LOW] = { GH_NAME_LOW, "Low percentile",
+                     "The share of the pixels, in percent, darker than the "
+                     "level that becomes black",
+                     0, 0, 50, 0.1, NULL },
+  [GH_PARAM_HIGH] = { GH_NAME_HIGH, "High percentile",
+                      "The share of the pixels, in percent, at or below the "
+                      "level that becomes white",
+                      0, 50, 100, 0.1, NULL },
 };
 
 /* The names of mode's and channel's values, every host's.  The channels'
@@ -98,6 +106,15 @@ static const gh_operation_spec operations[GH_NUM_REQS] = {
                          GH_NEEDS_HISTOGRAM, 2,
                          { GH_PARAM_CHANNEL, GH_PARAM_CLASSES },
                          { GH_CHANNEL_LUMINANCE, 3 } },
+  /* Each channel first, as GIMP's Stretch Contrast. */
+  [GH_REQ_STRETCH] = { "stretch", GH_LABEL_STRETCH,
+                       "Stretches the levels between two percentiles of "
+                       "the histogram over the whole range, the shares "
+                       "beyond them clipped: each colour channel, or the "
+                       "luminance with hue kept",
+                       GH_NEEDS_HISTOGRAM, 3,
+                       { GH_PARAM_LOW, GH_PARAM_HIGH, GH_PARAM_MODE },
+                       { 1, 99, GH_EQUALIZE_CHANNELS } },
 };
 
 const gh_param_spec *
@@ -250,6 +267,8 @@ gh_request_get (const gh_request *r, gh_param param)
     case GH_PARAM_TILES_X: return r->tiles_x;
     case GH_PARAM_TILES_Y: return r->tiles_y;
     case GH_PARAM_CLASSES: return r->classes;
+    case GH_PARAM_LOW: return r->low_percentile;
+    case GH_PARAM_HIGH: return r->high_percentile;
     default: return 0;
     }
 }
@@ -270,6 +289,8 @@ gh_request_set (gh_request *r, gh_param param, double value)
     case GH_PARAM_TILES_X: r->tiles_x = i; break;
     case GH_PARAM_TILES_Y: r->tiles_y = i; break;
     case GH_PARAM_CLASSES: r->classes = i; break;
+    case GH_PARAM_LOW: r->low_percentile = value; break;
+    case GH_PARAM_HIGH: r->high_percentile = value; break;
     default: break;
     }
 }
@@ -421,6 +442,67 @@ gh_request_thresholds (const gh_request *r, const gh_histogram *hist,
   return st;
 }
 
+/* A contrast stretch is the equalization of a histogram flat from the
+ * low percentile's bin to the high one's in each channel: OpenCV's
+ * equalizeHist table of it is (v - lo) * 255 / (hi - lo) rounded, 0 below
+ * and 255 above, and a float curve the same line from the low bin to the
+ * high one.  A percentile is numpy's inverted_cdf: the first bin whose
+ * cumulative count reaches that share (at 0, the first one occupied).
+ * Where both fall on one level (a channel of one level), the channel keeps
+ * its levels. */
+static gh_status
+prepare_stretch (const gh_request *r, const gh_request_inputs *in,
+                 gh_op *op, gh_error *error)
+{
+  const gh_histogram *h = in->histogram;
+  size_t n = (size_t) GH_NUM_CHANNELS * (size_t) h->bins;
+  gh_histogram box = *h;
+  double *counts = malloc ((size_t) h->bins * sizeof *counts);
+  gh_status st;
+
+  box.raw = calloc (n, sizeof *box.raw);
+  box.weight = h->weight ? calloc (n, sizeof *box.weight) : NULL;
+  if (!counts || !box.raw || (h->weight && !box.weight))
+    st = gh_fail (error, GH_ERR_NOMEM, "out of memory for %d bins",
+                  h->bins);
+  else
+    {
+      for (int c = 0; c < GH_NUM_CHANNELS; c++)
+        {
+          double total = 0, cum = 0;
+          int lo = -1, hi = -1;
+
+          box.unit[c] = 1;
+          if (!(h->channels & (1u << c)))
+            continue;
+          gh_histogram_counts (h, (gh_channel) c, counts);
+          for (int b = 0; b < h->bins; b++)
+            total += counts[b];
+          for (int b = 0; b < h->bins && hi < 0; b++)
+            {
+              cum += counts[b];
+              if (lo < 0 && cum > 0 && cum >= r->low_percentile / 100 * total)
+                lo = b;
+              if (cum > 0 && cum >= r->high_percentile / 100 * total)
+                hi = b;
+            }
+          if (!(lo >= 0 && hi > lo))
+            lo = 0, hi = h->bins - 1;
+          for (int b = lo; b <= hi; b++)
+            if (box.weight)
+              box.weight[(size_t) c * h->bins + b] = 1;
+            else
+              box.raw[(size_t) c * h->bins + b] = 1;
+        }
+      st = gh_op_equalize (op, &box, in->layout, in->sample, in->luminance,
+                           r->mode, error);
+    }
+  free (counts);
+  free (box.raw);
+  free (box.weight);
+  return st;
+}
+
 gh_status
 gh_request_prepare (const gh_request *r, const gh_request_inputs *in,
                     gh_op *op, gh_request_result *res, gh_error *error)
@@ -450,6 +532,8 @@ gh_request_prepare (const gh_request *r, const gh_request_inputs *in,
                           in->sample, in->luminance, r->mode, error);
     case GH_REQ_CLAHE:
       return gh_op_clahe (op, in->clahe, error);
+    case GH_REQ_STRETCH:
+      return prepare_stretch (r, in, op, error);
     case GH_REQ_BINARIZE:
     case GH_REQ_POSTERIZE:
       if (gh_request_thresholds (r, in->histogram, in->bins, res, error)

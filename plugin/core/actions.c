@@ -37,6 +37,12 @@ static const CoreAction actions[GH_NUM_REQS] = {
                              &core_arg_classes },
                            { CORE_ARG_APPLY, 0, &core_arg_apply } },
                          CORE_RETURN_THRESHOLDS },
+  [GH_REQ_STRETCH] = { &core_proc_stretch, 3,
+                       { { CORE_ARG_PARAM, GH_PARAM_LOW, &core_arg_low },
+                         { CORE_ARG_PARAM, GH_PARAM_HIGH, &core_arg_high },
+                         { CORE_ARG_PARAM, GH_PARAM_MODE,
+                           &core_arg_mode } },
+                       CORE_RETURN_NONE },
 };
 
 const CoreAction *

@@ -129,6 +129,25 @@ const CoreProcText core_proc_multi_otsu = {
   "Multi-level Otsu (GPU)",
 };
 
+const CoreProcText core_proc_stretch = {
+  "plug-in-gpu-histogram-stretch",
+  "_" GH_LABEL_STRETCH "...",
+  "Stretch the selection's contrast between two percentiles",
+  "Finds in each channel's histogram (of the selection, weighted by "
+  "alpha) the level at low-percentile and the level at high-percentile "
+  "(numpy's percentile, method inverted_cdf) and spreads the levels "
+  "between them over the whole range: scikit-image's "
+  "exposure.rescale_intensity (in_range = those levels) rounded to the "
+  "nearest level; the shares beyond them turn black and white. GIMP's "
+  "Stretch Contrast is low-percentile 0 and high-percentile 100. Each "
+  "channel stretches R, G and B (or gray) each; luminance stretches the "
+  "luminance only, keeping each pixel's hue. Alpha is kept, only the "
+  "selection changes. One undo step. Interactive runs open the histogram "
+  "dialog with Stretch selected.",
+  "RGB*, GRAY*",
+  "Stretching contrast (GPU)",
+};
+
 const CoreProcText core_proc_resident = {
   "extension-gpu-histogram",
   NULL,
@@ -155,6 +174,8 @@ const CoreArgText core_arg_clip_limit = {
 const CoreArgText core_arg_tiles_x = { GH_NAME_TILES_X, "Tiles _across", NULL };
 const CoreArgText core_arg_tiles_y = { GH_NAME_TILES_Y, "Tiles d_own", NULL };
 const CoreArgText core_arg_classes = { GH_NAME_CLASSES, "Cl_asses", NULL };
+const CoreArgText core_arg_low = { GH_NAME_LOW, "_Low percentile", NULL };
+const CoreArgText core_arg_high = { GH_NAME_HIGH, "Hi_gh percentile", NULL };
 
 const CoreArgText core_arg_filename = {
   "filename", "_File name", "The CSV file to write",

@@ -59,6 +59,7 @@ extern const CoreProcText core_proc_binarize; /* plug-in-gpu-histogram-binarize 
 extern const CoreProcText core_proc_export;   /* plug-in-gpu-histogram-export   */
 extern const CoreProcText core_proc_batch;    /* plug-in-gpu-histogram-batch    */
 /* Beyond GIMP: what it has no tool for. */
+extern const CoreProcText core_proc_stretch;    /* plug-in-gpu-histogram-stretch     */
 extern const CoreProcText core_proc_clahe;      /* plug-in-gpu-histogram-clahe       */
 extern const CoreProcText core_proc_match;      /* plug-in-gpu-histogram-match       */
 extern const CoreProcText core_proc_multi_otsu; /* plug-in-gpu-histogram-multi-otsu  */
@@ -79,6 +80,8 @@ extern const CoreArgText core_arg_clip_limit; /* clahe                          
 extern const CoreArgText core_arg_tiles_x;    /* clahe                             */
 extern const CoreArgText core_arg_tiles_y;    /* clahe                             */
 extern const CoreArgText core_arg_classes;    /* multi-otsu                        */
+extern const CoreArgText core_arg_low;        /* stretch                           */
+extern const CoreArgText core_arg_high;       /* stretch                           */
 extern const CoreArgText core_arg_reference;  /* match: the reference drawable     */
 extern const CoreArgText core_arg_apply;      /* multi-otsu: 0 compute, 1 posterize */
 /* Return values. */
