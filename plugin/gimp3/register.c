@@ -26,7 +26,8 @@ gimp3_procedure_names (void)
 }
 
 /* Where GIMP 3 keeps each operation's kin, its second menu entry: in
- * Colors, beside GIMP's own Equalize, Threshold and Posterize.  A named
+ * Colors, beside GIMP's own Equalize, Stretch Contrast, Threshold and
+ * Posterize.  A named
  * section ("[Modify]") is one of GIMP's own menus'. */
 static const gchar *const colors_paths[GH_NUM_REQS] = {
   [GH_REQ_EQUALIZE] = "<Image>/Colors/Auto",
@@ -34,6 +35,7 @@ static const gchar *const colors_paths[GH_NUM_REQS] = {
   [GH_REQ_BINARIZE] = "<Image>/Colors/[Modify]",
   [GH_REQ_POSTERIZE] = "<Image>/Colors/[Modify]",
   [GH_REQ_MATCH] = "<Image>/Colors/Map",
+  [GH_REQ_STRETCH] = "<Image>/Colors/Auto",
 };
 
 /* What every procedure with a menu entry declares alike; the resident's
