@@ -1,9 +1,15 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
-/* request.c — the operations' vocabulary (gh_request.h): the tables of
- * parameters and operations, the one check, and the preparation. */
+/* vocabulary.c — the words every host speaks, under everything that uses
+ * them: the operations' parameters, named values and operations
+ * (gh_request.h) with their lookups, defaults, fields and checks, and the
+ * channel and backend names with which channels a layout has
+ * (gpu_histogram.h, "Shared by every host").  It calls nothing above the
+ * primitives (fail.h, layout.h); the dispatch that calls the operations
+ * is ops/request.c, over it. */
 #include "gh_request.h"
 
 #include "fail.h"
+#include "layout.h"
 
 #include <limits.h>
 #include <stdio.h>
@@ -338,14 +344,6 @@ gh_request_check (const gh_request *r, gh_error *error)
   return GH_OK;
 }
 
-unsigned
-gh_request_needs (const gh_request *r)
-{
-  const gh_operation_spec *spec = r ? gh_operation_get (r->operation) : NULL;
-
-  return spec ? spec->needs : 0;
-}
-
 void
 gh_request_clahe_params (const gh_request *r, gh_clahe_params *params)
 {
@@ -356,98 +354,57 @@ gh_request_clahe_params (const gh_request *r, gh_clahe_params *params)
   params->mode = r->mode;
 }
 
-gh_status
-gh_request_thresholds (const gh_request *r, const gh_histogram *hist,
-                       int bins, gh_request_result *res, gh_error *error)
+/* The channels' names are channel_values' nicks: one spelling that every
+ * host prints, parses and writes into its CSV files. */
+const char *
+gh_channel_name (gh_channel channel)
 {
-  double *counts;
-  gh_status st = GH_OK;
+  int n;
+  const gh_param_value *v = gh_param_values (GH_PARAM_CHANNEL, &n);
 
-  memset (res, 0, sizeof *res);
-  if (gh_request_check (r, error) != GH_OK)
-    return GH_ERR_INVALID;
-  if (r->operation != GH_REQ_BINARIZE && r->operation != GH_REQ_POSTERIZE)
-    return gh_fail (error, GH_ERR_INVALID, "%s has no thresholds",
-                    operations[r->operation].name);
-  if (r->n_bins > 0 || (r->operation == GH_REQ_BINARIZE && r->threshold >= 0))
-    {
-      /* Given: the dialog's bins, or a fixed level (no histogram read). */
-      res->n = r->n_bins > 0 ? r->n_bins : 1;
-      for (int k = 0; k < res->n; k++)
-        {
-          res->bins[k] = r->n_bins > 0 ? r->bins[k]
-                                       : gh_threshold_bin (r->threshold, bins);
-          res->levels[k] = r->n_bins > 0 ? gh_threshold_level (r->bins[k],
-                                                               bins)
-                                         : r->threshold;
-        }
-      return GH_OK;
-    }
-  if (!hist || hist->bins != bins)
-    return gh_fail (error, GH_ERR_INVALID, "%s: no histogram of %d bins",
-                    operations[r->operation].name, bins);
-  counts = malloc ((size_t) hist->bins * sizeof *counts);
-  if (!counts)
-    return gh_fail (error, GH_ERR_NOMEM, "out of memory");
-  gh_histogram_counts (hist, (gh_channel) r->channel, counts);
-  if (r->operation == GH_REQ_BINARIZE)
-    {
-      res->n = 1;
-      res->bins[0] = gh_otsu_threshold (counts, 0, hist->bins - 1);
-    }
-  else if ((st = gh_multi_otsu (counts, hist->bins, r->classes, res->bins,
-                                error))
-           == GH_OK)
-    res->n = r->classes - 1;
-  free (counts);
-  for (int k = 0; k < res->n; k++)
-    res->levels[k] = gh_threshold_level (res->bins[k], hist->bins);
-  return st;
+  return (unsigned) channel < (unsigned) n ? v[channel].nick : NULL;
 }
 
-gh_status
-gh_request_prepare (const gh_request *r, const gh_request_inputs *in,
-                    gh_op *op, gh_request_result *res, gh_error *error)
+int
+gh_channel_parse (const char *name)
 {
-  gh_request_result own;
-  unsigned needs = gh_request_needs (r);
+  int n;
+  const gh_param_value *v = gh_param_values (GH_PARAM_CHANNEL, &n);
 
-  if (!res)
-    res = &own;
-  memset (res, 0, sizeof *res);
-  if (gh_request_check (r, error) != GH_OK)
-    return GH_ERR_INVALID;
-  if (!in || ((needs & GH_NEEDS_HISTOGRAM) && !in->histogram
-              && !(r->operation == GH_REQ_BINARIZE
-                   && (r->threshold >= 0 || r->n_bins > 0)))
-      || ((needs & GH_NEEDS_REFERENCE) && !in->reference)
-      || ((needs & GH_NEEDS_CLAHE_PASS) && !in->clahe))
-    return gh_fail (error, GH_ERR_INVALID, "%s: an input it needs is missing",
-                    operations[r->operation].name);
-  switch (r->operation)
-    {
-    case GH_REQ_EQUALIZE:
-      return gh_op_equalize (op, in->histogram, in->layout, in->sample,
-                             in->luminance, r->mode, error);
-    case GH_REQ_MATCH:
-      return gh_op_match (op, in->histogram, in->reference, in->layout,
-                          in->sample, in->luminance, r->mode, error);
-    case GH_REQ_CLAHE:
-      return gh_op_clahe (op, in->clahe, error);
-    case GH_REQ_BINARIZE:
-    case GH_REQ_POSTERIZE:
-      if (gh_request_thresholds (r, in->histogram, in->bins, res, error)
-          != GH_OK)
-        return GH_ERR_INVALID;
-      return r->operation == GH_REQ_BINARIZE
-               ? gh_op_binarize (op, in->layout, in->sample, in->luminance,
-                                 in->bins, (gh_channel) r->channel,
-                                 res->bins[0], error)
-               : gh_op_posterize (op, in->layout, in->sample, in->luminance,
-                                  in->bins, (gh_channel) r->channel, res->n,
-                                  res->bins, error);
-    default:
-      return gh_fail (error, GH_ERR_INVALID, "%s applies nothing",
-                      operations[r->operation].name);
-    }
+  for (int c = 0; name && c < n; c++)
+    if (!strcmp (name, v[c].nick))
+      return c;
+  return -1;
+}
+
+int
+gh_backend_parse (const char *name, gh_backend *backend)
+{
+  static const char *const names[] = { "auto", "cpu", "cuda" };
+  static const gh_backend values[]
+    = { GH_BACKEND_AUTO, GH_BACKEND_CPU, GH_BACKEND_CUDA };
+
+  for (size_t k = 0; name && k < sizeof names / sizeof names[0]; k++)
+    if (!strcmp (name, names[k]))
+      {
+        if (backend)
+          *backend = values[k];
+        return 0;
+      }
+  return -1;
+}
+
+unsigned
+gh_layout_channel_mask (gh_layout layout)
+{
+  if (layout < GH_LAYOUT_GRAY || layout > GH_LAYOUT_RGBA)
+    return 0;
+  return gh_layout_channels (layout);
+}
+
+gh_channel
+gh_default_binarize_channel (gh_layout layout)
+{
+  /* Gray images have no luminance channel: their value is it. */
+  return gh_layout_is_rgb (layout) ? GH_CHANNEL_LUMINANCE : GH_CHANNEL_VALUE;
 }
