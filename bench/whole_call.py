@@ -14,7 +14,7 @@ with the CLI's --timings line (decode, count on each side, GPU ready, encode).
 The resident's case: what the plug-in's resident process does while GIMP runs, one engine
 kept over calls of any size after large calls started the GPU; as the CLI's
 multi-file mode, large files (48 MP; --quick 12 MP) repeated until AUTO starts the
-GPU for them (twice the work the engine's rule asks for, gpu/engine/engine.c), then 1000
+GPU for them (twice the work the engine's rule asks for, gpu/run/engine.c), then 1000
 files of 1 px, 50 of 1 MP or 5 of 12 MP; each small file's cost is (the sequence's
 time - the large files' alone) / their number, cpu against auto.
 GPU_HISTOGRAM_BACKEND is removed from the environment (it would override --backend).

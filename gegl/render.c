@@ -9,7 +9,7 @@
 #include "layer_channel.h"
 #include "layer_view.h"
 
-/* Strips of about this many bytes, as the plug-in's (plugin/core/region.c):
+/* Strips of about this many bytes, as the plug-in's (plugin/core/region_parts.h):
  * few calls per image, memory bounded. */
 #define STRIP_BYTES (4 << 20)
 

@@ -8,8 +8,11 @@
  * arguments and remembered settings, the batch, the dialog and the GEGL
  * operations take their names, ranges and defaults from here, and no
  * other file holds a default, a range or a switch over operations.
- * Adding an operation: its engine function, a row in request.c's tables,
- * a case in gh_request_prepare (doc/adding-an-operation.md).
+ * Adding an operation: its engine function, a row in vocabulary.c's
+ * tables, a case in gh_request_prepare (ops/request.c;
+ * doc/adding-an-operation.md).  vocabulary.c holds the tables, lookups,
+ * fields and checks and calls no operation; ops/request.c holds the
+ * needs, thresholds and preparation, which call the operations.
  *
  *   gh_request r;
  *   gh_request_defaults (&r, GH_REQ_CLAHE);

@@ -27,7 +27,7 @@ import time
 from plugin_gimp import GimpConsole, Tally, parse_args, require_gimp
 
 MARGIN_KB = 128 * 1024
-KEEP_KB = 128 * 1024  # KEEP_BYTES, plugin/core/region.c
+KEEP_KB = 128 * 1024  # KEEP_BYTES, plugin/core/region_parts.h
 SIZES = (200, 5000, 12000)
 
 # Run by GIMP in the plug-in's place; also where GIMP 3 runs in its

@@ -1,10 +1,10 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
 /* clahe_cuda.cu — CLAHE's GPU passes over strips (clahe_cuda.h): the
  * tile histograms of a strip, counted on the device and brought back, and
- * the interpolation of a rectangle with mappings the host made; the
- * kernels are clahe_kernels.cu's. */
+ * the interpolation of a rectangle with mappings the host made, through
+ * clahe_launch.cu's kernels. */
 #include "clahe_cuda.h"
-#include "clahe_kernels.h"
+#include "clahe_launch.h"
 #include "fail.h"
 
 #include <cuda_runtime.h>

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
 /* clahe_cuda_image.cu — CLAHE of a whole image in memory on the GPU
- * (gh_clahe_cuda_image, clahe_cuda.h), through clahe_kernels.cu's kernels.
+ * (gh_clahe_cuda_image, clahe_cuda.h), through clahe_launch.cu's kernels.
  *
  * The image crosses once each way in bands of rows, through pinned
  * buffers (BUFS a direction, the engine's, kept between calls) that every
@@ -19,7 +19,7 @@
  * registered with CUDA) is copied straight from and back to, by the
  * copy engines, with no staging: the same passes, no thread copies. */
 #include "clahe_cuda.h"
-#include "clahe_kernels.h"
+#include "clahe_launch.h"
 #include "cuda_backend.h"
 #include "fail.h"
 #include "threads.h"

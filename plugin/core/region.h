@@ -1,5 +1,9 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
 /* region.h — pixels between a host's drawable and the engine, in strips.
+ * One module's face over three files, an idea each: the target's
+ * description (region.c: init, view, bins, the strips it is cut into),
+ * the read path (region_read.c: keep, read, histogram) and the write path
+ * (region_write.c: apply, apply_to); region_parts.h is what they share.
  *
  * A CoreRegion is the part of a drawable inside the selection, with the
  * format the engine reads it in: perceptual 8-bit for 8-bit perceptual and
@@ -159,6 +163,8 @@ gboolean core_region_view_histogram (const CoreRegion *region,
                                      const gh_histogram **hist,
                                      gh_histogram *out, GError **error);
 
+/* ---- The read path (region_read.c) ---- */
+
 /* Keeps the region's pixels from the next reading pass (core_region_read,
  * core_region_histogram) for core_region_apply, where the region is
  * 8-bit, larger than a strip and at most KEEP_BYTES, and the memory is
@@ -185,6 +191,8 @@ gboolean core_region_histogram (gh_engine *engine, const CoreRegion *region,
                                 guint channels, gh_histogram *hist,
                                 const CoreProgress *progress, GError **error);
 
+/* ---- The write path (region_write.c) ---- */
+
 /* Applies `op` (prepared for the region's layout and sample type, and for
  * an image of the region's size: gh_op_apply_rect gets each strip's place
  * in it) to every strip and merges the result. */
@@ -198,6 +206,8 @@ gboolean core_region_apply (const CoreRegion *region, const gh_op *op,
 gboolean core_region_apply_to (const CoreRegion *region, const gh_op *op,
                                const GeglRectangle *rect, GeglBuffer *dest,
                                gint dest_x, gint dest_y, GError **error);
+
+/* ---- The target description (region.c), for several regions ---- */
 
 /* The target's drawable described once for a call that makes several
  * regions of it (host.h): `info` gets the description (as

@@ -3,8 +3,8 @@
  * CORE_VIEW_MOVE) on the region's drawable: its histogram from the
  * drawable's, and its strips read from the drawable for layer_view.h,
  * which makes the pieces the engine gets and puts the result back (the
- * GEGL module runs the same).  For region.c's reading and applying
- * passes, a strip at a time.
+ * GEGL module runs the same).  For the region's reading and applying
+ * passes (region_read.c, region_write.c), a strip at a time.
  *
  *   gh_layer_view v;
  *   if (! core_view_init (&v, region, strip_pixels, error)) ...

@@ -65,7 +65,7 @@ void resident_serve (const ResidentHooks *hooks, gint *nreturn_vals,
 
 /* GIMP quits: the resident leaves at once (GIMP kills it 10 ms after
  * asking anyway), without exit handlers that could meet a GPU start in
- * flight (gpu/engine.c). */
+ * flight (gpu/run/engine.c). */
 void resident_quit (void);
 
 #endif

@@ -78,7 +78,7 @@ gboolean resident_serving (void);
 
 /* GimpPlugInClass.quit: the resident leaves at once (GIMP kills it 10 ms
  * after asking anyway), without exit handlers that could meet a GPU start
- * in flight (gpu/engine.c). */
+ * in flight (gpu/run/engine.c). */
 void resident_quit (GimpPlugIn *plug_in);
 
 #endif

@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
-/* clahe_kernels.h — CLAHE's GPU kernels (clahe_kernels.cu), internal to
- * the engine's two GPU paths: clahe_cuda.cu (strips) and
+/* clahe_launch.h — CLAHE's GPU kernels' launches (clahe_launch.cu; the
+ * kernels are clahe_kernel_*.cuh, included there alone), internal to the
+ * engine's two GPU paths: clahe_cuda.cu (strips) and
  * clahe_cuda_image.cu (whole images).  Each launch is asynchronous on
  * `stream`, over device memory, and checked:
  *
@@ -19,8 +20,8 @@
  * TRY (call) returns gh_clahe_cuda_fail's message (the call and CUDA's
  * words) from a function with `error` in scope when the call fails.
  */
-#ifndef GH_CLAHE_KERNELS_H
-#define GH_CLAHE_KERNELS_H
+#ifndef GH_CLAHE_LAUNCH_H
+#define GH_CLAHE_LAUNCH_H
 
 #include "clahe.h"
 
