@@ -785,6 +785,18 @@ set_go (photo_run *run, int go)
   pthread_mutex_unlock (&run->lock);
 }
 
+/* Waits for the lanes beyond the first and for the readers. */
+static void
+join_workers (const pthread_t *threads, const int *started, int n_lanes,
+              const pthread_t *readers, int n_readers)
+{
+  for (int l = 1; l < n_lanes; l++)
+    if (started[l])
+      pthread_join (threads[l], NULL);
+  for (int r = 0; r < n_readers; r++)
+    pthread_join (readers[r], NULL);
+}
+
 int
 cli_photo_run (const cli_options *o, int (*fallback) (void *, int),
                void *arg, cli_progress *progress, int *rc)
@@ -841,11 +853,7 @@ cli_photo_run (const cli_options *o, int (*fallback) (void *, int),
         fprintf (stderr, "--decoder gpu: %s: decoding on the CPU\n",
                  n_readers ? err.message : "no reader thread");
       set_go (&run, -1);
-      for (int l = 1; l < n_lanes; l++)
-        if (started[l])
-          pthread_join (threads[l], NULL);
-      for (int r = 0; r < n_readers; r++)
-        pthread_join (readers[r], NULL);
+      join_workers (threads, started, n_lanes, readers, n_readers);
       for (int b = 0; b < SLOTS; b++)
         for (int k = 0; k < BATCH; k++)
           free (run.slots[b].data[k]);
@@ -857,11 +865,7 @@ cli_photo_run (const cli_options *o, int (*fallback) (void *, int),
   created = cli_now ();
   set_go (&run, 1);
   lane_main (&lanes[0]);
-  for (int l = 1; l < n_lanes; l++)
-    if (started[l])
-      pthread_join (threads[l], NULL);
-  for (int r = 0; r < n_readers; r++)
-    pthread_join (readers[r], NULL);
+  join_workers (threads, started, n_lanes, readers, n_readers);
   for (int b = 0; b < SLOTS; b++)
     {
       slot *s = &run.slots[b];
