@@ -3,7 +3,7 @@
 #include "photo_clahe.h"
 
 #include "clahe.h"
-#include "clahe_kernels.h"
+#include "clahe_launch.h"
 #include "fail.h"
 #include "pixel.h"
 

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
 /* photo_clahe.h — CLAHE of a decoded photo in device memory (photo_nvjpeg.cu's
- * buffers), through the engine's CLAHE kernels (clahe_kernels.h), equal
+ * buffers), through the engine's CLAHE kernels (clahe_launch.h), equal
  * byte for byte to gh_clahe_image's result on the CPU from the same
  * pixels: each channel (or gray) as the engine's whole-image GPU pass
  * maps them; or, in the luminance mode, each pixel's perceptual luminance
