@@ -9,6 +9,7 @@
 #include <libgimp/gimpui.h>
 
 #include "dialog_toolkit.h"
+#include "dialog_texts.h"
 #include "gh_request.h"
 
 #define REFERENCE_CHARS 24
@@ -219,6 +220,26 @@ param_row (GtkWidget *table, guint row, gh_param param, gchar key,
   g_free (text);
 }
 
+/* The keys the controls outside the pages take at all times: Keep as
+ * live filter, C_hannel, _Scale and E_xport CSV. */
+#define OUTSIDE_KEYS "khsx"
+
+/* The mnemonic of a row of a page laid out by the vocabulary: the first
+ * letter of `label` that no radio button (dialog_action_label), no
+ * control outside the pages and no row above it takes; `taken` holds
+ * those, lower case. */
+static gchar
+row_key (const gchar *label, GString *taken)
+{
+  for (const gchar *c = label; *c; c++)
+    if (g_ascii_isalpha (*c) && ! strchr (taken->str, g_ascii_tolower (*c)))
+      {
+        g_string_append_c (taken, g_ascii_tolower (*c));
+        return *c;
+      }
+  return label[0];
+}
+
 /* The table of labels and controls of an action that has one: a row for
  * each of its parameters, named as the vocabulary names it; CLAHE's grid
  * on one row, match's reference first. */
@@ -228,6 +249,7 @@ settings_table (Dialog *d, DialogAction action)
   const gh_operation_spec *spec = gh_operation_get (action);
   GtkWidget               *table = dialog_grid_new (3, 2, 6, 6);
   GtkWidget               *tiles;
+  GString                 *taken;
 
   switch (action)
     {
@@ -267,15 +289,24 @@ settings_table (Dialog *d, DialogAction action)
       break;
     default:
       /* Equalize's mode, and any operation's parameters, a row each with
-       * the label's first letter as mnemonic. */
+       * a letter of its label as mnemonic (row_key). */
+      taken = g_string_new (OUTSIDE_KEYS);
+      for (gint a = 0; a < DIALOG_NUM_ACTIONS; a++)
+        {
+          const gchar *key = strchr (dialog_action_label (a), '_');
+          if (key)
+            g_string_append_c (taken, g_ascii_tolower (key[1]));
+        }
       for (gint k = 0; spec && k < spec->n_params; k++)
         {
           gh_param param = spec->params[k];
 
-          param_row (table, k, param, gh_param_get (param)->label[0],
+          param_row (table, k, param,
+                     row_key (gh_param_get (param)->label, taken),
                      param_control_new (d, action, param,
                                         gh_param_get (param)->name, NULL));
         }
+      g_string_free (taken, TRUE);
       break;
     }
   return dialog_indented (table);

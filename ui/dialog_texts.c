@@ -64,7 +64,7 @@ dialog_action_label (DialogAction action)
     [DIALOG_ACTION_CLAHE] = "C_LAHE (local contrast)",
     [DIALOG_ACTION_MATCH] = "Match to _reference",
     [DIALOG_ACTION_POSTERIZE] = "Posteri_ze",
-    [GH_REQ_STRETCH] = "_Stretch contrast",
+    [GH_REQ_STRETCH] = "S_tretch contrast",
   };
 
   /* An operation without a label of its own here: the vocabulary's. */
