@@ -23,10 +23,8 @@ cli_print_thresholds (gh_operation operation, const gh_request_result *res)
 static int
 whole (const cli_options *o, gh_operation operation, const cli_image *im)
 {
-  gh_request r;
-
-  gh_request_defaults (&r, operation);
-  return (gh_request_needs (&r) & GH_NEEDS_CLAHE_PASS) && o->output[operation]
+  return (gh_operation_get (operation)->needs & GH_NEEDS_CLAHE_PASS)
+         && o->output[operation]
          && im->row_bytes * im->height <= CLI_CLAHE_WHOLE_BYTES;
 }
 
