@@ -898,12 +898,16 @@ cli_photo_run (const cli_options *o, int (*fallback) (void *, int),
              "decoder), %d lanes; read %.1f ms, decode %.1f ms, count %.1f "
              "ms, apply %.1f ms, encode %.1f ms, write %.1f ms (summed over "
              "the lanes' and writers' threads, overlapped), gpu ready after "
-             "%.1f ms (a lane's start %.1f ms at most, its end %.1f ms), "
-             "main %.1f ms\n",
+             "%.1f ms (the first lane's start: device %.1f ms, buffers and "
+             "nvJPEG's handles %.1f ms, states %.1f ms; a lane's start %.1f "
+             "ms at most, its end %.1f ms), main %.1f ms\n",
              o->n_inputs, t.images, t.hardware, used, run.read_s * 1e3,
              t.decode * 1e3, t.count * 1e3, t.apply * 1e3, t.encode * 1e3,
-             run.write_s * 1e3, (created - start) * 1e3, lane_start * 1e3,
-             lane_free * 1e3, (cli_now () - start) * 1e3);
+             run.write_s * 1e3, (created - start) * 1e3,
+             lanes[0].t.start_context * 1e3, lanes[0].t.start_handles * 1e3,
+             (lanes[0].t.start - lanes[0].t.start_context
+              - lanes[0].t.start_handles) * 1e3,
+             lane_start * 1e3, lane_free * 1e3, (cli_now () - start) * 1e3);
   gh_histogram_clear (&run.reference);
   pthread_mutex_destroy (&run.lock);
   pthread_cond_destroy (&run.turn);

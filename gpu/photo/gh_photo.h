@@ -66,13 +66,15 @@ typedef struct {
   size_t encoded_length, encoded_size;
 } gh_photo_item;
 
-/* Per-stage seconds, summed over the calls; start: gh_photo_create's
- * (CUDA's context where it is the first, nvJPEG's handles, the buffers;
- * the hardware decoder's handle on a thread of its own beside). */
+/* Per-stage seconds, summed over the calls; start: gh_photo_create's,
+ * of which start_context opening the device (CUDA's driver and context
+ * where it is the process's first) and start_handles the buffers and
+ * nvJPEG's handles (made by the process's first gh_photo, waited for by
+ * the others); the rest is the decoder's and encoder's states. */
 typedef struct {
   double decode, count, apply, encode;
   unsigned long images, hardware;
-  double start;
+  double start, start_context, start_handles;
 } gh_photo_timings;
 
 /* batch: items a call takes at most, 1..GH_PHOTO_MAX_BATCH. */

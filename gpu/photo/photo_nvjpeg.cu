@@ -25,17 +25,22 @@ struct gh_photo
 {
   int batch;
   cudaStream_t stream;
-  nvjpegHandle_t gpu;            /* nvJPEG's default (GPU) backend */
+  nvjpegHandle_t gpu;            /* nvJPEG's default (GPU) backend, made
+                                    when first needed where hw is */
   nvjpegJpegState_t gpu_state;
   nvjpegHandle_t hw;             /* the hardware decoder, or NULL */
   nvjpegJpegState_t hw_state;
   nvjpegJpegStream_t hw_stream;  /* parses a file: can hw take it? */
   int hw_batch;                  /* the batch size hw_state is set for */
+  int held;                      /* counted in handles.refs */
   unsigned char *pixels[GH_PHOTO_MAX_BATCH];
   size_t pixels_size[GH_PHOTO_MAX_BATCH];
   unsigned *dev_counts, *host_counts;  /* batch x COUNTS */
   uint8_t *dev_tables, *host_tables;   /* batch x 3 x 256 */
-  nvjpegEncoderState_t enc[GH_PHOTO_MAX_BATCH];
+  /* One encoder, an image at a time: as fast as one a batch's image
+   * (~900 12 MP images/s on the H200) without each state's first use
+   * (~12 ms). */
+  nvjpegEncoderState_t enc;
   gh_photo_clahe_space *clahe;   /* CLAHE's scratch, reused */
   nvjpegEncoderParams_t params_rgb, params_gray;
   int quality;                   /* the params' (0: not set yet) */
@@ -235,44 +240,117 @@ blocks_for (size_t n)
   return b > 1056 ? 1056 : b < 1 ? 1 : (int) b;
 }
 
-/* The hardware decoder where the GPU has one (A100, H100, H200...): its
- * handle, state and parser, on a thread of its own beside the GPU
- * backend's start (each takes a good part of the start); any failure
- * only leaves it out (p->hw NULL). */
-static void *
-start_hardware (void *arg)
+/* nvJPEG's handles, one of each backend a process, shared by every
+ * gh_photo (a handle serves any thread; the states are each gh_photo's
+ * own): on the H200 a process's first handle takes ~280 ms, another ~75
+ * ms, and handles made at once are made one after another, so lanes that
+ * each made their own waited in line (BENCHMARKS.md, 2026-11-29).  The
+ * hardware decoder's handle is tried once a process (GH_PHOTO_NO_HARDWARE
+ * leaves it out); the default backend's is made at once only where there
+ * is no hardware decoder, else when a file first needs it (progressive,
+ * gray, refused by the hardware).  Each guarded by `lock`. */
+static struct
 {
-  gh_photo *p = (gh_photo *) arg;
+  pthread_mutex_t lock;
+  int refs, hw_tried;
+  nvjpegHandle_t hw, gpu;
+} handles = { PTHREAD_MUTEX_INITIALIZER, 0, 0, NULL, NULL };
 
-  if (cudaSetDevice (0) != cudaSuccess
-      || nvjpegCreateEx (NVJPEG_BACKEND_HARDWARE, NULL, NULL, 0, &p->hw)
-           != NVJPEG_STATUS_SUCCESS)
+/* The default backend's handle, made if need be: NVJPEG_STATUS_SUCCESS
+ * or why not.  Under handles.lock. */
+static nvjpegStatus_t
+default_handle (nvjpegHandle_t *out)
+{
+  nvjpegStatus_t s = NVJPEG_STATUS_SUCCESS;
+
+  if (!handles.gpu
+      && (s = nvjpegCreateEx (NVJPEG_BACKEND_DEFAULT, NULL, NULL, 0,
+                              &handles.gpu)) != NVJPEG_STATUS_SUCCESS)
+    handles.gpu = NULL;
+  *out = handles.gpu;
+  return s;
+}
+
+/* p's share of the handles: the hardware decoder's where the GPU has one
+ * (A100, H100, H200...) with its state and parser, else the default
+ * backend's.  GH_OK, or the error. */
+static gh_status
+handles_take (gh_photo *p, gh_error *error)
+{
+  nvjpegStatus_t s = NVJPEG_STATUS_SUCCESS;
+
+  pthread_mutex_lock (&handles.lock);
+  handles.refs++;
+  p->held = 1;
+  if (!handles.hw_tried && !getenv ("GH_PHOTO_NO_HARDWARE"))
     {
-      cudaGetLastError ();
-      p->hw = NULL;
-      return NULL;
+      handles.hw_tried = 1;
+      if (nvjpegCreateEx (NVJPEG_BACKEND_HARDWARE, NULL, NULL, 0, &handles.hw)
+          != NVJPEG_STATUS_SUCCESS)
+        handles.hw = NULL;
     }
-  if (nvjpegJpegStateCreate (p->hw, &p->hw_state) != NVJPEG_STATUS_SUCCESS
-      || nvjpegJpegStreamCreate (p->hw, &p->hw_stream)
-           != NVJPEG_STATUS_SUCCESS)
+  p->hw = handles.hw;
+  if (!p->hw)
+    s = default_handle (&p->gpu);
+  pthread_mutex_unlock (&handles.lock);
+  p->t.start_handles = now ();
+  if (s != NVJPEG_STATUS_SUCCESS)
+    return nvjpeg_fail (error, "cannot start nvJPEG", s);
+  /* Any failure of the hardware decoder's state only leaves it out. */
+  if (p->hw
+      && (nvjpegJpegStateCreate (p->hw, &p->hw_state) != NVJPEG_STATUS_SUCCESS
+          || nvjpegJpegStreamCreate (p->hw, &p->hw_stream)
+               != NVJPEG_STATUS_SUCCESS))
     {
       if (p->hw_state)
         nvjpegJpegStateDestroy (p->hw_state);
-      nvjpegDestroy (p->hw);
-      p->hw = NULL;
       p->hw_state = NULL;
       p->hw_stream = NULL;
+      p->hw = NULL;
+      pthread_mutex_lock (&handles.lock);
+      s = default_handle (&p->gpu);
+      pthread_mutex_unlock (&handles.lock);
+      if (s != NVJPEG_STATUS_SUCCESS)
+        return nvjpeg_fail (error, "cannot start nvJPEG", s);
     }
-  return NULL;
+  return GH_OK;
 }
 
-/* The stream, buffers, GPU backend and encoder parameters: GH_OK, or
- * the error (gh_photo_destroy frees what was made). */
+/* p's default backend (handle and state), for a file the hardware
+ * decoder does not take: NVJPEG_STATUS_SUCCESS or why not. */
+static nvjpegStatus_t
+default_backend (gh_photo *p)
+{
+  nvjpegStatus_t s = NVJPEG_STATUS_SUCCESS;
+
+  if (!p->gpu)
+    {
+      pthread_mutex_lock (&handles.lock);
+      s = default_handle (&p->gpu);
+      pthread_mutex_unlock (&handles.lock);
+    }
+  if (s == NVJPEG_STATUS_SUCCESS && !p->gpu_state
+      && (s = nvjpegJpegStateCreate (p->gpu, &p->gpu_state))
+           != NVJPEG_STATUS_SUCCESS)
+    p->gpu_state = NULL;
+  return s;
+}
+
+/* The handle that parses headers and encodes: either serves. */
+static nvjpegHandle_t
+coder (const gh_photo *p)
+{
+  return p->hw ? p->hw : p->gpu;
+}
+
+/* The stream, buffers, handles and encoder parameters: GH_OK, or the
+ * error (gh_photo_destroy frees what was made). */
 static gh_status
 start_gpu (gh_photo *p, int batch, gh_error *error)
 {
   cudaError_t e;
   nvjpegStatus_t s;
+  gh_status st;
 
   if ((e = cudaStreamCreateWithFlags (&p->stream, cudaStreamNonBlocking))
         != cudaSuccess
@@ -287,18 +365,14 @@ start_gpu (gh_photo *p, int batch, gh_error *error)
       || (e = cudaMallocHost ((void **) &p->host_tables,
                               (size_t) batch * 3 * BINS)) != cudaSuccess)
     return cuda_fail (error, "cannot set up the GPU buffers", e);
-  if ((s = nvjpegCreateEx (NVJPEG_BACKEND_DEFAULT, NULL, NULL, 0, &p->gpu))
-        != NVJPEG_STATUS_SUCCESS)
-    {
-      p->gpu = NULL;
-      return nvjpeg_fail (error, "cannot start nvJPEG", s);
-    }
-  if ((s = nvjpegJpegStateCreate (p->gpu, &p->gpu_state))
-        != NVJPEG_STATUS_SUCCESS
-      || (s = nvjpegEncoderParamsCreate (p->gpu, &p->params_rgb, p->stream))
-           != NVJPEG_STATUS_SUCCESS
-      || (s = nvjpegEncoderParamsCreate (p->gpu, &p->params_gray, p->stream))
-           != NVJPEG_STATUS_SUCCESS
+  if ((st = handles_take (p, error)) != GH_OK)
+    return st;
+  if ((p->gpu && (s = nvjpegJpegStateCreate (p->gpu, &p->gpu_state))
+                   != NVJPEG_STATUS_SUCCESS)
+      || (s = nvjpegEncoderParamsCreate (coder (p), &p->params_rgb,
+                                         p->stream)) != NVJPEG_STATUS_SUCCESS
+      || (s = nvjpegEncoderParamsCreate (coder (p), &p->params_gray,
+                                         p->stream)) != NVJPEG_STATUS_SUCCESS
       || (s = nvjpegEncoderParamsSetSamplingFactors (
             p->params_rgb, NVJPEG_CSS_444, p->stream)) != NVJPEG_STATUS_SUCCESS
       || (s = nvjpegEncoderParamsSetSamplingFactors (
@@ -319,9 +393,8 @@ gh_photo_create (int batch, gh_photo **out, gh_error *error)
 {
   gh_photo *p;
   cudaError_t e;
-  int devices = 0, hw_thread = 0;
+  int devices = 0;
   struct cudaDeviceProp prop;
-  pthread_t hw;
   double t0 = now ();
   gh_status st;
 
@@ -343,21 +416,16 @@ gh_photo_create (int batch, gh_photo **out, gh_error *error)
       return cuda_fail (error, "cannot open CUDA device 0", e);
     }
   snprintf (p->device, sizeof p->device, "%s", prop.name);
-  if (!getenv ("GH_PHOTO_NO_HARDWARE"))
-    {
-      hw_thread = !pthread_create (&hw, NULL, start_hardware, p);
-      if (!hw_thread)
-        start_hardware (p);
-    }
+  p->t.start_context = now () - t0;
   st = start_gpu (p, batch, error);
-  if (hw_thread)
-    pthread_join (hw, NULL);
   if (st != GH_OK)
     {
       gh_photo_destroy (p);
       return st;
     }
   p->t.start = now () - t0;
+  /* start_handles held the moment the handles were had: made a span. */
+  p->t.start_handles -= t0 + p->t.start_context;
   *out = p;
   return GH_OK;
 }
@@ -371,10 +439,10 @@ gh_photo_destroy (gh_photo *p)
     cudaStreamSynchronize (p->stream);
   for (int k = 0; k < GH_PHOTO_MAX_BATCH; k++)
     {
-      if (p->enc[k])
-        nvjpegEncoderStateDestroy (p->enc[k]);
       cudaFree (p->pixels[k]);
     }
+  if (p->enc)
+    nvjpegEncoderStateDestroy (p->enc);
   if (p->params_rgb)
     nvjpegEncoderParamsDestroy (p->params_rgb);
   if (p->params_gray)
@@ -383,12 +451,20 @@ gh_photo_destroy (gh_photo *p)
     nvjpegJpegStreamDestroy (p->hw_stream);
   if (p->hw_state)
     nvjpegJpegStateDestroy (p->hw_state);
-  if (p->hw)
-    nvjpegDestroy (p->hw);
   if (p->gpu_state)
     nvjpegJpegStateDestroy (p->gpu_state);
-  if (p->gpu)
-    nvjpegDestroy (p->gpu);
+  /* The last gh_photo out frees the handles. */
+  pthread_mutex_lock (&handles.lock);
+  if (p->held && --handles.refs == 0)
+    {
+      if (handles.hw)
+        nvjpegDestroy (handles.hw);
+      if (handles.gpu)
+        nvjpegDestroy (handles.gpu);
+      handles.hw = handles.gpu = NULL;
+      handles.hw_tried = 0;
+    }
+  pthread_mutex_unlock (&handles.lock);
   gh_photo_clahe_space_free (p->clahe);
   cudaFree (p->dev_counts);
   cudaFree (p->dev_tables);
@@ -483,7 +559,7 @@ gh_photo_decode_count (gh_photo *p, gh_photo_item *items, int n,
                     "gray and colour ones", comps);
           continue;
         }
-      if ((s = nvjpegGetImageInfo (p->gpu, it->jpeg, it->length, &nc, &ss,
+      if ((s = nvjpegGetImageInfo (coder (p), it->jpeg, it->length, &nc, &ss,
                                    widths, heights)) != NVJPEG_STATUS_SUCCESS)
         {
           snprintf (it->why, sizeof it->why,
@@ -508,8 +584,10 @@ gh_photo_decode_count (gh_photo *p, gh_photo_item *items, int n,
       if (p->hw && it->channels == 3 && (sof == 0xC0 || sof == 0xC1))
         {
           int unsupported = 1;
-          if (nvjpegJpegStreamParse (p->hw, it->jpeg, it->length, 0, 0,
-                                     p->hw_stream) == NVJPEG_STATUS_SUCCESS
+          /* The headers only: the decoder parses the scans itself (the
+           * whole parse here cost ~1 ms of a 12 MP file's 2.6). */
+          if (nvjpegJpegStreamParseHeader (p->hw, it->jpeg, it->length,
+                                           p->hw_stream) == NVJPEG_STATUS_SUCCESS
               && nvjpegDecodeBatchedSupported (p->hw, p->hw_stream,
                                                &unsupported)
                    == NVJPEG_STATUS_SUCCESS
@@ -556,6 +634,13 @@ gh_photo_decode_count (gh_photo *p, gh_photo_item *items, int n,
       nvjpegStatus_t s;
       if (!single[k])
         continue;
+      if ((s = default_backend (p)) != NVJPEG_STATUS_SUCCESS)
+        {
+          snprintf (it->why, sizeof it->why,
+                    "nvJPEG's GPU decoder did not start: %s (%d)",
+                    nvjpeg_reason (s), (int) s);
+          continue;
+        }
       memset (&dest, 0, sizeof dest);
       dest.channel[0] = p->pixels[k];
       dest.pitch[0] = (size_t) it->width * (size_t) it->channels;
@@ -703,42 +788,35 @@ gh_photo_encode (gh_photo *p, gh_photo_item *items, int n, int quality,
         return nvjpeg_fail (error, "cannot set the JPEG quality", s);
       p->quality = quality;
     }
-  for (int k = 0; k < n; k++)
+  if (!p->enc
+      && (s = nvjpegEncoderStateCreate (coder (p), &p->enc, p->stream))
+           != NVJPEG_STATUS_SUCCESS)
     {
-      gh_photo_item *it = &items[k];
-      nvjpegImage_t src;
-      if (!it->ok)
-        continue;
-      if (!p->enc[k]
-          && (s = nvjpegEncoderStateCreate (p->gpu, &p->enc[k], p->stream))
-               != NVJPEG_STATUS_SUCCESS)
-        {
-          p->enc[k] = NULL;
-          return nvjpeg_fail (error, "cannot start the GPU's JPEG encoder", s);
-        }
-      memset (&src, 0, sizeof src);
-      src.channel[0] = p->pixels[k];
-      src.pitch[0] = (size_t) it->width * it->channels;
-      if (it->channels == 3)
-        s = nvjpegEncodeImage (p->gpu, p->enc[k], p->params_rgb, &src,
-                               NVJPEG_INPUT_RGBI, it->width, it->height,
-                               p->stream);
-      else
-        s = nvjpegEncodeYUV (p->gpu, p->enc[k], p->params_gray, &src,
-                             NVJPEG_CSS_GRAY, it->width, it->height,
-                             p->stream);
-      if (s != NVJPEG_STATUS_SUCCESS)
-        return nvjpeg_fail (error, "the GPU's JPEG encoder failed", s);
+      p->enc = NULL;
+      return nvjpeg_fail (error, "cannot start the GPU's JPEG encoder", s);
     }
   for (int k = 0; k < n; k++)
     {
       gh_photo_item *it = &items[k];
+      nvjpegImage_t src;
       size_t len = 0;
       if (!it->ok)
         continue;
-      if ((s = nvjpegEncodeRetrieveBitstream (p->gpu, p->enc[k], NULL, &len,
-                                              p->stream))
-          != NVJPEG_STATUS_SUCCESS)
+      memset (&src, 0, sizeof src);
+      src.channel[0] = p->pixels[k];
+      src.pitch[0] = (size_t) it->width * it->channels;
+      if (it->channels == 3)
+        s = nvjpegEncodeImage (coder (p), p->enc, p->params_rgb, &src,
+                               NVJPEG_INPUT_RGBI, it->width, it->height,
+                               p->stream);
+      else
+        s = nvjpegEncodeYUV (coder (p), p->enc, p->params_gray, &src,
+                             NVJPEG_CSS_GRAY, it->width, it->height,
+                             p->stream);
+      if (s != NVJPEG_STATUS_SUCCESS
+          || (s = nvjpegEncodeRetrieveBitstream (coder (p), p->enc, NULL, &len,
+                                                 p->stream))
+               != NVJPEG_STATUS_SUCCESS)
         return nvjpeg_fail (error, "the GPU's JPEG encoder failed", s);
       if ((e = cudaStreamSynchronize (p->stream)) != cudaSuccess)
         return cuda_fail (error, "the GPU's JPEG encoder failed", e);
@@ -750,14 +828,15 @@ gh_photo_encode (gh_photo *p, gh_photo_item *items, int n, int quality,
           it->encoded = b;
           it->encoded_size = len;
         }
-      if ((s = nvjpegEncodeRetrieveBitstream (p->gpu, p->enc[k], it->encoded,
+      /* The state is the next image's once its bytes are out. */
+      if ((s = nvjpegEncodeRetrieveBitstream (coder (p), p->enc, it->encoded,
                                               &len, p->stream))
           != NVJPEG_STATUS_SUCCESS)
         return nvjpeg_fail (error, "the GPU's JPEG encoder failed", s);
+      if ((e = cudaStreamSynchronize (p->stream)) != cudaSuccess)
+        return cuda_fail (error, "the GPU's JPEG encoder failed", e);
       it->encoded_length = len;
     }
-  if ((e = cudaStreamSynchronize (p->stream)) != cudaSuccess)
-    return cuda_fail (error, "the GPU's JPEG encoder failed", e);
   p->t.encode += now () - t1;
   return GH_OK;
 }
