@@ -5,18 +5,25 @@
  * under op->luminance.  Equalize, match (ops.c) and CLAHE (clahe*.c) use
  * it; gh_luminance_shift (gpu_histogram.h) is the model itself.
  *
- *   U8:  gh_op_move_luminance_u8 (op, p, table[level]);   -- 0..255
- *   F32: gh_op_move_luminance_f32 (op, p,
+ *   U8, a span of n RGB or RGBA pixels at a time:
+ *        gh_op_luminance_keys_u8 (op, p, n, key);
+ *        target[i] = map (key[i]);                        -- 0..255
+ *        gh_op_move_luminance_u8 (op, p, n, target);
+ *   F32, a pixel at a time:
+ *        gh_op_move_luminance_f32 (op, p,
  *          map (gh_op_luminance_key_f32 (op, p)));        -- 0..1
  *
- * gh_op_luminance_key_f32 is the luminance as the histogram binned it
- * (the key the F32 mappings read). */
+ * The keys are the luminance as the histogram binned it (the levels the
+ * mappings read). */
 #ifndef GH_COLOUR_H
 #define GH_COLOUR_H
 
 #include "gpu_histogram.h"
 
-void gh_op_move_luminance_u8 (const gh_op *op, uint8_t *p, double target);
+void gh_op_luminance_keys_u8 (const gh_op *op, const uint8_t *p, size_t n,
+                              uint8_t *key);
+void gh_op_move_luminance_u8 (const gh_op *op, uint8_t *p, size_t n,
+                              const uint8_t *target);
 float gh_op_luminance_key_f32 (const gh_op *op, const float *p);
 void gh_op_move_luminance_f32 (const gh_op *op, float *p, double target);
 

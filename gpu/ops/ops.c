@@ -16,6 +16,10 @@
 #include <stdlib.h>
 #include <string.h>
 
+/* 8-bit luminance modes: pixels keyed, mapped and moved a span at a
+ * time. */
+#define SPAN 256
+
 _Static_assert (sizeof ((gh_op *) 0)->thresholds
                   == (GH_MULTI_OTSU_MAX_CLASSES - 1) * sizeof (int),
                 "gh_op holds the thresholds of the most classes");
@@ -223,12 +227,15 @@ gh_op_apply_rect (const gh_op *op, void *pixels, size_t x0, size_t y0,
     {
       uint8_t *row = (uint8_t *) pixels + y * stride;
       if (op->sample == GH_SAMPLE_U8)
-        for (uint8_t *p = row; p < row + width * bpp; p += bpp)
-          gh_op_move_luminance_u8 (
-            op, p,
-            op->tables[0][gh_pixel_level_with (op->layout, p,
-                                               GH_CHANNEL_LUMINANCE,
-                                               op->luminance)]);
+        for (size_t x = 0; x < width; x += SPAN)
+          {
+            size_t n = width - x < SPAN ? width - x : SPAN;
+            uint8_t *p = row + x * bpp, level[SPAN];
+            gh_op_luminance_keys_u8 (op, p, n, level);
+            for (size_t i = 0; i < n; i++)
+              level[i] = (uint8_t) op->tables[0][level[i]];
+            gh_op_move_luminance_u8 (op, p, n, level);
+          }
       else if (op->kind == GH_OP_CHANNELS)
         for (float *p = (float *) row; p < (float *) row + width * bpp;
              p += bpp)
