@@ -100,7 +100,7 @@ encode_byte_pow (double v)
 #define ENCODE_NEAR 1e-9
 
 static double first[257];
-static uint8_t start[ENCODE_BUCKETS];
+static uint8_t start[ENCODE_BUCKETS + 1];
 static pthread_once_t encode_once = PTHREAD_ONCE_INIT;
 
 static void
@@ -129,7 +129,7 @@ encode_init (void)
         }
       memcpy (&first[b], &hi, sizeof first[b]);
     }
-  for (int i = 0, b = 0; i < ENCODE_BUCKETS; i++)
+  for (int i = 0, b = 0; i <= ENCODE_BUCKETS; i++)
     {
       while (b < 255 && first[b + 1] <= (double) i / ENCODE_BUCKETS)
         b++;
@@ -137,28 +137,37 @@ encode_init (void)
     }
 }
 
-static inline uint8_t
-encode_byte (double v)
+/* v within 0..1, NaN to 0: black and white, which the move gives often,
+ * are those bytes (as the pow gives them), and no bucket lies outside the
+ * table.  No branch, so that a loop of them vectorizes. */
+static inline double
+encode_clamp (double v)
 {
-  /* The bucket, clamped: v >= 1 (white, which the move gives often) falls
-   * in the last, whose byte is 255 with no threshold above; v <= 0 and
-   * NaN in the first, whose byte 0 has none below. */
-  double x = v * ENCODE_BUCKETS;
-  int b;
+  v = pick (v > 0, v, 0);
+  return pick (v < 1, v, 1);
+}
 
-  x = x > 0 ? x : 0;
-  x = x < ENCODE_BUCKETS - 1 ? x : ENCODE_BUCKETS - 1;
-  b = start[(int) x];
-  b += v >= first[b + 1];
-  if (v - first[b] < ENCODE_NEAR || first[b + 1] - v < ENCODE_NEAR)
+/* The byte of v (within 0..1) in `bucket`.  With s = start[bucket], the
+ * byte is s + 1 from v >= first[s + 1] on; v is within ENCODE_NEAR of a
+ * threshold where it is of first[s] or first[s + 1] (first[s + 2] lies
+ * beyond the bucket by more than that, and first[s] is that far below
+ * first[s + 1]). */
+static inline uint8_t
+encode_byte (double v, int bucket)
+{
+  int s = start[bucket];
+  double lo = first[s], mid = first[s + 1];
+
+  if (v - lo < ENCODE_NEAR || fabs (v - mid) < ENCODE_NEAR)
     return encode_byte_pow (v);
-  return (uint8_t) b;
+  return (uint8_t) (s + (v >= mid));
 }
 
 /* Pixels moved a span at a time, written once and specialised for the
  * rule and for 3 and 4 bytes a pixel: the samples read into columns of
- * doubles, the colour model over them in a loop without branches (which
- * the compiler vectorizes), then each sample written back. */
+ * doubles; the colour model over them, and under GIMP 3's rule each
+ * sample's clamp and bucket, in a loop without branches (which the
+ * compiler vectorizes); then each sample's byte written back. */
 #define SPAN 64
 
 static inline __attribute__ ((always_inline)) void
@@ -167,6 +176,7 @@ move_span_u8 (const int linear, uint8_t *p, const int bpp, int n,
 {
   const double white = linear ? 1.0 : 255.0;
   double c[3][SPAN], t[SPAN];
+  int bucket[3][SPAN];
 
   for (int i = 0; i < n; i++)
     {
@@ -184,13 +194,16 @@ move_span_u8 (const int linear, uint8_t *p, const int bpp, int n,
                     : perceptual_luminance (d[0], d[1], d[2]),
              t[i], white);
       for (int k = 0; k < 3; k++)
-        c[k][i] = d[k];
+        {
+          c[k][i] = linear ? encode_clamp (d[k]) : d[k];
+          bucket[k][i] = linear ? (int) (c[k][i] * ENCODE_BUCKETS) : 0;
+        }
     }
   for (int i = 0; i < n; i++)
     for (int k = 0; k < 3; k++)
       /* Perceptual: floor (x + 0.5) clamped is the clamp's integer part,
        * the bounds being integers (NaN goes to 0 either way). */
-      p[i * bpp + k] = linear ? encode_byte (c[k][i])
+      p[i * bpp + k] = linear ? encode_byte (c[k][i], bucket[k][i])
                               : (uint8_t) gh_clamp (c[k][i] + 0.5, 0.0,
                                                     255.0);
 }
