@@ -137,14 +137,15 @@ encode_init (void)
     }
 }
 
-/* v within 0..1, NaN to 0: black and white, which the move gives often,
- * are those bytes (as the pow gives them), and no bucket lies outside the
- * table.  No branch, so that a loop of them vectorizes. */
+/* v within 0..hi, NaN to 0, as gh_clamp (v, 0, hi) but with no branch,
+ * so that a loop of them vectorizes.  Under GIMP 3's rule (hi 1) black
+ * and white, which the move gives often, are those bytes as the pow
+ * gives them, and no bucket lies outside the table. */
 static inline double
-encode_clamp (double v)
+clamp_to (double v, double hi)
 {
   v = pick (v > 0, v, 0);
-  return pick (v < 1, v, 1);
+  return pick (v < hi, v, hi);
 }
 
 /* The byte of v (within 0..1) in `bucket`.  With s = start[bucket], the
@@ -168,7 +169,7 @@ encode_byte (double v, int bucket)
  * doubles; the colour model over them, and under GIMP 3's rule each
  * sample's clamp and bucket, in a loop without branches (which the
  * compiler vectorizes); then each sample's byte written back. */
-#define SPAN 64
+#define SPAN 256
 
 static inline __attribute__ ((always_inline)) void
 move_span_u8 (const int linear, uint8_t *p, const int bpp, int n,
@@ -176,7 +177,7 @@ move_span_u8 (const int linear, uint8_t *p, const int bpp, int n,
 {
   const double white = linear ? 1.0 : 255.0;
   double c[3][SPAN], t[SPAN];
-  int bucket[3][SPAN];
+  int e[3][SPAN]; /* GIMP 3's rule: buckets; GIMP 2.10's: bytes */
 
   for (int i = 0; i < n; i++)
     {
@@ -193,19 +194,19 @@ move_span_u8 (const int linear, uint8_t *p, const int bpp, int n,
                         + d[2] * GH_BABL_Y_WB
                     : perceptual_luminance (d[0], d[1], d[2]),
              t[i], white);
+      /* Perceptual: floor (x + 0.5) clamped is the clamp's integer part,
+       * the bounds being integers (NaN goes to 0 either way). */
       for (int k = 0; k < 3; k++)
         {
-          c[k][i] = linear ? encode_clamp (d[k]) : d[k];
-          bucket[k][i] = linear ? (int) (c[k][i] * ENCODE_BUCKETS) : 0;
+          c[k][i] = linear ? clamp_to (d[k], 1.0)
+                           : clamp_to (d[k] + 0.5, 255.0);
+          e[k][i] = (int) (linear ? c[k][i] * ENCODE_BUCKETS : c[k][i]);
         }
     }
   for (int i = 0; i < n; i++)
     for (int k = 0; k < 3; k++)
-      /* Perceptual: floor (x + 0.5) clamped is the clamp's integer part,
-       * the bounds being integers (NaN goes to 0 either way). */
-      p[i * bpp + k] = linear ? encode_byte (c[k][i], bucket[k][i])
-                              : (uint8_t) gh_clamp (c[k][i] + 0.5, 0.0,
-                                                    255.0);
+      p[i * bpp + k] = linear ? encode_byte (c[k][i], e[k][i])
+                              : (uint8_t) e[k][i];
 }
 
 void GH_VECTOR_CLONES
@@ -232,16 +233,32 @@ gh_op_move_luminance_u8 (const gh_op *op, uint8_t *p, size_t n,
     }
 }
 
+/* A span's keys, specialised for the rule and for 3 and 4 bytes a pixel
+ * as the move is. */
+static inline __attribute__ ((always_inline)) void
+keys_u8 (const int linear, const uint8_t *p, const int bpp, size_t n,
+         uint8_t *key)
+{
+  for (size_t i = 0; i < n; i++, p += bpp)
+    key[i] = (uint8_t) (linear ? gh_luminance_bin_linear (p[0], p[1], p[2])
+                               : gh_luminance_bin (p[0], p[1], p[2]));
+}
+
 void
 gh_op_luminance_keys_u8 (const gh_op *op, const uint8_t *p, size_t n,
                          uint8_t *key)
 {
+  int linear = op->luminance == GH_LUMINANCE_LINEAR;
   int bpp = gh_layout_bpp (op->layout);
 
-  for (size_t i = 0; i < n; i++, p += bpp)
-    key[i] = (uint8_t) (op->luminance == GH_LUMINANCE_LINEAR
-                          ? gh_luminance_bin_linear (p[0], p[1], p[2])
-                          : gh_luminance_bin (p[0], p[1], p[2]));
+  if (linear && bpp == 4)
+    keys_u8 (1, p, 4, n, key);
+  else if (linear)
+    keys_u8 (1, p, 3, n, key);
+  else if (bpp == 4)
+    keys_u8 (0, p, 4, n, key);
+  else
+    keys_u8 (0, p, 3, n, key);
 }
 
 float
