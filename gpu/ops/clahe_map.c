@@ -304,6 +304,7 @@ row_weights_of (const gh_clahe_geom *g, int y)
 /* Columns interpolated at a time: the span's lookups, then its
  * arithmetic in a loop the compiler vectorizes. */
 #define SPAN 256
+_Static_assert (SPAN <= GH_COLOUR_SPAN, "a span's colours fit colour.h's");
 
 /* A job's lookup table for the rows between two tile rows: for each
  * plane, each column segment s0.. s0 + nseg - 1 and each level, the four
@@ -401,6 +402,7 @@ map_row_u8 (const gh_op *op, quads *t, const row_weights *r, uint8_t *row,
   const struct gh_clahe_map *m = op->clahe;
   int bpp = gh_layout_bpp (m->g.layout);
   uint8_t key[SPAN], level[SPAN];
+  gh_colour_span span;
 
   if (r->ty1 != t->ty1 || r->ty2 != t->ty2)
     quads_build (m, r, t);
@@ -414,9 +416,9 @@ map_row_u8 (const gh_op *op, quads *t, const row_weights *r, uint8_t *row,
           map_span_u8 (m, t, m->g.channels, r, x, n, p, bpp, p);
           continue;
         }
-      gh_op_luminance_keys_u8 (op, p, (size_t) n, key);
+      gh_op_luminance_keys_u8 (op, p, n, &span, key);
       map_span_u8 (m, t, 1, r, x, n, key, 1, level);
-      gh_op_move_luminance_u8 (op, p, (size_t) n, level);
+      gh_op_move_luminance_u8 (op, &span, p, n, level);
     }
 }
 

@@ -164,28 +164,50 @@ encode_byte (double v, int bucket)
   return (uint8_t) (s + (v >= mid));
 }
 
-/* Pixels moved a span at a time, written once and specialised for the
- * rule and for 3 and 4 bytes a pixel: the samples read into columns of
- * doubles; the colour model over them, and under GIMP 3's rule each
- * sample's clamp and bucket, in a loop without branches (which the
- * compiler vectorizes); then each sample's byte written back. */
-#define SPAN 256
-
+/* A span's keys, its samples read into columns of doubles (GIMP 3's
+ * rule: decoded, the same loads as the keys'), specialised for the rule
+ * and for 3 and 4 bytes a pixel. */
 static inline __attribute__ ((always_inline)) void
-move_span_u8 (const int linear, uint8_t *p, const int bpp, int n,
-              const uint8_t *target)
+keys_u8 (const int linear, const uint8_t *p, const int bpp, int n,
+         gh_colour_span *span, uint8_t *key)
+{
+  for (int i = 0; i < n; i++, p += bpp)
+    {
+      key[i] = (uint8_t) (linear ? gh_luminance_bin_linear (p[0], p[1], p[2])
+                                 : gh_luminance_bin (p[0], p[1], p[2]));
+      for (int k = 0; k < 3; k++)
+        span->c[k][i] = linear ? gh_srgb_decode_u8[p[k]] : (double) p[k];
+    }
+}
+
+void
+gh_op_luminance_keys_u8 (const gh_op *op, const uint8_t *p, int n,
+                         gh_colour_span *span, uint8_t *key)
+{
+  int linear = op->luminance == GH_LUMINANCE_LINEAR;
+  int bpp = gh_layout_bpp (op->layout);
+
+  if (linear && bpp == 4)
+    keys_u8 (1, p, 4, n, span, key);
+  else if (linear)
+    keys_u8 (1, p, 3, n, span, key);
+  else if (bpp == 4)
+    keys_u8 (0, p, 4, n, span, key);
+  else
+    keys_u8 (0, p, 3, n, span, key);
+}
+
+/* The span moved: the colour model over its columns, and under GIMP 3's
+ * rule each sample's clamp and bucket, in a loop without branches (which
+ * the compiler vectorizes); then each sample's byte written back. */
+static inline __attribute__ ((always_inline)) void
+move_span_u8 (const int linear, gh_colour_span *span, uint8_t *p,
+              const int bpp, int n, const uint8_t *target)
 {
   const double white = linear ? 1.0 : 255.0;
-  double c[3][SPAN], t[SPAN];
-  int e[3][SPAN]; /* GIMP 3's rule: buckets; GIMP 2.10's: bytes */
+  double (*c)[GH_COLOUR_SPAN] = span->c;
+  int e[3][GH_COLOUR_SPAN]; /* GIMP 3's rule: buckets; GIMP 2.10's: bytes */
 
-  for (int i = 0; i < n; i++)
-    {
-      for (int k = 0; k < 3; k++)
-        c[k][i] = linear ? gh_srgb_decode_u8[p[i * bpp + k]]
-                         : (double) p[i * bpp + k];
-      t[i] = linear ? target[i] / 255.0 : target[i];
-    }
   for (int i = 0; i < n; i++)
     {
       double d[3] = { c[0][i], c[1][i], c[2][i] };
@@ -193,7 +215,7 @@ move_span_u8 (const int linear, uint8_t *p, const int bpp, int n,
              linear ? d[0] * GH_BABL_Y_WR + d[1] * GH_BABL_Y_WG
                         + d[2] * GH_BABL_Y_WB
                     : perceptual_luminance (d[0], d[1], d[2]),
-             t[i], white);
+             linear ? target[i] / 255.0 : target[i], white);
       /* Perceptual: floor (x + 0.5) clamped is the clamp's integer part,
        * the bounds being integers (NaN goes to 0 either way). */
       for (int k = 0; k < 3; k++)
@@ -210,55 +232,22 @@ move_span_u8 (const int linear, uint8_t *p, const int bpp, int n,
 }
 
 void GH_VECTOR_CLONES
-gh_op_move_luminance_u8 (const gh_op *op, uint8_t *p, size_t n,
-                         const uint8_t *target)
+gh_op_move_luminance_u8 (const gh_op *op, gh_colour_span *span, uint8_t *p,
+                         int n, const uint8_t *target)
 {
   int linear = op->luminance == GH_LUMINANCE_LINEAR;
   int bpp = gh_layout_bpp (op->layout);
 
   if (linear)
     pthread_once (&encode_once, encode_init);
-  for (size_t i = 0; i < n; i += SPAN)
-    {
-      int m = n - i < SPAN ? (int) (n - i) : SPAN;
-      uint8_t *q = p + i * bpp;
-      if (linear && bpp == 4)
-        move_span_u8 (1, q, 4, m, target + i);
-      else if (linear)
-        move_span_u8 (1, q, 3, m, target + i);
-      else if (bpp == 4)
-        move_span_u8 (0, q, 4, m, target + i);
-      else
-        move_span_u8 (0, q, 3, m, target + i);
-    }
-}
-
-/* A span's keys, specialised for the rule and for 3 and 4 bytes a pixel
- * as the move is. */
-static inline __attribute__ ((always_inline)) void
-keys_u8 (const int linear, const uint8_t *p, const int bpp, size_t n,
-         uint8_t *key)
-{
-  for (size_t i = 0; i < n; i++, p += bpp)
-    key[i] = (uint8_t) (linear ? gh_luminance_bin_linear (p[0], p[1], p[2])
-                               : gh_luminance_bin (p[0], p[1], p[2]));
-}
-
-void
-gh_op_luminance_keys_u8 (const gh_op *op, const uint8_t *p, size_t n,
-                         uint8_t *key)
-{
-  int linear = op->luminance == GH_LUMINANCE_LINEAR;
-  int bpp = gh_layout_bpp (op->layout);
-
   if (linear && bpp == 4)
-    keys_u8 (1, p, 4, n, key);
+    move_span_u8 (1, span, p, 4, n, target);
   else if (linear)
-    keys_u8 (1, p, 3, n, key);
+    move_span_u8 (1, span, p, 3, n, target);
   else if (bpp == 4)
-    keys_u8 (0, p, 4, n, key);
+    move_span_u8 (0, span, p, 4, n, target);
   else
-    keys_u8 (0, p, 3, n, key);
+    move_span_u8 (0, span, p, 3, n, target);
 }
 
 float

@@ -16,10 +16,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* 8-bit luminance modes: pixels keyed, mapped and moved a span at a
- * time. */
-#define SPAN 256
-
 _Static_assert (sizeof ((gh_op *) 0)->thresholds
                   == (GH_MULTI_OTSU_MAX_CLASSES - 1) * sizeof (int),
                 "gh_op holds the thresholds of the most classes");
@@ -227,14 +223,16 @@ gh_op_apply_rect (const gh_op *op, void *pixels, size_t x0, size_t y0,
     {
       uint8_t *row = (uint8_t *) pixels + y * stride;
       if (op->sample == GH_SAMPLE_U8)
-        for (size_t x = 0; x < width; x += SPAN)
+        for (size_t x = 0; x < width; x += GH_COLOUR_SPAN)
           {
-            size_t n = width - x < SPAN ? width - x : SPAN;
-            uint8_t *p = row + x * bpp, level[SPAN];
-            gh_op_luminance_keys_u8 (op, p, n, level);
-            for (size_t i = 0; i < n; i++)
+            int n = width - x < GH_COLOUR_SPAN ? (int) (width - x)
+                                               : GH_COLOUR_SPAN;
+            uint8_t *p = row + x * bpp, level[GH_COLOUR_SPAN];
+            gh_colour_span span;
+            gh_op_luminance_keys_u8 (op, p, n, &span, level);
+            for (int i = 0; i < n; i++)
               level[i] = (uint8_t) op->tables[0][level[i]];
-            gh_op_move_luminance_u8 (op, p, n, level);
+            gh_op_move_luminance_u8 (op, &span, p, n, level);
           }
       else if (op->kind == GH_OP_CHANNELS)
         for (float *p = (float *) row; p < (float *) row + width * bpp;
