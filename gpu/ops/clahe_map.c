@@ -45,6 +45,7 @@
 #include "layout.h"
 #include "op_kind.h"
 #include "threads.h"
+#include "vector_clones.h"
 #if GH_HAVE_CUDA
 #include "clahe_cuda.h"
 #endif
@@ -300,22 +301,10 @@ row_weights_of (const gh_clahe_geom *g, int y)
   return r;
 }
 
-/* The span's arithmetic runs in AVX2's 8-wide vectors where the CPU has
- * them: GCC compiles it for AVX2 and for the baseline and picks at load
- * time (ifunc).  The same float operations either way (no FMA: the
- * project builds with -ffp-contract=off), so the same bytes.  Not under
- * ThreadSanitizer: its instrumented resolver would run at relocation,
- * before TSan's runtime is up, and crash every program at start. */
-#if defined(__GNUC__) && !defined(__clang__) && defined(__x86_64__) \
-  && defined(__linux__) && !defined(__SANITIZE_THREAD__)
-#define VECTOR_CLONES __attribute__ ((target_clones ("avx2", "default")))
-#else
-#define VECTOR_CLONES
-#endif
-
 /* Columns interpolated at a time: the span's lookups, then its
  * arithmetic in a loop the compiler vectorizes. */
 #define SPAN 256
+_Static_assert (SPAN <= GH_COLOUR_SPAN, "a span's colours fit colour.h's");
 
 /* A job's lookup table for the rows between two tile rows: for each
  * plane, each column segment s0.. s0 + nseg - 1 and each level, the four
@@ -359,8 +348,9 @@ quads_build (const struct gh_clahe_map *m, const row_weights *r, quads *t)
 /* n <= SPAN pixels from column x on, `step` bytes apart, their first
  * `planes` (1 to 3) bytes the levels of the planes: mapped from src into
  * dst (src may be dst) by CLAHE_Interpolation_Body's arithmetic, each
- * value's float operations in its order. */
-static void VECTOR_CLONES
+ * value's float operations in its order; in AVX2's 8-wide vectors where
+ * the CPU has them (vector_clones.h). */
+static void GH_VECTOR_CLONES
 map_span_u8 (const struct gh_clahe_map *m, const quads *t, int planes,
              const row_weights *r, int x, int n, const uint8_t *src,
              int step, uint8_t *dst)
@@ -412,6 +402,7 @@ map_row_u8 (const gh_op *op, quads *t, const row_weights *r, uint8_t *row,
   const struct gh_clahe_map *m = op->clahe;
   int bpp = gh_layout_bpp (m->g.layout);
   uint8_t key[SPAN], level[SPAN];
+  gh_colour_span span;
 
   if (r->ty1 != t->ty1 || r->ty2 != t->ty2)
     quads_build (m, r, t);
@@ -425,13 +416,9 @@ map_row_u8 (const gh_op *op, quads *t, const row_weights *r, uint8_t *row,
           map_span_u8 (m, t, m->g.channels, r, x, n, p, bpp, p);
           continue;
         }
-      for (int i = 0; i < n; i++)
-        key[i] = (uint8_t) gh_pixel_level_with (
-          m->g.layout, p + (size_t) i * bpp, GH_CHANNEL_LUMINANCE,
-          m->g.luminance);
+      gh_op_luminance_keys_u8 (op, p, n, &span, key);
       map_span_u8 (m, t, 1, r, x, n, key, 1, level);
-      for (int i = 0; i < n; i++)
-        gh_op_move_luminance_u8 (op, p + (size_t) i * bpp, level[i]);
+      gh_op_move_luminance_u8 (op, &span, p, n, level);
     }
 }
 

@@ -223,12 +223,17 @@ gh_op_apply_rect (const gh_op *op, void *pixels, size_t x0, size_t y0,
     {
       uint8_t *row = (uint8_t *) pixels + y * stride;
       if (op->sample == GH_SAMPLE_U8)
-        for (uint8_t *p = row; p < row + width * bpp; p += bpp)
-          gh_op_move_luminance_u8 (
-            op, p,
-            op->tables[0][gh_pixel_level_with (op->layout, p,
-                                               GH_CHANNEL_LUMINANCE,
-                                               op->luminance)]);
+        for (size_t x = 0; x < width; x += GH_COLOUR_SPAN)
+          {
+            int n = width - x < GH_COLOUR_SPAN ? (int) (width - x)
+                                               : GH_COLOUR_SPAN;
+            uint8_t *p = row + x * bpp, level[GH_COLOUR_SPAN];
+            gh_colour_span span;
+            gh_op_luminance_keys_u8 (op, p, n, &span, level);
+            for (int i = 0; i < n; i++)
+              level[i] = (uint8_t) op->tables[0][level[i]];
+            gh_op_move_luminance_u8 (op, &span, p, n, level);
+          }
       else if (op->kind == GH_OP_CHANNELS)
         for (float *p = (float *) row; p < (float *) row + width * bpp;
              p += bpp)

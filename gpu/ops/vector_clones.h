@@ -1,0 +1,22 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+/* vector_clones.h — GH_VECTOR_CLONES, internal to the engine: put before
+ * a function whose loops the compiler should vectorize for AVX2 where the
+ * CPU has it.
+ *
+ * GCC compiles the function for AVX2 and for the baseline and picks at
+ * load time (ifunc).  The same floating-point operations either way (no
+ * FMA: the project builds with -ffp-contract=off), so the same results.
+ * Not under ThreadSanitizer: its instrumented resolver would run at
+ * relocation, before TSan's runtime is up, and crash every program at
+ * start. */
+#ifndef GH_VECTOR_CLONES_H
+#define GH_VECTOR_CLONES_H
+
+#if defined(__GNUC__) && !defined(__clang__) && defined(__x86_64__) \
+  && defined(__linux__) && !defined(__SANITIZE_THREAD__)
+#define GH_VECTOR_CLONES __attribute__ ((target_clones ("avx2", "default")))
+#else
+#define GH_VECTOR_CLONES
+#endif
+
+#endif
