@@ -24,15 +24,17 @@ perceptual_luminance (double r, double g, double b)
   return r * 0.22248840 + g * 0.71690369 + b * 0.06060791;
 }
 
-/* cond ? a : b without a branch: the move's conditions (does a pixel
- * overflow white?) are ones the CPU cannot guess, and a compiler keeps a
- * ternary over arithmetic as a branch, which also stops it vectorizing
- * the loop.  GCC vectorizes these for AVX2 only; in scalar code (no
- * AVX2) they cost more than the branches did (8-bit move about 20 ns a
- * pixel against 12-18). */
+/* cond ? a : b without a branch where GCC vectorizes the move for AVX2
+ * (GH_VECTOR_CLONES): the move's conditions (does a pixel overflow
+ * white?) are ones the CPU cannot guess, and a compiler keeps a ternary
+ * over arithmetic as a branch, which also stops it vectorizing the loop.
+ * Elsewhere the plain ternary, cheaper in scalar code.  The x86 clone
+ * without AVX2 runs the selects in scalar code (8-bit move about 20 ns a
+ * pixel against 12-18 with the branches). */
 static inline double
 pick (int cond, double a, double b)
 {
+#if GH_HAVE_VECTOR_CLONES
   uint64_t ua, ub, m = -(uint64_t) cond;
 
   memcpy (&ua, &a, sizeof ua);
@@ -40,6 +42,9 @@ pick (int cond, double a, double b)
   ua = (ua & m) | (ub & ~m);
   memcpy (&a, &ua, sizeof a);
   return a;
+#else
+  return cond ? a : b;
+#endif
 }
 
 /* The colour model.  A pixel's colour c (white at `white`) is its

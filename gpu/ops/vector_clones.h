@@ -15,8 +15,10 @@
 #if defined(__GNUC__) && !defined(__clang__) && defined(__x86_64__) \
   && defined(__linux__) && !defined(__SANITIZE_THREAD__)
 #define GH_VECTOR_CLONES __attribute__ ((target_clones ("avx2", "default")))
+#define GH_HAVE_VECTOR_CLONES 1
 #else
 #define GH_VECTOR_CLONES
+#define GH_HAVE_VECTOR_CLONES 0
 #endif
 
 #endif
