@@ -273,9 +273,10 @@ default_handle (nvjpegHandle_t *out)
 
 /* p's share of the handles: the hardware decoder's where the GPU has one
  * (A100, H100, H200...) with its state and parser, else the default
- * backend's.  GH_OK, or the error. */
+ * backend's; p->t.start_handles the time from t0 to the handles had.
+ * GH_OK, or the error. */
 static gh_status
-handles_take (gh_photo *p, gh_error *error)
+handles_take (gh_photo *p, double t0, gh_error *error)
 {
   nvjpegStatus_t s = NVJPEG_STATUS_SUCCESS;
 
@@ -293,7 +294,7 @@ handles_take (gh_photo *p, gh_error *error)
   if (!p->hw)
     s = default_handle (&p->gpu);
   pthread_mutex_unlock (&handles.lock);
-  p->t.start_handles = now ();
+  p->t.start_handles = now () - t0;
   if (s != NVJPEG_STATUS_SUCCESS)
     return nvjpeg_fail (error, "cannot start nvJPEG", s);
   /* Any failure of the hardware decoder's state only leaves it out. */
@@ -351,6 +352,7 @@ start_gpu (gh_photo *p, int batch, gh_error *error)
   cudaError_t e;
   nvjpegStatus_t s;
   gh_status st;
+  double t0 = now ();
 
   if ((e = cudaStreamCreateWithFlags (&p->stream, cudaStreamNonBlocking))
         != cudaSuccess
@@ -365,7 +367,7 @@ start_gpu (gh_photo *p, int batch, gh_error *error)
       || (e = cudaMallocHost ((void **) &p->host_tables,
                               (size_t) batch * 3 * BINS)) != cudaSuccess)
     return cuda_fail (error, "cannot set up the GPU buffers", e);
-  if ((st = handles_take (p, error)) != GH_OK)
+  if ((st = handles_take (p, t0, error)) != GH_OK)
     return st;
   if ((p->gpu && (s = nvjpegJpegStateCreate (p->gpu, &p->gpu_state))
                    != NVJPEG_STATUS_SUCCESS)
@@ -424,8 +426,6 @@ gh_photo_create (int batch, gh_photo **out, gh_error *error)
       return st;
     }
   p->t.start = now () - t0;
-  /* start_handles held the moment the handles were had: made a span. */
-  p->t.start_handles -= t0 + p->t.start_context;
   *out = p;
   return GH_OK;
 }
