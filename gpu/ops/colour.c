@@ -47,6 +47,23 @@ pick (int cond, double a, double b)
 #endif
 }
 
+/* The same for floats. */
+static inline float
+pickf (int cond, float a, float b)
+{
+#if GH_HAVE_VECTOR_CLONES
+  uint32_t ua, ub, m = -(uint32_t) cond;
+
+  memcpy (&ua, &a, sizeof ua);
+  memcpy (&ub, &b, sizeof ub);
+  ua = (ua & m) | (ub & ~m);
+  memcpy (&a, &ua, sizeof a);
+  return a;
+#else
+  return cond ? a : b;
+#endif
+}
+
 /* The colour model.  A pixel's colour c (white at `white`) is its
  * luminance `lum` plus a chroma offset c - lum.  Scaling c by
  * target / lum scales both, which keeps the hue and the ratios between
@@ -109,7 +126,29 @@ encode_byte_pow (double v)
 
 static double first[257];
 static uint8_t start[ENCODE_BUCKETS + 1];
+static uint32_t bucket[ENCODE_BUCKETS + 1];
 static pthread_once_t encode_once = PTHREAD_ONCE_INIT;
+
+/* bucket[i]: start[i] and where its byte's two thresholds lie, in
+ * bucket widths from the bucket's start, for the floats' move to read in
+ * one load: bits 8-20 the next threshold's offset in 2^-12 (up to 2, where
+ * it saturates), bits 21-31 the byte's own threshold's distance below the
+ * start in 2^-11 (up to 1), each rounded to nearest (BUCKET_SLACK). */
+#define BUCKET_NEXT(w) ((float) ((w) >> 8 & 0x1fff) * 0x1p-12f)
+#define BUCKET_BELOW(w) ((float) ((w) >> 21) * 0x1p-11f)
+#define BUCKET_SLACK 0x1p-12f
+
+static uint32_t
+bucket_pack (int i)
+{
+  int s = start[i];
+  double next = (first[s + 1] - (double) i / ENCODE_BUCKETS) * ENCODE_BUCKETS;
+  double below = ((double) i / ENCODE_BUCKETS - first[s]) * ENCODE_BUCKETS;
+  uint32_t n = (uint32_t) fmin (floor (next * 0x1p12 + 0.5), 0x1fff);
+  uint32_t b = (uint32_t) fmin (floor (below * 0x1p11 + 0.5), 0x7ff);
+
+  return (uint32_t) s | n << 8 | b << 21;
+}
 
 static void
 encode_init (void)
@@ -143,6 +182,8 @@ encode_init (void)
         b++;
       start[i] = (uint8_t) b;
     }
+  for (int i = 0; i <= ENCODE_BUCKETS; i++)
+    bucket[i] = bucket_pack (i);
 }
 
 /* v within 0..hi, NaN to 0, as gh_clamp (v, 0, hi) but with no branch,
@@ -172,23 +213,45 @@ encode_byte (double v, int bucket)
   return (uint8_t) (s + (v >= mid));
 }
 
-/* A span's keys, its samples read into columns of doubles (GIMP 3's
- * rule: decoded, the same loads as the keys'), specialised for the rule
- * and for 3 and 4 bytes a pixel. */
+/* A span's keys and its samples as floats, specialised for the rule and
+ * for 3 and 4 bytes a pixel.  GIMP 3's key is gh_luminance_bin_linear's,
+ * step for step (the same float arithmetic, the clamp as selects), in a
+ * loop the compiler vectorizes. */
 static inline __attribute__ ((always_inline)) void
 keys_u8 (const int linear, const uint8_t *p, const int bpp, int n,
          gh_colour_span *span, uint8_t *key)
 {
-  for (int i = 0; i < n; i++, p += bpp)
+  float (*c)[GH_COLOUR_SPAN] = span->c;
+
+  for (int i = 0; i < n; i++)
+    for (int k = 0; k < 3; k++)
+      c[k][i] = linear ? gh_srgb_decode_u8[p[i * bpp + k]]
+                       : (float) p[i * bpp + k];
+  if (! linear)
     {
-      key[i] = (uint8_t) (linear ? gh_luminance_bin_linear (p[0], p[1], p[2])
-                                 : gh_luminance_bin (p[0], p[1], p[2]));
-      for (int k = 0; k < 3; k++)
-        span->c[k][i] = linear ? gh_srgb_decode_u8[p[k]] : (double) p[k];
+      for (int i = 0; i < n; i++)
+        key[i] = (uint8_t) gh_luminance_bin (p[i * bpp], p[i * bpp + 1],
+                                             p[i * bpp + 2]);
+      return;
+    }
+  for (int i = 0; i < n; i++)
+    {
+      float y = c[0][i] * GH_BABL_Y_WR + c[1][i] * GH_BABL_Y_WG
+                + c[2][i] * GH_BABL_Y_WB;
+      float t = y * 255.0f;
+      int whole;
+
+      span->y[i] = y;
+      t = pickf (t > 0.0f, t, 0.0f);
+      t = pickf (t < 255.0f, t, 255.0f);
+      /* (int) (t + 0.5) in doubles, where t + 0.5 is exact: the integer
+       * part and whether the exact fraction reaches a half. */
+      whole = (int) t;
+      key[i] = (uint8_t) (whole + (t - (float) whole >= 0.5f));
     }
 }
 
-void
+void GH_VECTOR_CLONES
 gh_op_luminance_keys_u8 (const gh_op *op, const uint8_t *p, int n,
                          gh_colour_span *span, uint8_t *key)
 {
@@ -205,15 +268,16 @@ gh_op_luminance_keys_u8 (const gh_op *op, const uint8_t *p, int n,
     keys_u8 (0, p, 3, n, span, key);
 }
 
-/* The span moved: the colour model over its columns, and under GIMP 3's
- * rule each sample's clamp and bucket, in a loop without branches (which
- * the compiler vectorizes); then each sample's byte written back. */
+/* Pixels moved in doubles, the model itself: c[k][0..n) to bytes at
+ * out[i * bpp + k].  The colour model over the columns and under
+ * GIMP 3's rule each sample's clamp and bucket, in a loop without
+ * branches (which the compiler vectorizes); then each sample's byte. */
 static inline __attribute__ ((always_inline)) void
-move_span_u8 (const int linear, gh_colour_span *span, uint8_t *p,
-              const int bpp, int n, const uint8_t *target)
+move_doubles (const int linear, const float (*c)[GH_COLOUR_SPAN],
+              uint8_t *out, const int bpp, int n, const uint8_t *target)
 {
   const double white = linear ? 1.0 : 255.0;
-  double (*c)[GH_COLOUR_SPAN] = span->c;
+  double v[3][GH_COLOUR_SPAN];
   int e[3][GH_COLOUR_SPAN]; /* GIMP 3's rule: buckets; GIMP 2.10's: bytes */
 
   for (int i = 0; i < n; i++)
@@ -228,15 +292,142 @@ move_span_u8 (const int linear, gh_colour_span *span, uint8_t *p,
        * the bounds being integers (NaN goes to 0 either way). */
       for (int k = 0; k < 3; k++)
         {
-          c[k][i] = linear ? clamp_to (d[k], 1.0)
+          v[k][i] = linear ? clamp_to (d[k], 1.0)
                            : clamp_to (d[k] + 0.5, 255.0);
-          e[k][i] = (int) (linear ? c[k][i] * ENCODE_BUCKETS : c[k][i]);
+          e[k][i] = (int) (linear ? v[k][i] * ENCODE_BUCKETS : v[k][i]);
         }
     }
   for (int i = 0; i < n; i++)
     for (int k = 0; k < 3; k++)
-      p[i * bpp + k] = linear ? encode_byte (c[k][i], e[k][i])
-                              : (uint8_t) e[k][i];
+      out[i * bpp + k] = linear ? encode_byte (v[k][i], e[k][i])
+                                : (uint8_t) e[k][i];
+}
+
+/* GIMP 3's rule in floats first, eight pixels to a vector where the
+ * doubles take four: the model is unchanged, and a pixel is moved in
+ * floats only where the floats' answer is the doubles'.  Each sample's
+ * float value is within err of the doubles' value, and where it lies
+ * further than that from the thresholds of its byte, no threshold lies
+ * between the two and the doubles' value is too far from one for the pow
+ * to decide: the same byte.  The other pixels, and those whose top
+ * sample is within MOVE_NEAR of white (the two sides of the model's
+ * choice), are moved again in doubles together (move_doubles).
+ *
+ * err counts roundings of u = 2^-24 on the exact model, the luminance y
+ * carrying 3u (three positive products, two sums):
+ *  - no overflow, d = c q with q = target / y: the target, y, the
+ *    quotient and the product, 6u of d < 1, under 3.6e-7;
+ *  - overflow, d = target + (1 - target) r with r = (c - y) / (top_c - y)
+ *    (the model's chroma shrink written without the cancellation of
+ *    top - target), top_c the largest sample: y's error over top_c - y,
+ *    where (1 - target) y / (top_c - y) < 1 as the pixel overflows, and
+ *    the roundings of the differences, the reciprocal, r, 1 - target, the
+ *    product and the sum: under 4u + 9u |r|, 5.4e-7 (1 + |r|).
+ * MOVE_NEAR (1 + |r|), r 0 where no sample overflows, is 3.7 times
+ * either; the bucket table's rounding (BUCKET_SLACK) comes on top. */
+#define MOVE_NEAR 2e-6f
+
+/* Sample k's byte in a 4-byte pixel read as one word, and the alpha's. */
+#if __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+#define GH_BYTE_SHIFT(k) (8 * (k))
+#else
+#define GH_BYTE_SHIFT(k) (24 - 8 * (k))
+#endif
+#define GH_ALPHA_BYTE (0xffu << GH_BYTE_SHIFT (3))
+
+static inline __attribute__ ((always_inline)) void
+move_floats (gh_colour_span *span, uint8_t *p, const int bpp, int n,
+             const uint8_t *target)
+{
+  float (*c)[GH_COLOUR_SPAN] = span->c;
+  int byte[3][GH_COLOUR_SPAN], sure[GH_COLOUR_SPAN], redo[GH_COLOUR_SPAN];
+  float again[3][GH_COLOUR_SPAN];
+  uint8_t t[GH_COLOUR_SPAN], out[3 * GH_COLOUR_SPAN];
+  int m = 0;
+
+  for (int i = 0; i < n; i++)
+    {
+      float y = span->y[i], target_f = (float) target[i] / 255.0f;
+      float q = target_f / y, top_c = c[0][i], top, inv;
+      int over, ok;
+
+      top_c = pickf (top_c > c[1][i], top_c, c[1][i]);
+      top_c = pickf (top_c > c[2][i], top_c, c[2][i]);
+      /* Black has no hue: the gray of the new luminance. */
+      top = pickf (y > 0.0f, top_c * q, target_f);
+      over = top > 1.0f;
+      ok = fabsf (top - 1.0f) >= MOVE_NEAR;
+      inv = 1.0f / (top_c - y);
+      for (int k = 0; k < 3; k++)
+        {
+          float r = (c[k][i] - y) * inv;
+          float d = pickf (over, target_f + (1.0f - target_f) * r,
+                           pickf (y > 0.0f, c[k][i] * q, target_f));
+          float near = (MOVE_NEAR * (1.0f + pickf (over, fabsf (r), 0.0f)))
+                       * ENCODE_BUCKETS + BUCKET_SLACK;
+          float u;
+          int e;
+          uint32_t w;
+
+          d = pickf (d > 0.0f, d, 0.0f);
+          d = pickf (d < 1.0f, d, 1.0f);
+          /* Where d lies in its bucket, in bucket widths: exact. */
+          u = d * ENCODE_BUCKETS;
+          e = (int) u;
+          u -= (float) e;
+          w = bucket[e];
+          byte[k][i] = (int) (w & 0xff) + (u >= BUCKET_NEXT (w));
+          ok &= (u + BUCKET_BELOW (w) >= near)
+                & (fabsf (u - BUCKET_NEXT (w)) >= near);
+        }
+      sure[i] = ok;
+    }
+  if (bpp == 4)
+    for (int i = 0; i < n; i++)
+      {
+        /* Whole pixels, alpha kept: a loop the compiler vectorizes. */
+        uint32_t px;
+
+        memcpy (&px, p + 4 * i, 4);
+        px = (px & GH_ALPHA_BYTE) | (uint32_t) byte[0][i] << GH_BYTE_SHIFT (0)
+             | (uint32_t) byte[1][i] << GH_BYTE_SHIFT (1)
+             | (uint32_t) byte[2][i] << GH_BYTE_SHIFT (2);
+        memcpy (p + 4 * i, &px, 4);
+      }
+  else
+    for (int i = 0; i < n; i++)
+      for (int k = 0; k < 3; k++)
+        p[i * bpp + k] = (uint8_t) byte[k][i];
+  for (int i = 0; i < n; i++)
+    {
+      redo[m] = i;
+      m += ! sure[i];
+    }
+  if (m == 0)
+    return;
+  for (int j = 0; j < m; j++)
+    {
+      for (int k = 0; k < 3; k++)
+        again[k][j] = c[k][redo[j]];
+      t[j] = target[redo[j]];
+    }
+  move_doubles (1, (const float (*)[GH_COLOUR_SPAN]) again, out, 3, m, t);
+  for (int j = 0; j < m; j++)
+    for (int k = 0; k < 3; k++)
+      p[redo[j] * bpp + k] = out[j * 3 + k];
+}
+
+/* The span moved: in floats where they answer under GIMP 3's rule,
+ * else in doubles. */
+static inline __attribute__ ((always_inline)) void
+move_span_u8 (const int linear, gh_colour_span *span, uint8_t *p,
+              const int bpp, int n, const uint8_t *target)
+{
+  if (linear)
+    move_floats (span, p, bpp, n, target);
+  else
+    move_doubles (0, (const float (*)[GH_COLOUR_SPAN]) span->c, p, bpp, n,
+                  target);
 }
 
 void GH_VECTOR_CLONES

@@ -21,11 +21,13 @@
 
 #include "gpu_histogram.h"
 
-/* The samples of a span as the keys read them, for the move (which
- * leaves them changed). */
+/* The samples of a span as the keys read them, for the move: as floats,
+ * exact either way (GIMP 3's rule: the decode table's; GIMP 2.10's: the
+ * bytes), and under GIMP 3's rule the float luminance the keys bin. */
 #define GH_COLOUR_SPAN 256
 typedef struct {
-  double c[3][GH_COLOUR_SPAN];
+  float c[3][GH_COLOUR_SPAN];
+  float y[GH_COLOUR_SPAN];
 } gh_colour_span;
 
 void gh_op_luminance_keys_u8 (const gh_op *op, const uint8_t *p, int n,
