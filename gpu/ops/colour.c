@@ -398,10 +398,18 @@ move_floats (gh_colour_span *span, uint8_t *p, const int bpp, int n,
     for (int i = 0; i < n; i++)
       for (int k = 0; k < 3; k++)
         p[i * bpp + k] = (uint8_t) byte[k][i];
-  for (int i = 0; i < n; i++)
+  /* Eight at a time: few pixels are left, most groups have none. */
+  for (int g = 0; g < n; g += 8)
     {
-      redo[m] = i;
-      m += ! sure[i];
+      int left = 0, end = g + 8 < n ? g + 8 : n;
+
+      for (int i = g; i < end; i++)
+        left |= ! sure[i];
+      for (int i = g; left && i < end; i++)
+        {
+          redo[m] = i;
+          m += ! sure[i];
+        }
     }
   if (m == 0)
     return;
