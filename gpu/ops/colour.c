@@ -30,39 +30,29 @@ perceptual_luminance (double r, double g, double b)
  * over arithmetic as a branch, which also stops it vectorizing the loop.
  * Elsewhere the plain ternary, cheaper in scalar code.  The x86 clone
  * without AVX2 runs the selects in scalar code (8-bit move about 20 ns a
- * pixel against 12-18 with the branches). */
-static inline double
-pick (int cond, double a, double b)
-{
+ * pixel against 12-18 with the branches).  pick for doubles, pickf for
+ * floats. */
 #if GH_HAVE_VECTOR_CLONES
-  uint64_t ua, ub, m = -(uint64_t) cond;
-
-  memcpy (&ua, &a, sizeof ua);
-  memcpy (&ub, &b, sizeof ub);
-  ua = (ua & m) | (ub & ~m);
-  memcpy (&a, &ua, sizeof a);
-  return a;
+#define PICK(name, type, bits)                                               \
+  static inline type name (int cond, type a, type b)                         \
+  {                                                                          \
+    bits ua, ub, m = -(bits) cond;                                           \
+                                                                             \
+    memcpy (&ua, &a, sizeof ua);                                             \
+    memcpy (&ub, &b, sizeof ub);                                             \
+    ua = (ua & m) | (ub & ~m);                                               \
+    memcpy (&a, &ua, sizeof a);                                              \
+    return a;                                                                \
+  }
 #else
-  return cond ? a : b;
+#define PICK(name, type, bits)                                               \
+  static inline type name (int cond, type a, type b)                         \
+  {                                                                          \
+    return cond ? a : b;                                                     \
+  }
 #endif
-}
-
-/* The same for floats. */
-static inline float
-pickf (int cond, float a, float b)
-{
-#if GH_HAVE_VECTOR_CLONES
-  uint32_t ua, ub, m = -(uint32_t) cond;
-
-  memcpy (&ua, &a, sizeof ua);
-  memcpy (&ub, &b, sizeof ub);
-  ua = (ua & m) | (ub & ~m);
-  memcpy (&a, &ua, sizeof a);
-  return a;
-#else
-  return cond ? a : b;
-#endif
-}
+PICK (pick, double, uint64_t)
+PICK (pickf, float, uint32_t)
 
 /* The colour model.  A pixel's colour c (white at `white`) is its
  * luminance `lum` plus a chroma offset c - lum.  Scaling c by
