@@ -104,10 +104,10 @@ encode_byte_pow (double v)
 /* The same byte without a pow per sample (a 12 MP layer's luminance move
  * spent most of its second in them): first[b] is the least double whose
  * byte is b (found once by bisection over the doubles with
- * encode_byte_pow itself), start[i] the byte at i / ENCODE_BUCKETS.  The
- * thresholds lie at least 1 / (255 * 12.92) apart (closest in sRGB's
- * linear segment), more than a bucket, so v's byte is start[i] or the
- * next: one compare, no loop whose length the CPU would have to guess.
+ * encode_byte_pow itself), the low byte of bucket[i] the byte at
+ * i / ENCODE_BUCKETS.  The thresholds lie at least 1 / (255 * 12.92)
+ * apart (closest in sRGB's linear segment), more than a bucket, so v's
+ * byte is that one or the next: one compare, no loop whose length the CPU would have to guess.
  * Within ENCODE_NEAR of a threshold encode_byte_pow answers, so the byte
  * is the pow's even where pow's last bit wavers; elsewhere the bytes rise
  * with v. */
@@ -115,13 +115,12 @@ encode_byte_pow (double v)
 #define ENCODE_NEAR 1e-9
 
 static double first[257];
-static uint8_t start[ENCODE_BUCKETS + 1];
 static uint32_t bucket[ENCODE_BUCKETS + 1];
 static pthread_once_t encode_once = PTHREAD_ONCE_INIT;
 
-/* bucket[i]: start[i] and where its byte's two thresholds lie, in
- * bucket widths from the bucket's start, for the floats' move to read in
- * one load: bits 8-20 the next threshold's offset in 2^-12 (up to 2, where
+/* bucket[i]: bits 0-7 the byte at the bucket's start, s, and where that
+ * byte's two thresholds lie, in bucket widths from the bucket's start, for
+ * the floats' move to read in one load: bits 8-20 the next threshold's offset in 2^-12 (up to 2, where
  * it saturates), bits 21-31 the byte's own threshold's distance below the
  * start in 2^-11 (up to 1), each rounded to nearest (BUCKET_SLACK). */
 #define BUCKET_NEXT(w) ((float) ((w) >> 8 & 0x1fff) * 0x1p-12f)
@@ -129,9 +128,8 @@ static pthread_once_t encode_once = PTHREAD_ONCE_INIT;
 #define BUCKET_SLACK 0x1p-12f
 
 static uint32_t
-bucket_pack (int i)
+bucket_pack (int i, int s)
 {
-  int s = start[i];
   double next = (first[s + 1] - (double) i / ENCODE_BUCKETS) * ENCODE_BUCKETS;
   double below = ((double) i / ENCODE_BUCKETS - first[s]) * ENCODE_BUCKETS;
   uint32_t n = (uint32_t) fmin (floor (next * 0x1p12 + 0.5), 0x1fff);
@@ -170,10 +168,8 @@ encode_init (void)
     {
       while (b < 255 && first[b + 1] <= (double) i / ENCODE_BUCKETS)
         b++;
-      start[i] = (uint8_t) b;
+      bucket[i] = bucket_pack (i, b);
     }
-  for (int i = 0; i <= ENCODE_BUCKETS; i++)
-    bucket[i] = bucket_pack (i);
 }
 
 /* v within 0..hi, NaN to 0, as gh_clamp (v, 0, hi) but with no branch,
@@ -187,15 +183,15 @@ clamp_to (double v, double hi)
   return pick (v < hi, v, hi);
 }
 
-/* The byte of v (within 0..1) in `bucket`.  With s = start[bucket], the
+/* The byte of v (within 0..1) in bucket e.  With s its start byte, the
  * byte is s + 1 from v >= first[s + 1] on; v is within ENCODE_NEAR of a
  * threshold where it is of first[s] or first[s + 1] (first[s + 2] lies
  * beyond the bucket by more than that, and first[s] is that far below
  * first[s + 1]). */
 static inline uint8_t
-encode_byte (double v, int bucket)
+encode_byte (double v, int e)
 {
-  int s = start[bucket];
+  int s = (int) (bucket[e] & 0xff);
   double lo = first[s], mid = first[s + 1];
 
   if (v - lo < ENCODE_NEAR || fabs (v - mid) < ENCODE_NEAR)
