@@ -49,8 +49,9 @@ from parity_beyond import stretch_model
 from plugin_beyond import clahe, posterized
 from plugin_gimp import GimpConsole, Tally, parse_args, scm_str
 from ui_gimp_dialog import (CHOOSER, GRAY, TITLE, Abort, Gimp2Gui, Gimp3Gui,
-                            ask, failure_report, find_window, keys, skip,
-                            stop, visible, wait_file, window_pid, x11)
+                            ask, failure_report, find_window, gimp_finished,
+                            keys, skip, stop, visible, wait_file, window_pid,
+                            x11)
 
 MENU = "Histogram (GPU)"
 # (mnemonic, menu label, what opens, what Return does there)
@@ -216,13 +217,7 @@ def main():
                                     start_new_session=True)
         try:
             drive(t, gui, env, f, shot_path, deadline=start + 480)
-            gimp.wait(timeout=max(10, start + 560 - time.time()))
-            said = log_path.read_text(errors="replace")
-            if (not host.gimp3 and "fatal error: Segmentation fault" in said
-                    and "batch command executed successfully" in said):
-                # GIMP 2.10 itself, on a loaded machine, now and then
-                # crashes in its quit after the batch has ended (no
-                # plug-in runs then; the checks above were all made).
+            if gimp_finished(gimp, host, log_path, max(time.time() + 10, start + 560)):
                 print("note: GIMP 2.10 crashed in its own quit, after the "
                       "batch ended")
         except Abort as e:
