@@ -34,6 +34,23 @@ filters).  Each change is checked to have changed the view (else the
 measure is void).  Prints the median of N per filter and view, in ms, and
 its ratio to GIMP's own Threshold in the same view.
 
+  bench/live_filters.py BUILD-IN-ROOT --canvas [--gimp ...] [--repeat N]
+
+times what a user sees instead: GIMP 3's GUI (gimp-3) on a 1366 x 768
+Xvfb screen, a fresh profile with GIMP's defaults (the Layers dock's
+previews on), the image in a window fitted to it; each filter made live
+and settled as above, then N times its parameter set to the other value,
+the filter's update and the displays flushed (what a slider's move
+does), timed until GIMP is quiet again: the sum of its threads' time on
+the CPU (/proc/PID/task/*/schedstat, read every 2 ms) growing by less
+than a quarter of a core over 0.25 s; the time is to the last busy read,
+and the CPU time GIMP spent meanwhile is printed beside it.  A render
+GIMP does at idle (the canvas, the layer's preview) counts; GEGL's
+brightness-contrast, which costs almost nothing a pixel, shows GIMP's
+floor.  Each change is checked as above, on a part of the layer read
+back once GIMP is quiet (not timed).
+
+  gegl:b-c            GEGL's brightness-contrast, brightness 0 <> 0.1
   gimp:threshold      GIMP's Colors > Threshold, its low level 0.35 <> 0.6
   gimp:levels         GIMP's Colors > Levels, its gamma 0.8 <> 1.25 (not
                       in GIMP 3.0.4, which crashes when a script asks a
@@ -55,6 +72,21 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
 
+# The filters, GIMP's own first: (row, operation, property, first value,
+# the other).
+FILTERS = r'''
+FILTERS = [
+    ("gegl:b-c", "gegl:brightness-contrast", "brightness", 0.0, 0.1),
+    ("gimp:threshold", "gimp:threshold", "low", 0.35, 0.6),
+    ("gimp:levels", "gimp:levels", "gamma", 0.8, 1.25),
+    ("threshold", "gpu-histogram:threshold", "threshold", 90, 160),
+    ("equalize", "gpu-histogram:equalize", "mode", "luminance", "each-channel"),
+    ("clahe-clip", "gpu-histogram:clahe", "clip-limit", 3.0, 2.0),
+    ("clahe-mode", "gpu-histogram:clahe", "mode", "each-channel", "luminance"),
+    ("posterize", "gpu-histogram:posterize", "classes", 4, 3),
+]
+'''
+
 SCRIPT = r'''
 import os, time
 from gi.repository import Gimp, Gio
@@ -67,19 +99,11 @@ out = open(os.environ["GH_REPORT"], "w")
 def pixels(r):
     return bytes(r[0].get_data() if hasattr(r[0], "get_data") else r[0])
 
+@FILTERS@
 VIEWS = {"1:1": lambda: pixels(layer.get_sub_thumbnail_data(1500, 1100, 1024, 768, 1024, 768)),
          "whole": lambda: pixels(img.get_thumbnail_data(1024, 768))}
 for view in VIEWS.values():
     view()
-FILTERS = [
-    ("gimp:threshold", "gimp:threshold", "low", 0.35, 0.6),
-    ("gimp:levels", "gimp:levels", "gamma", 0.8, 1.25),
-    ("threshold", "gpu-histogram:threshold", "threshold", 90, 160),
-    ("equalize", "gpu-histogram:equalize", "mode", "luminance", "each-channel"),
-    ("clahe-clip", "gpu-histogram:clahe", "clip-limit", 3.0, 2.0),
-    ("clahe-mode", "gpu-histogram:clahe", "mode", "each-channel", "luminance"),
-    ("posterize", "gpu-histogram:posterize", "classes", 4, 3),
-]
 for name, op, prop, first, other in FILTERS:
     if name in os.environ["GH_SKIP"].split(","):
         continue
@@ -106,21 +130,94 @@ out.close()
 img.delete()
 '''
 
-ROWS = ["gimp:threshold", "gimp:levels", "threshold", "equalize", "clahe-clip",
+CANVAS_SCRIPT = r'''
+import glob, os, time
+from gi.repository import Gimp, Gio
+img = Gimp.file_load(Gimp.RunMode.NONINTERACTIVE, Gio.File.new_for_path(os.environ["GH_IMAGE"]))
+img.scale(4000, 3000)
+img.undo_disable()
+layer = img.get_layers()[0]
+out = open(os.environ["GH_REPORT"], "w")
+gimp = os.getppid()
+
+def cpu():
+    """GIMP's threads' time on the CPU so far, ns."""
+    t = 0
+    for f in glob.glob("/proc/%d/task/*/schedstat" % gimp):
+        try:
+            t += int(open(f).read().split()[0])
+        except (OSError, ValueError, IndexError):
+            pass  # a thread that ended meanwhile
+    return t
+
+def settle(t0, quiet=0.25, poll=0.002):
+    """Seconds from t0 to GIMP's last busy read once quiet for `quiet` s."""
+    last = t0
+    before, then = cpu(), time.perf_counter()
+    while True:
+        time.sleep(poll)
+        now_cpu, now = cpu(), time.perf_counter()
+        if now_cpu - before > 0.25e9 * (now - then):
+            last = now
+        before, then = now_cpu, now
+        if now - last > quiet:
+            return last - t0
+
+def view():
+    r = layer.get_sub_thumbnail_data(1500, 1100, 256, 192, 256, 192)
+    return bytes(r[0].get_data() if hasattr(r[0], "get_data") else r[0])
+
+Gimp.Display.new(img)
+Gimp.displays_flush()
+settle(time.perf_counter(), quiet=1.0)
+@FILTERS@
+for name, op, prop, first, other in FILTERS:
+    if name in os.environ["GH_SKIP"].split(","):
+        continue
+    f = Gimp.DrawableFilter.new(layer, op, name)
+    cfg = f.get_config()
+    cfg.set_property(prop, first)
+    f.update()
+    layer.append_filter(f)
+    Gimp.displays_flush()
+    settle(time.perf_counter(), quiet=0.5)
+    before = view()
+    value = first
+    for k in range(int(os.environ["GH_REPEAT"])):
+        value = other if value == first else first
+        t, c = time.perf_counter(), cpu()
+        cfg.set_property(prop, value)
+        f.update()
+        Gimp.displays_flush()
+        dt = settle(t)
+        used = (cpu() - c) / 1e9
+        now = view()
+        out.write("%s canvas %.6f %d %.6f\n" % (name, dt, int(now != before), used))
+        out.flush()
+        before = now
+    f.delete()
+    Gimp.displays_flush()
+    settle(time.perf_counter())
+out.close()
+'''
+
+ROWS = ["gegl:b-c", "gimp:threshold", "gimp:levels", "threshold", "equalize", "clahe-clip",
         "clahe-mode", "posterize"]
 # What each GIMP cannot run (see above).
 SKIP = {"3.0": ["gimp:levels"]}
 
 
-def console_run(build, version, repeat, rows_run):
-    """One gimp-console-3 run of `rows_run`: {(filter, view): [seconds]}, or
-    None."""
+def gimp_run(build, version, repeat, rows_run, canvas):
+    """One GIMP run of `rows_run`: gimp-console-3 with SCRIPT, or with
+    `canvas` gimp-3 with CANVAS_SCRIPT; {(filter, view): [(seconds, CPU
+    seconds or None)]}, or None."""
+    views = ("canvas",) if canvas else ("1:1", "whole")
     with tempfile.TemporaryDirectory(dir="/tmp") as tmp:
         tmp = Path(tmp)
         folder = tmp / "data" / "gegl-0.4" / "plug-ins"
         folder.mkdir(parents=True)
         shutil.copy(build / "gegl" / "gpu-histogram-gegl.so", folder)
-        for sub in ("home", "config", "cache"):
+        for sub in ("home", "config", "cache", "profile"):
             (tmp / sub).mkdir()
         env = dict(os.environ, GH_GIMP3=version, XDG_DATA_HOME=str(tmp / "data"),
                    HOME=str(tmp / "home"), XDG_CONFIG_HOME=str(tmp / "config"),
@@ -130,22 +227,34 @@ def console_run(build, version, repeat, rows_run):
                    GH_REPORT=str(tmp / "report"),
                    GH_SKIP=",".join(SKIP.get(version, [])))
         env.pop("GEGL_PATH", None)
-        p = subprocess.run(["bash", str(ROOT / "scripts" / "gimp3-env.sh"), "run",
-                            "gimp-console-3", "-i", "--batch-interpreter=python-fu-eval",
-                            "-b", "-", "--quit"], input=SCRIPT, text=True,
+        if canvas:
+            # The first start's welcome dialog would take the focus; GIMP
+            # with a D-Bus of its own (doc: gimp3.md section 8).
+            (tmp / "profile" / "gimprc").write_text("(show-welcome-dialog no)\n")
+            env["NO_AT_BRIDGE"] = "1"
+            gimp = ["dbus-run-session", "--", "gimp-3", "-n", "-s", "-d", "-f"]
+            script = CANVAS_SCRIPT
+        else:
+            gimp = ["gimp-console-3", "-i"]
+            script = SCRIPT
+        p = subprocess.run(["bash", str(ROOT / "scripts" / "gimp3-env.sh"), "run"] + gimp
+                           + ["--batch-interpreter=python-fu-eval", "-b", "-", "--quit"],
+                           input=script.replace("@FILTERS@", FILTERS), text=True,
                            capture_output=True, env=env)
         report = (tmp / "report").read_text().splitlines() if (tmp / "report").exists() else []
-        if len(report) != 2 * repeat * len(rows_run):
-            print(f"GIMP {version}: gimp-console-3 stopped: {p.stdout[-1000:]}{p.stderr[-2000:]}")
+        if len(report) != len(views) * repeat * len(rows_run):
+            print(f"GIMP {version}: {gimp[-5 if canvas else 0]} stopped: "
+                  f"{p.stdout[-1000:]}{p.stderr[-2000:]}")
             return None
         rows = {}
         for line in report:
-            name, where, s, changed = line.split()
+            name, where, s, changed, *cpu = line.split()
             if changed != "1":
                 print(f"GIMP {version}: {name} ({where}): the view did not change: "
                       "not measured")
                 return None
-            rows.setdefault((name, where), []).append(float(s))
+            rows.setdefault((name, where), []).append(
+                (float(s), float(cpu[0]) if cpu else None))
         return rows
 
 
@@ -154,22 +263,38 @@ def main():
     ap.add_argument("build")
     ap.add_argument("--gimp", default="3.0,3.2")
     ap.add_argument("--repeat", type=int, default=5)
+    ap.add_argument("--canvas", action="store_true",
+                    help="GIMP's GUI on Xvfb, until GIMP is quiet")
     a = ap.parse_args()
+    if a.canvas and not os.environ.get("DISPLAY"):
+        if not shutil.which("xvfb-run"):
+            print("live_filters: --canvas needs xvfb-run (apt-get install xvfb)")
+            return 2
+        os.execvp("xvfb-run", ["xvfb-run", "-a", "-s", "-screen 0 1366x768x24",
+                               sys.executable] + sys.argv)
     build = Path(a.build).resolve()
     for version in a.gimp.split(","):
         rows_run = [r for r in ROWS if r not in SKIP.get(version, [])]
-        rows = console_run(build, version, a.repeat, rows_run)
+        rows = gimp_run(build, version, a.repeat, rows_run, a.canvas)
         if rows is None:
             return 1
-        print(f"GIMP {version}, 4000 x 3000 RGB, a parameter's change to the view "
-              f"settled, ms (median of {a.repeat}), and / GIMP's own Threshold:")
-        for where in ("1:1", "whole"):
-            gimp = statistics.median(rows[("gimp:threshold", where)])
+        if a.canvas:
+            print(f"GIMP {version}'s GUI, 4000 x 3000 RGB fitted to a 1366 x 768 "
+                  f"screen, a parameter's change until GIMP is quiet, ms (median of "
+                  f"{a.repeat}), / GIMP's own Threshold, GIMP's CPU time (median):")
+        else:
+            print(f"GIMP {version}, 4000 x 3000 RGB, a parameter's change to the view "
+                  f"settled, ms (median of {a.repeat}), and / GIMP's own Threshold:")
+        for where in ("canvas",) if a.canvas else ("1:1", "whole"):
+            gimp = statistics.median(s for s, _ in rows[("gimp:threshold", where)])
             print(f" view {where}")
             for name in rows_run:
-                s = statistics.median(rows[(name, where)])
+                times = [s for s, _ in rows[(name, where)]]
+                s = statistics.median(times)
+                cpu = [c for _, c in rows[(name, where)] if c is not None]
                 print(f"  {name:16s} {s * 1e3:8.1f}  {s / gimp:5.2f}  "
-                      f"{[round(x * 1e3) for x in rows[(name, where)]]}")
+                      + (f"cpu {statistics.median(cpu) * 1e3:6.1f}  " if cpu else "")
+                      + f"{[round(x * 1e3) for x in times]}")
     return 0
 
 

@@ -421,7 +421,7 @@ def gegl_memory(case, base):
     def parse(out):
         got, version, extra = [], None, {}
         for line in out.splitlines() + ["GIMP end, 0 x 0"]:
-            m = re.match(r"GIMP (\S+), \d+ x \d+", line)
+            m = re.match(r"GIMP (\S+?)(?:'s GUI)?, \d+ x \d+", line)
             if m:
                 if version and case in extra and base in extra:
                     got.append(f"{extra[case] / extra[base]:.2f}x "
@@ -444,7 +444,7 @@ def live_filters(view, base):
     def parse(out):
         got, version, where, ms = [], None, None, {}
         for line in out.splitlines() + ["GIMP end, 0 x 0"]:
-            m = re.match(r"GIMP (\S+), \d+ x \d+", line)
+            m = re.match(r"GIMP (\S+?)(?:'s GUI)?, \d+ x \d+", line)
             if m:
                 if version and base in ms and all(o in ms for o in ours):
                     r = [ms[o] / ms[base] for o in ours]
@@ -480,6 +480,8 @@ GEGL = ("python3 bench/gegl_calls.py {build}/gimp3-env --gimp 3.0 --repeat 3 && 
         "python3 bench/gegl_calls.py {build}/gimp32-env --gimp 3.2 --repeat 3")
 LIVE = ("python3 bench/live_filters.py {build}/gimp3-env --gimp 3.0 --repeat 5 && "
         "python3 bench/live_filters.py {build}/gimp32-env --gimp 3.2 --repeat 5")
+LIVE_CANVAS = ("python3 bench/live_filters.py {build}/gimp3-env --gimp 3.0 --repeat 7 --canvas && "
+               "python3 bench/live_filters.py {build}/gimp32-env --gimp 3.2 --repeat 7 --canvas")
 GEGL_MEM = ("python3 bench/gegl_memory.py {build}/gimp3-env --gimp 3.0 && "
             "python3 bench/gegl_memory.py {build}/gimp32-env --gimp 3.2")
 FOLDER3 = ("GH_GIMP3_ENV=$PWD/scripts/gimp3-env.sh GH_GIMP3=3.0 /usr/bin/python3 "
@@ -725,6 +727,13 @@ ROWS = {
         ("the same against GIMP's Levels", "GIMP's own Levels (ours / it)",
          "the luminance move (equalize's luminance mode, CLAHE's default), 5.7 ns a pixel; each tile on one thread", LIVE,
          live_filters("whole", "gimp:levels"), ["gimp3"]),
+        ("live filters in GIMP's GUI, a parameter changed, 12 MP fitted to a 1366 x 768 screen, until GIMP is quiet",
+         "GIMP's own Threshold (ours / it)",
+         "GIMP's render of the whole layer at full size: GEGL's brightness-contrast takes 0.75-0.78x", LIVE_CANVAS,
+         live_filters("canvas", "gimp:threshold"), ["gimp3"]),
+        ("the same in GIMP's GUI against its Levels", "GIMP's own Levels (ours / it)",
+         "GIMP's render of the whole layer at full size", LIVE_CANVAS,
+         live_filters("canvas", "gimp:levels"), ["gimp3"]),
         ("GIMP 3 batch of 20 JPEGs, no table", "GIMP's Script-Fu loop of gimp-drawable-equalize (ours / it)",
          "GIMP's own load and save (next row)", FOLDER3,
          folder_ratio("plugin-no-table", "gimp-equalize"), ["gimp3", "cv2"]),
