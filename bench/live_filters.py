@@ -72,10 +72,17 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
 
-# The filters, GIMP's own first: (row, operation, property, first value,
-# the other).
-FILTERS = r'''
-FILTERS = [
+# What both scripts begin with: the 12 MP layer and each filter live on it
+# in turn (GIMP's own first), its parameter at its first value.
+COMMON = r'''
+import glob, os, time
+from gi.repository import Gimp, Gio
+img = Gimp.file_load(Gimp.RunMode.NONINTERACTIVE, Gio.File.new_for_path(os.environ["GH_IMAGE"]))
+img.scale(4000, 3000)
+img.undo_disable()
+layer = img.get_layers()[0]
+out = open(os.environ["GH_REPORT"], "w")
+FILTERS = [  # (row, operation, property, first value, the other)
     ("gegl:b-c", "gegl:brightness-contrast", "brightness", 0.0, 0.1),
     ("gimp:threshold", "gimp:threshold", "low", 0.35, 0.6),
     ("gimp:levels", "gimp:levels", "gamma", 0.8, 1.25),
@@ -85,33 +92,30 @@ FILTERS = [
     ("clahe-mode", "gpu-histogram:clahe", "mode", "each-channel", "luminance"),
     ("posterize", "gpu-histogram:posterize", "classes", 4, 3),
 ]
-'''
-
-SCRIPT = r'''
-import os, time
-from gi.repository import Gimp, Gio
-img = Gimp.file_load(Gimp.RunMode.NONINTERACTIVE, Gio.File.new_for_path(os.environ["GH_IMAGE"]))
-img.scale(4000, 3000)
-img.undo_disable()
-layer = img.get_layers()[0]
-out = open(os.environ["GH_REPORT"], "w")
 
 def pixels(r):
     return bytes(r[0].get_data() if hasattr(r[0], "get_data") else r[0])
 
-@FILTERS@
+def filters():
+    # (row, filter, config, property, first, other), each removed after.
+    for name, op, prop, first, other in FILTERS:
+        if name in os.environ["GH_SKIP"].split(","):
+            continue
+        f = Gimp.DrawableFilter.new(layer, op, name)
+        cfg = f.get_config()
+        cfg.set_property(prop, first)
+        f.update()
+        layer.append_filter(f)
+        yield name, f, cfg, prop, first, other
+        f.delete()
+'''
+
+SCRIPT = COMMON + r'''
 VIEWS = {"1:1": lambda: pixels(layer.get_sub_thumbnail_data(1500, 1100, 1024, 768, 1024, 768)),
          "whole": lambda: pixels(img.get_thumbnail_data(1024, 768))}
 for view in VIEWS.values():
     view()
-for name, op, prop, first, other in FILTERS:
-    if name in os.environ["GH_SKIP"].split(","):
-        continue
-    f = Gimp.DrawableFilter.new(layer, op, name)
-    cfg = f.get_config()
-    cfg.set_property(prop, first)
-    f.update()
-    layer.append_filter(f)
+for name, f, cfg, prop, first, other in filters():
     value = first
     for where, view in VIEWS.items():
         before = view()
@@ -125,23 +129,15 @@ for name, op, prop, first, other in FILTERS:
             out.write("%s %s %.6f %d\n" % (name, where, dt, int(now != before)))
             out.flush()
             before = now
-    f.delete()
 out.close()
 img.delete()
 '''
 
-CANVAS_SCRIPT = r'''
-import glob, os, time
-from gi.repository import Gimp, Gio
-img = Gimp.file_load(Gimp.RunMode.NONINTERACTIVE, Gio.File.new_for_path(os.environ["GH_IMAGE"]))
-img.scale(4000, 3000)
-img.undo_disable()
-layer = img.get_layers()[0]
-out = open(os.environ["GH_REPORT"], "w")
+CANVAS_SCRIPT = COMMON + r'''
 gimp = os.getppid()
 
 def cpu():
-    """GIMP's threads' time on the CPU so far, ns."""
+    # GIMP's threads' time on the CPU so far, ns.
     t = 0
     for f in glob.glob("/proc/%d/task/*/schedstat" % gimp):
         try:
@@ -151,7 +147,7 @@ def cpu():
     return t
 
 def settle(t0, quiet=0.25, poll=0.002):
-    """Seconds from t0 to GIMP's last busy read once quiet for `quiet` s."""
+    # Seconds from t0 to GIMP's last busy read, once quiet for `quiet` s.
     last = t0
     before, then = cpu(), time.perf_counter()
     while True:
@@ -164,21 +160,13 @@ def settle(t0, quiet=0.25, poll=0.002):
             return last - t0
 
 def view():
-    r = layer.get_sub_thumbnail_data(1500, 1100, 256, 192, 256, 192)
-    return bytes(r[0].get_data() if hasattr(r[0], "get_data") else r[0])
+    return pixels(layer.get_sub_thumbnail_data(1500, 1100, 256, 192, 256, 192))
 
 Gimp.Display.new(img)
 Gimp.displays_flush()
 settle(time.perf_counter(), quiet=1.0)
-@FILTERS@
-for name, op, prop, first, other in FILTERS:
-    if name in os.environ["GH_SKIP"].split(","):
-        continue
-    f = Gimp.DrawableFilter.new(layer, op, name)
-    cfg = f.get_config()
-    cfg.set_property(prop, first)
-    f.update()
-    layer.append_filter(f)
+for name, f, cfg, prop, first, other in filters():
+    # The last filter's removal and this one's first render.
     Gimp.displays_flush()
     settle(time.perf_counter(), quiet=0.5)
     before = view()
@@ -195,9 +183,6 @@ for name, op, prop, first, other in FILTERS:
         out.write("%s canvas %.6f %d %.6f\n" % (name, dt, int(now != before), used))
         out.flush()
         before = now
-    f.delete()
-    Gimp.displays_flush()
-    settle(time.perf_counter())
 out.close()
 '''
 
@@ -239,7 +224,7 @@ def gimp_run(build, version, repeat, rows_run, canvas):
             script = SCRIPT
         p = subprocess.run(["bash", str(ROOT / "scripts" / "gimp3-env.sh"), "run"] + gimp
                            + ["--batch-interpreter=python-fu-eval", "-b", "-", "--quit"],
-                           input=script.replace("@FILTERS@", FILTERS), text=True,
+                           input=script, text=True,
                            capture_output=True, env=env)
         report = (tmp / "report").read_text().splitlines() if (tmp / "report").exists() else []
         if len(report) != len(views) * repeat * len(rows_run):
