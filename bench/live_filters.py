@@ -64,6 +64,7 @@ back once GIMP is quiet (not timed).
 import argparse
 import os
 import shutil
+import signal
 import statistics
 import subprocess
 import sys
@@ -146,8 +147,9 @@ def cpu():
             pass  # a thread that ended meanwhile
     return t
 
-def settle(t0, quiet=0.25, poll=0.002):
-    # Seconds from t0 to GIMP's last busy read, once quiet for `quiet` s.
+def settle(t0, quiet=0.25, poll=0.002, most=30.0):
+    # Seconds from t0 to GIMP's last busy read, once quiet for `quiet` s;
+    # GIMP busy for `most` s ends the run (its report falls short).
     last = t0
     before, then = cpu(), time.perf_counter()
     while True:
@@ -158,6 +160,8 @@ def settle(t0, quiet=0.25, poll=0.002):
         before, then = now_cpu, now
         if now - last > quiet:
             return last - t0
+        if now - t0 > most:
+            raise RuntimeError("GIMP was still busy %.0f s after a change" % most)
 
 def view():
     return pixels(layer.get_sub_thumbnail_data(1500, 1100, 256, 192, 256, 192))
@@ -222,14 +226,22 @@ def gimp_run(build, version, repeat, rows_run, canvas):
         else:
             gimp = ["gimp-console-3", "-i"]
             script = SCRIPT
-        p = subprocess.run(["bash", str(ROOT / "scripts" / "gimp3-env.sh"), "run"] + gimp
-                           + ["--batch-interpreter=python-fu-eval", "-b", "-", "--quit"],
-                           input=script, text=True,
-                           capture_output=True, env=env)
+        # GIMP and what it starts share a process group, inside the root too.
+        p = subprocess.Popen(["bash", str(ROOT / "scripts" / "gimp3-env.sh"), "run"] + gimp
+                             + ["--batch-interpreter=python-fu-eval", "-b", "-", "--quit"],
+                             stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+                             stderr=subprocess.PIPE, text=True, env=env,
+                             start_new_session=True)
+        try:
+            stdout, stderr = p.communicate(script, timeout=300 + 30 * repeat * len(rows_run))
+        except subprocess.TimeoutExpired:
+            os.killpg(p.pid, signal.SIGKILL)
+            stdout, stderr = p.communicate()
+            stderr += "\n(stopped: past its time)"
         report = (tmp / "report").read_text().splitlines() if (tmp / "report").exists() else []
         if len(report) != len(views) * repeat * len(rows_run):
             print(f"GIMP {version}: {gimp[-5 if canvas else 0]} stopped: "
-                  f"{p.stdout[-1000:]}{p.stderr[-2000:]}")
+                  f"{stdout[-1000:]}{stderr[-2000:]}")
             return None
         rows = {}
         for line in report:
