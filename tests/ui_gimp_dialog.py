@@ -500,9 +500,7 @@ def main():
                                     start_new_session=True)
         try:
             drive(t, gui, env, f, shot_path, deadline=start + 480)
-            if gimp_finished(gimp, host, log_path, max(time.time() + 10, start + 560)):
-                print("note: GIMP 2.10 crashed in its own quit, after the "
-                      "batch ended")
+            gimp_finished(gimp, host, log_path, max(time.time() + 10, start + 560))
         except Abort as e:
             failure_report(t, env, str(e), shot_path, log_path)
         except subprocess.TimeoutExpired:
@@ -516,22 +514,21 @@ def main():
 
 def gimp_finished(gimp, host, log_path, deadline):
     """Waits for GIMP to end, until `deadline` (time.time()); raises
-    subprocess.TimeoutExpired past it.  True where GIMP 2.10 crashed in its
-    own quit after the batch had ended: GIMP itself, on a loaded machine,
-    now and then (no plug-in runs then; the checks were all made), and at
-    times it hangs after saying so, which stop() ends."""
+    subprocess.TimeoutExpired past it.  Where GIMP 2.10 crashed in its own
+    quit after the batch had ended, says so and returns: GIMP itself, on a
+    loaded machine, now and then (no plug-in runs then; the checks were all
+    made), and at times it hangs after saying so, which stop() ends."""
     def crashed():
         said = log_path.read_text(errors="replace")
         return (not host.gimp3 and "fatal error: Segmentation fault" in said
                 and "batch command executed successfully" in said)
 
-    while gimp.poll() is None:
-        if crashed():
-            return True
+    while gimp.poll() is None and not crashed():
         if time.time() > deadline:
             raise subprocess.TimeoutExpired(gimp.args, deadline)
         time.sleep(0.5)
-    return crashed()
+    if crashed():
+        print("note: GIMP 2.10 crashed in its own quit, after the batch ended")
 
 
 def stop(gimp):

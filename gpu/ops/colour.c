@@ -107,7 +107,8 @@ encode_byte_pow (double v)
  * encode_byte_pow itself), the low byte of bucket[i] the byte at
  * i / ENCODE_BUCKETS.  The thresholds lie at least 1 / (255 * 12.92)
  * apart (closest in sRGB's linear segment), more than a bucket, so v's
- * byte is that one or the next: one compare, no loop whose length the CPU would have to guess.
+ * byte is that one or the next: one compare, no loop whose length the
+ * CPU would have to guess.
  * Within ENCODE_NEAR of a threshold encode_byte_pow answers, so the byte
  * is the pow's even where pow's last bit wavers; elsewhere the bytes rise
  * with v. */
@@ -120,9 +121,10 @@ static pthread_once_t encode_once = PTHREAD_ONCE_INIT;
 
 /* bucket[i]: bits 0-7 the byte at the bucket's start, s, and where that
  * byte's two thresholds lie, in bucket widths from the bucket's start, for
- * the floats' move to read in one load: bits 8-20 the next threshold's offset in 2^-12 (up to 2, where
- * it saturates), bits 21-31 the byte's own threshold's distance below the
- * start in 2^-11 (up to 1), each rounded to nearest (BUCKET_SLACK). */
+ * the floats' move to read in one load: bits 8-20 the next threshold's
+ * offset in 2^-12 (up to 2, where it saturates), bits 21-31 the byte's own
+ * threshold's distance below the start in 2^-11 (up to 1), each rounded
+ * to nearest (BUCKET_SLACK). */
 #define BUCKET_NEXT(w) ((float) ((w) >> 8 & 0x1fff) * 0x1p-12f)
 #define BUCKET_BELOW(w) ((float) ((w) >> 21) * 0x1p-11f)
 #define BUCKET_SLACK 0x1p-12f
