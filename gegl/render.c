@@ -21,7 +21,7 @@ typedef struct
   gsize           bpp;        /* the view's pieces                       */
   gsize           pixel_bpp;  /* of the pixels, as layer->source         */
   gint            rows;       /* per strip */
-  guchar         *pixels;     /* one strip, as layer->source (a count's) */
+  guchar         *pixels;     /* one strip, as layer->source             */
   guchar         *piece;      /* a view's piece of it                    */
 } Strips;
 
@@ -56,11 +56,10 @@ struct _GhGeglKeep
   Prepared          *prepared;   /* NULL: none */
 };
 
-/* Strips of up to `width` x `height` pixels; their pixels read into a
- * strip of their own `with_pixels` (a count), else only the view's. */
+/* Strips of up to `width` x `height` pixels. */
 static gboolean
 strips_init (Strips *s, const gh_layer *layer, gh_layer_view_kind kind,
-             gint width, gint height, gboolean with_pixels, gh_error *error)
+             gint width, gint height, gh_error *error)
 {
   gsize most, row;
 
@@ -77,9 +76,8 @@ strips_init (Strips *s, const gh_layer *layer, gh_layer_view_kind kind,
   width = MAX (width, 1);
   row = (gsize) width * most;
   s->rows = (gint) CLAMP (STRIP_BYTES / row, 1, (gsize) MAX (height, 1));
-  if (with_pixels)
-    s->pixels = g_try_malloc ((gsize) width * s->pixel_bpp * s->rows);
-  if (with_pixels && ! s->pixels)
+  s->pixels = g_try_malloc ((gsize) width * s->pixel_bpp * s->rows);
+  if (! s->pixels)
     {
       g_snprintf (error->message, sizeof error->message,
                   "out of memory for a strip of %d rows", s->rows);
@@ -107,27 +105,34 @@ strips_clear (Strips *s)
   g_free (s->piece);
 }
 
-/* Rows [y, y + rows) of `rect`: the view's piece, where there is a
- * view, and, where `with_pixels`, the pixels; returns the strip's
- * rectangle. */
+/* Rows [y, y + rows) of `rect`, read at `scale` (rect in its
+ * coordinates): the engine's strip (the pixels, or the view's piece) and,
+ * where `with_pixels`, the pixels too; returns the strip's rectangle. */
 static GeglRectangle
 strip_get (Strips *s, GeglBuffer *buffer, const GeglRectangle *rect, gint y,
-           gboolean with_pixels)
+           gdouble scale, gboolean with_pixels)
 {
   GeglRectangle r = { rect->x, y, rect->width,
                       MIN (s->rows, rect->y + rect->height - y) };
 
-  if (with_pixels)
-    gegl_buffer_get (buffer, &r, 1.0, s->layer->source, s->pixels,
+  if (s->view.kind == GH_LAYER_VIEW_NONE || with_pixels)
+    gegl_buffer_get (buffer, &r, scale, s->layer->source, s->pixels,
                      GEGL_AUTO_ROWSTRIDE, GEGL_ABYSS_NONE);
   if (s->view.kind != GH_LAYER_VIEW_NONE)
     {
-      gegl_buffer_get (buffer, &r, 1.0, s->layer->luminance_from,
+      gegl_buffer_get (buffer, &r, scale, s->layer->luminance_from,
                        s->view.read, GEGL_AUTO_ROWSTRIDE, GEGL_ABYSS_NONE);
       gh_layer_view_piece (&s->view, r.width, r.height, s->piece,
                            s->bpp * r.width);
     }
   return r;
+}
+
+/* The strip the engine reads and writes. */
+static guchar *
+engine_strip (const Strips *s)
+{
+  return s->view.kind != GH_LAYER_VIEW_NONE ? s->piece : s->pixels;
 }
 
 /* What one pass over `whole` feeds: the engine's histogram (begun) and
@@ -151,9 +156,7 @@ feed (Strips *s, gh_engine *engine, const Feeds *f, GeglBuffer *input,
 
   for (gint y = whole->y; y < whole->y + whole->height; y += s->rows)
     {
-      GeglRectangle r = strip_get (s, input, whole, y,
-                                   pixels || s->view.kind
-                                               == GH_LAYER_VIEW_NONE);
+      GeglRectangle r = strip_get (s, input, whole, y, 1.0, pixels);
       gh_piece      piece = { f->histogram_piece ? s->piece : s->pixels,
                               r.width, r.height,
                               f->histogram_piece ? piece_stride
@@ -194,7 +197,7 @@ count_histogram (gh_engine *engine, const gh_layer *layer,
   Feeds    f = { TRUE, kind != GH_LAYER_VIEW_NONE, { NULL, NULL },
                  { FALSE, FALSE } };
   gboolean ok = strips_init (&s, layer, kind, whole->width, whole->height,
-                             TRUE, error);
+                             error);
 
   if (ok)
     {
@@ -245,7 +248,7 @@ count_clahe (GhGeglKeep *k, const gh_layer *layer, const gh_request *request,
   Feeds              f = { FALSE, FALSE, { NULL, NULL }, { FALSE, FALSE } };
   Strips             s;
   gboolean           ok = strips_init (&s, layer, kind, whole->width,
-                                       whole->height, TRUE, error);
+                                       whole->height, error);
 
   drop_clahe (k);
   for (int m = 0; ok && m <= clahe_slot (layer, GH_EQUALIZE_LUMINANCE); m++)
@@ -430,35 +433,37 @@ prepare (GhGeglKeep *k, const gh_request *request, const gh_layer *layer,
   return TRUE;
 }
 
-/* The band `r` (level `level`'s coordinates, packed rows of `bpp`-byte
- * pixels at `px`) mapped by an op `by_position` (CLAHE) at each pixel's
+/* Rows [y, y + rows) of `rect` (level `level`'s coordinates) of the
+ * engine's strip mapped by an op `by_position` (CLAHE) at each pixel's
  * full-size centre: each row spread over the full-size columns it covers
- * (each pixel repeated 2^level times) in `row`, mapped as the full-size
- * row through its centres, and the centres taken back. */
+ * (each pixel repeated 2^level times) in `row`, mapped as the full-size row
+ * through its centres, and the centres taken back. */
 static gboolean
-apply_centres (const gh_op *op, guchar *px, gsize bpp,
-               const GeglRectangle *whole, const GeglRectangle *r,
-               gint level, guchar *row, gh_error *error)
+apply_centres (const gh_op *op, Strips *s, const GeglRectangle *whole,
+               const GeglRectangle *rect, const GeglRectangle *r, gint level,
+               guchar *row, gh_error *error)
 {
-  gint half = (1 << level) / 2;
-  /* The full-size columns [a, b) of the band's pixels, in the image. */
-  gint a = MAX (r->x << level, whole->x);
-  gint b = MIN ((r->x + r->width) << level, whole->x + whole->width);
+  gint  half = (1 << level) / 2;
+  /* The full-size columns [a, b) of the strip's pixels, in the image. */
+  gint  a = MAX (rect->x << level, whole->x);
+  gint  b = MIN ((rect->x + rect->width) << level, whole->x + whole->width);
+  gsize bpp = s->bpp;
 
-  for (gint j = 0; j < r->height; j++, px += (gsize) r->width * bpp)
+  for (gint j = 0; j < r->height; j++)
     {
-      gint y = CLAMP (((r->y + j) << level) + half, whole->y,
-                      whole->y + whole->height - 1);
+      guchar *px = engine_strip (s) + (gsize) j * r->width * bpp;
+      gint    y = CLAMP (((r->y + j) << level) + half, whole->y,
+                         whole->y + whole->height - 1);
 
       for (gint x = a; x < b; x++)
         memcpy (row + (gsize) (x - a) * bpp,
-                px + (gsize) ((x >> level) - r->x) * bpp, bpp);
+                px + (gsize) ((x >> level) - rect->x) * bpp, bpp);
       if (gh_op_apply_rect (op, row, a - whole->x, y - whole->y, b - a, 1,
                             (gsize) (b - a) * bpp, error) != GH_OK)
         return FALSE;
       for (gint i = 0; i < r->width; i++)
         {
-          gint x = CLAMP (((r->x + i) << level) + half, a, b - 1);
+          gint x = CLAMP (((rect->x + i) << level) + half, a, b - 1);
 
           memcpy (px + (gsize) i * bpp, row + (gsize) (x - a) * bpp, bpp);
         }
@@ -466,66 +471,20 @@ apply_centres (const gh_op *op, guchar *px, gsize bpp,
   return TRUE;
 }
 
-/* `op` over the band `r` of pixels `px` (packed rows, as
- * layer->source), in place: through the view where there is one (its
- * reading of the band at `read`), a view's result put back into the
- * pixels.  Positions count only for an op `by_position`; `row`: at a
- * level above 0, at each pixel's full-size centre (apply_centres). */
-static gboolean
-apply_band (const gh_op *op, gboolean by_position, Strips *s,
-            const GeglRectangle *whole, const GeglRectangle *r, gint level,
-            guchar *px, const guchar *read, guchar *row, gh_error *error)
-{
-  gsize   stride = (gsize) r->width * s->bpp;
-  guchar *strip = px;
-
-  if (s->view.kind != GH_LAYER_VIEW_NONE)
-    {
-      memcpy (s->view.read, read,
-              (gsize) r->width * r->height
-                * babl_format_get_bytes_per_pixel (s->layer->luminance_from));
-      gh_layer_view_piece (&s->view, r->width, r->height, s->piece, stride);
-      strip = s->piece;
-    }
-  if (row)
-    {
-      if (! apply_centres (op, strip, s->bpp, whole, r, level, row, error))
-        return FALSE;
-    }
-  else if (gh_op_apply_rect (op, strip, by_position ? r->x - whole->x : 0,
-                             by_position ? r->y - whole->y : 0, r->width,
-                             r->height, stride, error) != GH_OK)
-    return FALSE;
-  if (s->view.kind == GH_LAYER_VIEW_PAINT)
-    gh_layer_view_paint (&s->view, r->width, r->height, s->piece, stride,
-                         px);
-  else if (s->view.kind == GH_LAYER_VIEW_MOVE)
-    gh_layer_view_move (&s->view, r->width, r->height, s->piece, stride, px);
-  return TRUE;
-}
-
-/* `op` over `result` at mipmap `level`, as GEGL's point filters map a
- * result: GEGL's iterator at the level over the output's tiles, each
- * given the input's pixels and mapped in place, in bands of the strips'
- * rows (a view's pieces stay bounded whatever a chunk's size); no strip
- * is copied in and out (a threshold on GIMP's canvas: 3.7 ns a pixel,
- * 4.4 through strips).  An op `by_position` (CLAHE) maps full-size
- * positions: at level 0 from where the result is, above it each pixel at
- * its full-size centre. */
+/* `op` over `result` at mipmap `level` (as GEGL's point filters scale a
+ * result to a level); a view's result put back into the pixels.  An op
+ * `by_position` (CLAHE) maps full-size positions: at level 0 from where
+ * the result is, above it each pixel at its full-size centre. */
 static gboolean
 apply (const gh_op *op, gboolean by_position, Strips *s, GeglBuffer *input,
        const GeglRectangle *whole, GeglBuffer *output,
        const GeglRectangle *result, gint level, gh_error *error)
 {
-  const Babl         *source = s->layer->source;
-  gsize               lum_bpp = s->view.kind == GH_LAYER_VIEW_NONE
-                                  ? 0
-                                  : babl_format_get_bytes_per_pixel (
-                                      s->layer->luminance_from);
-  GeglRectangle       rect;
-  GeglBufferIterator *it;
-  guchar             *row = NULL;
-  gboolean            ok = TRUE;
+  GeglRectangle rect;
+  gdouble       scale = 1.0 / (1 << level);
+  gsize         stride;
+  guchar       *row = NULL;
+  gboolean      ok = TRUE;
 
   /* From the edges: GEGL's threads split a result anywhere, and parts
    * side by side must meet at the level too. */
@@ -533,49 +492,38 @@ apply (const gh_op *op, gboolean by_position, Strips *s, GeglBuffer *input,
   rect.y = result->y >> level;
   rect.width = ((result->x + result->width) >> level) - rect.x;
   rect.height = ((result->y + result->height) >> level) - rect.y;
-  if (rect.width <= 0 || rect.height <= 0)
-    return TRUE;
-  if (by_position && level > 0)
+  stride = (gsize) rect.width * s->bpp;
+  if (by_position && level > 0 && rect.width > 0)
+    row = g_try_malloc ((gsize) (rect.width << level) * s->bpp);
+  if (by_position && level > 0 && rect.width > 0 && ! row)
     {
-      row = g_try_malloc ((gsize) (rect.width << level) * s->bpp);
-      if (! row)
-        {
-          g_snprintf (error->message, sizeof error->message,
-                      "out of memory for a row of %d pixels",
-                      rect.width << level);
-          return FALSE;
-        }
+      g_snprintf (error->message, sizeof error->message,
+                  "out of memory for a row of %d pixels",
+                  rect.width << level);
+      return FALSE;
     }
-  it = gegl_buffer_iterator_new (output, &rect, level, source,
-                                 GEGL_ACCESS_WRITE, GEGL_ABYSS_NONE, 3);
-  gegl_buffer_iterator_add (it, input, &rect, level, source,
-                            GEGL_ACCESS_READ, GEGL_ABYSS_NONE);
-  if (lum_bpp)
-    gegl_buffer_iterator_add (it, input, &rect, level,
-                              s->layer->luminance_from, GEGL_ACCESS_READ,
-                              GEGL_ABYSS_NONE);
-  while (ok && gegl_buffer_iterator_next (it))
+  for (gint y = rect.y; ok && y < rect.y + rect.height; y += s->rows)
     {
-      const GeglRectangle *roi = &it->items[0].roi;
-      guchar              *px = it->items[0].data;
+      GeglRectangle r = strip_get (s, input, &rect, y, scale, TRUE);
 
-      memcpy (px, it->items[1].data,
-              (gsize) roi->width * roi->height * s->pixel_bpp);
-      for (gint y = 0; ok && y < roi->height; y += s->rows)
-        {
-          GeglRectangle r = { roi->x, roi->y + y, roi->width,
-                              MIN (s->rows, roi->height - y) };
-          gsize         at = (gsize) y * roi->width;
-
-          ok = apply_band (op, by_position, s, whole, &r, level,
-                           px + at * s->pixel_bpp,
-                           lum_bpp ? (const guchar *) it->items[2].data
-                                       + at * lum_bpp
-                                   : NULL,
-                           row, error);
-        }
+      /* Positions count only for an op by position. */
+      if (row)
+        ok = apply_centres (op, s, whole, &rect, &r, level, row, error);
+      else
+        ok = gh_op_apply_rect (op, engine_strip (s),
+                               by_position ? r.x - whole->x : 0,
+                               by_position ? r.y - whole->y : 0, r.width,
+                               r.height, stride, error) == GH_OK;
       if (! ok)
-        gegl_buffer_iterator_stop (it);
+        break;
+      if (s->view.kind == GH_LAYER_VIEW_PAINT)
+        gh_layer_view_paint (&s->view, r.width, r.height, s->piece, stride,
+                             s->pixels);
+      else if (s->view.kind == GH_LAYER_VIEW_MOVE)
+        gh_layer_view_move (&s->view, r.width, r.height, s->piece, stride,
+                            s->pixels);
+      gegl_buffer_set (output, &r, level, s->layer->source, s->pixels,
+                       GEGL_AUTO_ROWSTRIDE);
     }
   g_free (row);
   return ok;
@@ -678,7 +626,7 @@ render (GhGeglKeep *k, const gh_request *request, const gh_layer *layer,
   whole_given = whole_given || holds (k, needs, request, layer);
   ok = (k->engine || engine_create (threads, &k->engine, error) == GH_OK)
        && strips_init (&s, layer, kind, result->width, result->height,
-                       FALSE, error)
+                       error)
        && prepare (k, request, layer, s.layout, input, whole, reference,
                    error);
   if (ok)

@@ -1,10 +1,9 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
 /* render.h — an operation rendered on GEGL buffers: what the operation
  * needs counted over the whole input (its histogram, or CLAHE's tile
- * histograms) on the engine's CPU backend in strips of rows, then the
- * prepared gh_op applied to the part of the result GEGL asks for, tile by
- * tile through GEGL's iterator: memory stays bounded whatever the input's
- * size.
+ * histograms) on the engine's CPU backend, then the prepared gh_op applied
+ * to the part of the result GEGL asks for; both passes in strips of rows,
+ * so memory stays bounded whatever the input's size.
  *
  * A live filter keeps what it counted (GhGeglKeep) until GEGL says its
  * input changed, so a parameter that does not change the count (a
