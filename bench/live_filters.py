@@ -135,23 +135,23 @@ img.delete()
 '''
 
 CANVAS_SCRIPT = COMMON + r'''
+import itertools
 gimp = os.getppid()
 
 TASKS = {}  # GIMP's threads: their schedstat files, kept open
-READS = [0]
+READS = itertools.count()
 
 def cpu():
     # GIMP's threads' time on the CPU so far, ns.  Read every 2 ms, so
     # cheaply (opening each thread's file every time took about 1/8 of a
     # core from GIMP's two): new threads looked for every 50th read.
-    if READS[0] % 50 == 0:
+    if next(READS) % 50 == 0:
         for tid in os.listdir("/proc/%d/task" % gimp):
             if tid not in TASKS:
                 try:
                     TASKS[tid] = os.open("/proc/%d/task/%s/schedstat" % (gimp, tid), os.O_RDONLY)
                 except OSError:
                     pass  # a thread that ended meanwhile
-    READS[0] += 1
     t = 0
     for tid, fd in list(TASKS.items()):
         try:
