@@ -201,6 +201,15 @@ encode_byte (double v, int e)
   return (uint8_t) (s + (v >= mid));
 }
 
+/* The span's samples decoded (GIMP 3's rule): a table load each. */
+static GH_SCALAR_LOOP void
+decode_u8 (const uint8_t *p, int bpp, int n, float (*c)[GH_COLOUR_SPAN])
+{
+  for (int i = 0; i < n; i++)
+    for (int k = 0; k < 3; k++)
+      c[k][i] = gh_srgb_decode_u8[p[i * bpp + k]];
+}
+
 /* A span's keys and its samples as floats, specialised for the rule and
  * for 3 and 4 bytes a pixel.  GIMP 3's key is gh_luminance_bin_linear's,
  * step for step (the same float arithmetic, the clamp as selects), in a
@@ -211,10 +220,12 @@ keys_u8 (const int linear, const uint8_t *p, const int bpp, int n,
 {
   float (*c)[GH_COLOUR_SPAN] = span->c;
 
-  for (int i = 0; i < n; i++)
-    for (int k = 0; k < 3; k++)
-      c[k][i] = linear ? gh_srgb_decode_u8[p[i * bpp + k]]
-                       : (float) p[i * bpp + k];
+  if (linear)
+    decode_u8 (p, bpp, n, c);
+  else
+    for (int i = 0; i < n; i++)
+      for (int k = 0; k < 3; k++)
+        c[k][i] = (float) p[i * bpp + k];
   if (! linear)
     {
       for (int i = 0; i < n; i++)
@@ -323,12 +334,27 @@ move_doubles (const int linear, const float (*c)[GH_COLOUR_SPAN],
 #endif
 #define GH_ALPHA_BYTE (0xffu << GH_BYTE_SHIFT (3))
 
+/* The bucket table's words of the samples' buckets: a load each. */
+static GH_SCALAR_LOOP void
+bucket_words (const int (*e)[GH_COLOUR_SPAN], int n,
+              uint32_t (*w)[GH_COLOUR_SPAN])
+{
+  for (int k = 0; k < 3; k++)
+    for (int i = 0; i < n; i++)
+      w[k][i] = bucket[e[k][i]];
+}
+
+/* Each sample's bucket and where it lies in it, its bucket's word, then
+ * its byte and whether it is sure: two vector loops about the lookups. */
 static inline __attribute__ ((always_inline)) void
 move_floats (gh_colour_span *span, uint8_t *p, const int bpp, int n,
              const uint8_t *target)
 {
   float (*c)[GH_COLOUR_SPAN] = span->c;
   int byte[3][GH_COLOUR_SPAN], sure[GH_COLOUR_SPAN], redo[GH_COLOUR_SPAN];
+  int e[3][GH_COLOUR_SPAN];
+  uint32_t w[3][GH_COLOUR_SPAN];
+  float frac[3][GH_COLOUR_SPAN], near[3][GH_COLOUR_SPAN];
   float again[3][GH_COLOUR_SPAN];
   uint8_t t[GH_COLOUR_SPAN], out[3 * GH_COLOUR_SPAN];
   int m = 0;
@@ -337,36 +363,44 @@ move_floats (gh_colour_span *span, uint8_t *p, const int bpp, int n,
     {
       float y = span->y[i], target_f = (float) target[i] / 255.0f;
       float q = target_f / y, top_c = c[0][i], top, inv;
-      int over, ok;
+      int over;
 
       top_c = pickf (top_c > c[1][i], top_c, c[1][i]);
       top_c = pickf (top_c > c[2][i], top_c, c[2][i]);
       /* Black has no hue: the gray of the new luminance. */
       top = pickf (y > 0.0f, top_c * q, target_f);
       over = top > 1.0f;
-      ok = fabsf (top - 1.0f) >= MOVE_NEAR;
+      sure[i] = fabsf (top - 1.0f) >= MOVE_NEAR;
       inv = 1.0f / (top_c - y);
       for (int k = 0; k < 3; k++)
         {
           float r = (c[k][i] - y) * inv;
           float d = pickf (over, target_f + (1.0f - target_f) * r,
                            pickf (y > 0.0f, c[k][i] * q, target_f));
-          float near = (MOVE_NEAR * (1.0f + pickf (over, fabsf (r), 0.0f)))
-                       * ENCODE_BUCKETS + BUCKET_SLACK;
           float u;
-          int e;
-          uint32_t w;
 
+          near[k][i] = (MOVE_NEAR * (1.0f + pickf (over, fabsf (r), 0.0f)))
+                       * ENCODE_BUCKETS + BUCKET_SLACK;
           d = pickf (d > 0.0f, d, 0.0f);
           d = pickf (d < 1.0f, d, 1.0f);
           /* Where d lies in its bucket, in bucket widths: exact. */
           u = d * ENCODE_BUCKETS;
-          e = (int) u;
-          u -= (float) e;
-          w = bucket[e];
-          byte[k][i] = (int) (w & 0xff) + (u >= BUCKET_NEXT (w));
-          ok &= (u + BUCKET_BELOW (w) >= near)
-                & (fabsf (u - BUCKET_NEXT (w)) >= near);
+          e[k][i] = (int) u;
+          frac[k][i] = u - (float) e[k][i];
+        }
+    }
+  bucket_words ((const int (*)[GH_COLOUR_SPAN]) e, n, w);
+  for (int i = 0; i < n; i++)
+    {
+      int ok = sure[i];
+
+      for (int k = 0; k < 3; k++)
+        {
+          float u = frac[k][i];
+
+          byte[k][i] = (int) (w[k][i] & 0xff) + (u >= BUCKET_NEXT (w[k][i]));
+          ok &= (u + BUCKET_BELOW (w[k][i]) >= near[k][i])
+                & (fabsf (u - BUCKET_NEXT (w[k][i])) >= near[k][i]);
         }
       sure[i] = ok;
     }
