@@ -449,17 +449,18 @@ apply_centres (const gh_op *op, Strips *s, const GeglRectangle *whole,
                const GeglRectangle *rect, const GeglRectangle *r, gint level,
                guchar *row, gh_error *error)
 {
-  gint  half = (1 << level) / 2;
+  gint    half = (1 << level) / 2;
   /* The full-size columns [a, b) of the strip's pixels, in the image. */
-  gint  a = MAX (rect->x << level, whole->x);
-  gint  b = MIN ((rect->x + rect->width) << level, whole->x + whole->width);
-  gsize bpp = s->bpp;
+  gint    a = MAX (rect->x << level, whole->x);
+  gint    b = MIN ((rect->x + rect->width) << level,
+                   whole->x + whole->width);
+  gsize   bpp = s->bpp;
+  guchar *px = engine_strip (s);
 
-  for (gint j = 0; j < r->height; j++)
+  for (gint j = 0; j < r->height; j++, px += (gsize) r->width * bpp)
     {
-      guchar *px = engine_strip (s) + (gsize) j * r->width * bpp;
-      gint    y = CLAMP (((r->y + j) << level) + half, whole->y,
-                         whole->y + whole->height - 1);
+      gint y = CLAMP (((r->y + j) << level) + half, whole->y,
+                      whole->y + whole->height - 1);
 
       for (gint x = a; x < b; x++)
         memcpy (row + (gsize) (x - a) * bpp,
@@ -499,16 +500,15 @@ apply (const gh_op *op, gboolean by_position, Strips *s, GeglBuffer *input,
   rect.width = ((result->x + result->width) >> level) - rect.x;
   rect.height = ((result->y + result->height) >> level) - rect.y;
   stride = (gsize) rect.width * s->bpp;
-  if (by_position && level > 0 && rect.width > 0)
-    row = g_try_malloc ((gsize) (rect.width << level) * s->bpp);
-  if (by_position && level > 0 && rect.width > 0 && ! row)
+  if (by_position && level > 0 && rect.width > 0
+      && ! (row = g_try_malloc ((gsize) (rect.width << level) * s->bpp)))
     {
       g_snprintf (error->message, sizeof error->message,
                   "out of memory for a row of %d pixels",
                   rect.width << level);
       return FALSE;
     }
-  for (gint y = rect.y; ok && y < rect.y + rect.height; y += s->rows)
+  for (gint y = rect.y; y < rect.y + rect.height; y += s->rows)
     {
       GeglRectangle r = strip_get (s, input, &rect, y, scale, TRUE);
 
